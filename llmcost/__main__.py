@@ -1,0 +1,5 @@
+"""``python -m llmcost``."""
+
+from llmcost.cli import main
+
+main()

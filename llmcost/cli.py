@@ -1,0 +1,5 @@
+"""Placeholder CLI (replaced in the foundation commit)."""
+
+
+def main() -> None:
+    print("llmcost")
