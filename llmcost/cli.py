@@ -1,5 +1,0 @@
-"""Placeholder CLI (replaced in the foundation commit)."""
-
-
-def main() -> None:
-    print("llmcost")

@@ -1,0 +1,80 @@
+"""The ``llmcost`` command line: a thin typer layer over the library.
+
+User mistakes raise :class:`llmcost.errors.UserError`; :func:`main` prints them as one
+line on stderr and exits with code 2, never with a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from llmcost import __version__
+from llmcost.errors import EXIT_USER_ERROR, UserError
+
+app = typer.Typer(
+    name="llmcost",
+    help="Analytical roofline cost model for LLM training, inference and test-time scaling.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"llmcost {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    catalog: Annotated[
+        list[str] | None,
+        typer.Option("--catalog", help="Extra catalog directory (repeatable; also $LLMCOST_CATALOG)."),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """Analytical roofline cost model for LLM training, inference and test-time scaling."""
+    from llmcost.catalog import set_user_dirs
+
+    set_user_dirs(catalog or [])
+
+
+def _register() -> None:
+    from llmcost.cli import catalog_cmd
+
+    catalog_cmd.register(app)
+    for name in ("collective_cmd", "explain_cmd", "validate_cmd"):
+        try:
+            mod = __import__(f"llmcost.cli.{name}", fromlist=["register"])
+        except ModuleNotFoundError as e:  # a command module not written yet
+            if e.name != f"llmcost.cli.{name}":
+                raise
+            continue
+        mod.register(app)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``llmcost`` script and ``python -m llmcost``.
+
+    typer/click handle usage errors themselves (one message, exit 2); our own
+    :class:`UserError` is caught here and printed the same way.
+    """
+    try:
+        app(args=argv if argv is not None else sys.argv[1:], prog_name="llmcost")
+    except UserError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(EXIT_USER_ERROR)
+    except BrokenPipeError:
+        sys.exit(0)
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,278 @@
+"""Hardware entries: a catalog YAML mapping checked and turned into SI numbers.
+
+The file format is documented in docs/CATALOG.md. :func:`hardware_from_dict` is the one
+place a hardware mapping is validated; every error names the file, the key and what was
+expected. Unit strings are parsed by :mod:`llmcost.units`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from llmcost.errors import CatalogError, UserError
+from llmcost.units import parse
+
+DTYPES = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", "int4")
+DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")
+TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree")
+CONFIDENCE = ("high", "medium", "low")
+
+
+@dataclass(frozen=True)
+class FabricTier:
+    """One level of the interconnect (scale-up domain, scale-out network, ...).
+
+    ``bandwidth`` is per device and one direction, in bytes/s; ``latency`` is the alpha
+    term (seconds per message or per algorithm step) at this tier.
+    """
+
+    key: str
+    name: str
+    devices: int | None
+    bandwidth: float
+    latency: float
+    topology: str
+    in_network_reduction: bool
+    links: int | None
+    link_bandwidth: float | None
+    torus_dims: int | None
+    efficiency: float
+    efficiency_source: str
+
+
+@dataclass(frozen=True)
+class Hardware:
+    """A device (or a system built from one) with every figure in SI units."""
+
+    id: str
+    name: str
+    vendor: str
+    type: str
+    peak: dict[str, float]
+    memory_capacity: float
+    memory_usable: float
+    memory_bandwidth: float
+    fabric: tuple[FabricTier, ...]
+    node_devices: int
+    tdp: float
+    price_per_hour: float | None
+    compute_efficiency: float
+    memory_efficiency: float
+    raw: dict[str, Any] = field(repr=False, compare=False)
+    where: str = field(default="", repr=False, compare=False)
+
+    def with_overrides(self, overrides: dict[str, Any] | None) -> Hardware:
+        """A copy with ``overrides`` deep-merged into the entry (same keys as the YAML)."""
+        if not overrides:
+            return self
+        if not isinstance(overrides, dict):
+            raise UserError(f"hardware overrides for '{self.id}' must be a mapping of catalog keys")
+        merged = deep_merge(self.raw, overrides)
+        return hardware_from_dict(merged, where=f"{self.where} (with overrides)")
+
+    def peak_flops(self, dtype: str) -> float:
+        """Dense peak FLOP/s at ``dtype``; a clear error when the device lacks it."""
+        if dtype not in self.peak:
+            have = ", ".join(d for d in DTYPES if d in self.peak)
+            raise UserError(f"{self.id} has no {dtype} compute; it supports {have}")
+        return self.peak[dtype]
+
+    def tier(self, key: str) -> FabricTier:
+        """The fabric tier named ``key``."""
+        for t in self.fabric:
+            if t.key == key:
+                return t
+        raise UserError(f"{self.id} has no fabric tier '{key}'; tiers: {', '.join(t.key for t in self.fabric)}")
+
+
+def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """Mappings merge key by key (recursively); any other value in ``over`` replaces."""
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+class _Reader:
+    """Typed access to a nested mapping with errors that name file and key."""
+
+    def __init__(self, data: dict[str, Any], where: str) -> None:
+        self.data = data
+        self.where = where
+
+    def fail(self, key: str, expected: str, got: object = None) -> CatalogError:
+        tail = f", got {got!r}" if got is not None else ""
+        return CatalogError(f"{self.where}: key '{key}': expected {expected}{tail}")
+
+    def get(self, path: str, required: bool = True) -> Any:
+        node: Any = self.data
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node or node[part] is None:
+                if required:
+                    raise CatalogError(f"{self.where}: missing required key '{path}'")
+                return None
+            node = node[part]
+        return node
+
+    def text(self, path: str, required: bool = True) -> str | None:
+        v = self.get(path, required)
+        if v is None:
+            return None
+        if not isinstance(v, (str, int, float)) or isinstance(v, bool):
+            raise self.fail(path, "text", v)
+        return str(v)
+
+    def quantity(self, path: str, dim: str, required: bool = True) -> float | None:
+        v = self.get(path, required)
+        if v is None:
+            return None
+        try:
+            return parse(v, dim, what=f"{self.where}: key '{path}'")
+        except UserError as e:
+            raise CatalogError(str(e)) from None
+
+    def integer(self, path: str, required: bool = True, minimum: int = 1) -> int | None:
+        v = self.get(path, required)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+            raise self.fail(path, f"an integer >= {minimum}", v)
+        return v
+
+    def fraction(self, path: str) -> float:
+        v = self.get(path)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1:
+            raise self.fail(path, "a fraction in (0, 1]", v)
+        return float(v)
+
+    def choice(self, path: str, choices: tuple[str, ...], required: bool = True) -> str | None:
+        v = self.get(path, required)
+        if v is None:
+            return None
+        if v not in choices:
+            raise self.fail(path, "one of " + ", ".join(choices), v)
+        return str(v)
+
+    def boolean(self, path: str, default: bool = False) -> bool:
+        v = self.get(path, required=False)
+        if v is None:
+            return default
+        if not isinstance(v, bool):
+            raise self.fail(path, "true or false", v)
+        return v
+
+
+def _efficiency(r: _Reader, key: str) -> tuple[float, str]:
+    value = r.fraction(f"efficiency.{key}.value")
+    source = r.text(f"efficiency.{key}.source")
+    assert source is not None
+    if not source.strip():
+        raise r.fail(f"efficiency.{key}.source", "where the figure came from")
+    return value, source
+
+
+def _tier(r: _Reader, key: str, spec: Any) -> FabricTier:
+    p = f"fabric.{key}"
+    if not isinstance(spec, dict):
+        raise r.fail(p, "a mapping with name, devices, bandwidth, latency, topology", spec)
+    eff, eff_src = _efficiency(r, key)
+    devices = r.get(f"{p}.devices", required=False)
+    if devices is not None:
+        devices = r.integer(f"{p}.devices")
+    bw = r.quantity(f"{p}.bandwidth", "bandwidth")
+    assert bw is not None
+    if bw <= 0:
+        raise r.fail(f"{p}.bandwidth", "a positive bandwidth", spec.get("bandwidth"))
+    return FabricTier(
+        key=key,
+        name=r.text(f"{p}.name") or key,
+        devices=devices,
+        bandwidth=bw,
+        latency=r.quantity(f"{p}.latency", "time") or 0.0,
+        topology=r.choice(f"{p}.topology", TOPOLOGIES) or "switch",
+        in_network_reduction=r.boolean(f"{p}.in_network_reduction"),
+        links=r.integer(f"{p}.links", required=False),
+        link_bandwidth=r.quantity(f"{p}.link_bandwidth", "bandwidth", required=False),
+        torus_dims=r.integer(f"{p}.torus_dims", required=False),
+        efficiency=eff,
+        efficiency_source=eff_src,
+    )
+
+
+def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
+    """Validate a resolved hardware mapping (``base`` already merged) and build :class:`Hardware`."""
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where}: expected a mapping of hardware keys, got {type(data).__name__}")
+    r = _Reader(data, where)
+    hid = r.text("id")
+    assert hid is not None
+    compute = r.get("compute")
+    if not isinstance(compute, dict) or not compute:
+        raise r.fail("compute", "a mapping of datatype to dense peak such as {bf16: '989.4 TFLOPS'}", compute)
+    peak: dict[str, float] = {}
+    for dtype, v in compute.items():
+        if dtype not in DTYPES:
+            raise r.fail(f"compute.{dtype}", "a datatype among " + ", ".join(DTYPES))
+        if v is None:
+            continue
+        q = r.quantity(f"compute.{dtype}", "flops")
+        assert q is not None
+        if q > 0:
+            peak[dtype] = q
+    if not peak:
+        raise r.fail("compute", "at least one datatype with a positive peak")
+    cap = r.quantity("memory.capacity", "bytes")
+    assert cap is not None
+    usable = r.quantity("memory.usable", "bytes", required=False) or cap
+    mem_bw = r.quantity("memory.bandwidth", "bandwidth")
+    assert mem_bw is not None
+    fabric_raw = r.get("fabric")
+    if not isinstance(fabric_raw, dict) or not fabric_raw:
+        raise r.fail("fabric", "an ordered mapping of tiers such as {scale_up: {...}, scale_out: {...}}", fabric_raw)
+    tiers = tuple(_tier(r, k, v) for k, v in fabric_raw.items())
+    for inner, outer in zip(tiers[:-1], tiers[1:], strict=True):
+        if inner.devices is None:
+            raise r.fail(f"fabric.{inner.key}.devices", "a device count (only the outermost tier may be unbounded)")
+        if outer.devices is not None and outer.devices < inner.devices:
+            raise r.fail(f"fabric.{outer.key}.devices", f"at least the inner tier's {inner.devices}", outer.devices)
+    sources = r.get("sources")
+    if not isinstance(sources, list) or not sources:
+        raise r.fail("sources", "a non-empty list of where the figures came from", sources)
+    r.choice("type", DEVICE_TYPES)
+    r.choice("confidence", CONFIDENCE, required=False)
+    price = r.get("price", required=False)
+    price_per_hour = None
+    if price is not None:
+        v = r.get("price.usd_per_hour", required=False)
+        if v is not None:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+                raise r.fail("price.usd_per_hour", "a positive number of USD per device-hour", v)
+            price_per_hour = float(v)
+    c_eff, _ = _efficiency(r, "compute")
+    m_eff, _ = _efficiency(r, "memory")
+    node_devices = r.integer("node.devices", required=False) or 1
+    tdp = r.quantity("tdp", "power")
+    assert tdp is not None
+    return Hardware(
+        id=hid,
+        name=r.text("name") or hid,
+        vendor=r.text("vendor") or "",
+        type=str(data["type"]),
+        peak=peak,
+        memory_capacity=cap,
+        memory_usable=usable,
+        memory_bandwidth=mem_bw,
+        fabric=tiers,
+        node_devices=node_devices,
+        tdp=tdp,
+        price_per_hour=price_per_hour,
+        compute_efficiency=c_eff,
+        memory_efficiency=m_eff,
+        raw=data,
+        where=where,
+    )
