@@ -234,12 +234,21 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     fabric_raw = r.get("fabric")
     if not isinstance(fabric_raw, dict) or not fabric_raw:
         raise r.fail("fabric", "an ordered mapping of tiers such as {scale_up: {...}, scale_out: {...}}", fabric_raw)
-    tiers = tuple(_tier(r, k, v) for k, v in fabric_raw.items())
+    # Tiers are ordered by group size (innermost first, the unbounded tier last), so the
+    # order of the YAML mapping does not matter.
+    tiers = tuple(
+        sorted(
+            (_tier(r, k, v) for k, v in fabric_raw.items()),
+            key=lambda t: float("inf") if t.devices is None else t.devices,
+        )
+    )
     for inner, outer in zip(tiers[:-1], tiers[1:], strict=True):
         if inner.devices is None:
-            raise r.fail(f"fabric.{inner.key}.devices", "a device count (only the outermost tier may be unbounded)")
-        if outer.devices is not None and outer.devices < inner.devices:
-            raise r.fail(f"fabric.{outer.key}.devices", f"at least the inner tier's {inner.devices}", outer.devices)
+            raise r.fail(
+                f"fabric.{inner.key}.devices", f"a device count: only one tier may be unbounded, and '{outer.key}' is too"
+            )
+        if outer.devices == inner.devices:
+            raise r.fail(f"fabric.{outer.key}.devices", f"more devices than tier '{inner.key}' ({inner.devices})")
     sources = r.get("sources")
     if not isinstance(sources, list) or not sources:
         raise r.fail("sources", "a non-empty list of where the figures came from", sources)

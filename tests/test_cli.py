@@ -1,0 +1,93 @@
+"""CLI conventions: output formats, --version, --catalog, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import LLMCOST
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_version(cli) -> None:
+    r = cli("--version")
+    assert r.code == 0 and r.out.startswith("llmcost ")
+
+
+def test_hw_list_formats(cli) -> None:
+    r = cli("hw", "list", "--format", "json")
+    assert r.code == 0
+    rows = json.loads(r.out)
+    ids = {row["id"] for row in rows}
+    assert {"h100-sxm", "mi300x", "tpu-v5p", "gb200"} <= ids
+    r = cli("hw", "list", "--format", "csv")
+    parsed = list(csv.DictReader(io.StringIO(r.out)))
+    assert {row["id"] for row in parsed} == ids
+    r = cli("hw", "list", "--format", "yaml")
+    assert {row["id"] for row in yaml.safe_load(r.out)} == ids
+    r = cli("hw", "list")
+    assert r.code == 0 and "h100-sxm" in r.out
+
+
+def test_hw_show_yaml_round_trips_as_an_entry(cli, tmp_path: Path) -> None:
+    r = cli("hw", "show", "h100-sxm", "--format", "yaml")
+    assert r.code == 0
+    entry = yaml.safe_load(r.out)
+    assert entry["id"] == "h100-sxm" and entry["compute"]["bf16"]
+    # the printed entry is itself a valid catalog file
+    (tmp_path / "hardware").mkdir()
+    entry["id"] = "my-h100"
+    (tmp_path / "hardware" / "my-h100.yaml").write_text(yaml.safe_dump(entry))
+    r = cli("--catalog", str(tmp_path), "hw", "show", "my-h100", "--format", "json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["id"] == "my-h100"
+
+
+def test_hw_show_table(cli) -> None:
+    r = cli("hw", "show", "mi300x")
+    assert r.code == 0 and "compute.bf16" in r.out and "sources" in r.out
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("hw", "show", "h100-smx"), "did you mean 'h100-sxm'"),
+        (("hw", "show", "h100-sxm", "--format", "xml"), "--format"),
+        (("--catalog", "/nonexistent/dir", "hw", "list"), "not a directory"),
+    ],
+)
+def test_user_errors_are_one_line_exit_2(cli, args: tuple[str, ...], needle: str) -> None:
+    r = cli(*args)
+    assert r.code == 2
+    assert needle in r.err
+    assert len(r.err.strip().splitlines()) == 1
+    assert "Traceback" not in r.err
+
+
+def test_malformed_user_catalog_is_one_line(cli, tmp_path: Path) -> None:
+    (tmp_path / "hardware").mkdir()
+    (tmp_path / "hardware" / "bad.yaml").write_text("id: bad\ncompute: [oops\n")
+    r = cli("--catalog", str(tmp_path), "hw", "show", "bad")
+    assert r.code == 2 and "bad.yaml: invalid YAML at line" in r.err
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_entry_point_subprocess_no_traceback() -> None:
+    """The installed script and ``python -m llmcost`` behave the same, with no traceback."""
+    for cmd in ([str(LLMCOST)], [sys.executable, "-m", "llmcost"]):
+        p = subprocess.run([*cmd, "hw", "show", "nosuchthing"], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2, p.stderr
+        assert "Traceback" not in p.stderr and p.stderr.startswith("error: unknown hardware")
+
+
+def test_usage_error_exit_2(cli) -> None:
+    r = cli("hw", "lst")
+    assert r.code == 2
