@@ -69,7 +69,11 @@ class Hardware:
             return self
         if not isinstance(overrides, dict):
             raise UserError(f"hardware overrides for '{self.id}' must be a mapping of catalog keys")
-        merged = deep_merge(self.raw, overrides)
+        over = normalize_overrides(overrides, self.id)
+        merged = deep_merge(self.raw, over)
+        mem = over.get("memory") or {}
+        if "capacity" in mem and "usable" not in mem:  # a new capacity makes the old usable figure stale
+            merged["memory"].pop("usable", None)
         return hardware_from_dict(merged, where=f"{self.where} (with overrides)")
 
     def peak_flops(self, dtype: str) -> float:
@@ -85,6 +89,44 @@ class Hardware:
             if t.key == key:
                 return t
         raise UserError(f"{self.id} has no fabric tier '{key}'; tiers: {', '.join(t.key for t in self.fabric)}")
+
+
+# Flat datasheet-style keys accepted in overrides (the validation case format uses them),
+# mapped to the catalog key and the unit their number is in.
+_FLAT_KEYS: dict[str, tuple[tuple[str, ...], str]] = {
+    **{f"{d}_tflops": (("compute", d), "TFLOPS") for d in DTYPES},
+    **{f"{d}_dense_tflops": (("compute", d), "TFLOPS") for d in DTYPES},
+    **{f"{d}_tops": (("compute", d), "TOPS") for d in ("int8", "int4")},
+    **{f"{d}_dense_tops": (("compute", d), "TOPS") for d in ("int8", "int4")},
+    "hbm_capacity_gib": (("memory", "capacity"), "GiB"),
+    "hbm_usable_gib": (("memory", "usable"), "GiB"),
+    "hbm_bandwidth_tbps": (("memory", "bandwidth"), "TB/s"),
+    "tdp_w": (("tdp",), "W"),
+}
+_ENTRY_KEYS = ["id", "name", "vendor", "type", "aliases", "architecture", "released", "compute", "compute_note", "memory", "cache", "fabric", "node", "pcie", "host_memory", "tdp", "price", "efficiency", "sources", "confidence", "notes", "based_on"]
+
+
+def normalize_overrides(overrides: dict[str, Any], hw_id: str) -> dict[str, Any]:
+    """Turn flat datasheet keys (``bf16_tflops: 800``) into catalog keys; reject unknown keys."""
+    out: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key in _FLAT_KEYS:
+            path, unit = _FLAT_KEYS[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise UserError(f"hardware override '{key}' for {hw_id}: expected a number in {unit}, got {value!r}")
+            node = out
+            for part in path[:-1]:
+                node = node.setdefault(part, {})
+            node[path[-1]] = f"{value} {unit}"
+        elif key in _ENTRY_KEYS:
+            out = deep_merge(out, {key: value})
+        else:
+            from llmcost.errors import did_you_mean
+
+            raise UserError(
+                f"hardware override '{key}' for {hw_id} is not a catalog key{did_you_mean(key, [*_ENTRY_KEYS, *_FLAT_KEYS])}"
+            )
+    return out
 
 
 def deep_merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -229,6 +271,8 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     cap = r.quantity("memory.capacity", "bytes")
     assert cap is not None
     usable = r.quantity("memory.usable", "bytes", required=False) or cap
+    if usable > cap:
+        raise r.fail("memory.usable", f"at most memory.capacity ({r.get('memory.capacity')})", r.get("memory.usable"))
     mem_bw = r.quantity("memory.bandwidth", "bandwidth")
     assert mem_bw is not None
     fabric_raw = r.get("fabric")
