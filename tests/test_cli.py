@@ -91,3 +91,55 @@ def test_entry_point_subprocess_no_traceback() -> None:
 def test_usage_error_exit_2(cli) -> None:
     r = cli("hw", "lst")
     assert r.code == 2
+
+
+def test_model_list_json_has_integer_counts(cli) -> None:
+    r = cli("model", "list", "--format", "json")
+    assert r.code == 0, r.err
+    rows = {row["id"]: row for row in json.loads(r.out)}
+    assert len(rows) >= 68
+    for row in rows.values():
+        assert isinstance(row["params_total"], int) and isinstance(row["params_active"], int)
+        assert 0 < row["params_active"] <= row["params_total"]
+    assert rows["mixtral-8x7b"]["params_total"] == 46702792704
+    assert rows["deepseek-v3"]["params_active"] < rows["deepseek-v3"]["params_total"] / 10
+
+
+def test_model_show_formats(cli) -> None:
+    r = cli("model", "show", "llama-3.1-8b", "--format", "yaml")
+    entry = yaml.safe_load(r.out)
+    assert entry["hidden_size"] == 4096 and entry["computed_params"]["total"] == 8030261248
+    r = cli("model", "show", "llama-3.1-8", "--format", "csv")
+    assert r.code == 2 and "did you mean" in r.err
+
+
+def test_model_import_round_trip(cli, tmp_path: Path) -> None:
+    cfg = {
+        "model_type": "llama",
+        "num_hidden_layers": 2,
+        "hidden_size": 256,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "intermediate_size": 512,
+        "vocab_size": 1000,
+        "hidden_act": "silu",
+        "tie_word_embeddings": False,
+    }
+    src = tmp_path / "tiny-llama" / "config.json"
+    src.parent.mkdir()
+    src.write_text(json.dumps(cfg))
+    out = tmp_path / "cat"
+    out.mkdir()
+    r = cli("model", "import", str(src), "--name", "tiny", "--out", str(out))
+    assert r.code == 0, r.err
+    r = cli("--catalog", str(out), "model", "show", "tiny", "--format", "json")
+    assert r.code == 0, r.err
+    per_layer = 2 * 256 * 256 + 2 * 256 * 128 + 3 * 256 * 512 + 2 * 256  # q,o; k,v (2 KV heads x 64); SwiGLU; 2 norms
+    assert json.loads(r.out)["computed_params"]["total"] == 2 * 1000 * 256 + 2 * per_layer + 256
+
+
+def test_model_import_unsupported_architecture(cli, tmp_path: Path) -> None:
+    src = tmp_path / "config.json"
+    src.write_text(json.dumps({"model_type": "mamba", "hidden_size": 64}))
+    r = cli("model", "import", str(src))
+    assert r.code == 2 and "model_type" in r.err and "mamba" in r.err

@@ -72,6 +72,7 @@ def _model_row(model_id: str) -> dict[str, Any]:
     cfg = get_model_config(model_id)
     spec = from_config(cfg, where=f"models/{model_id}")
     counts = count_params(spec)
+    moe = spec.moe
     return {
         "id": model_id,
         "model_type": cfg.get("model_type"),
@@ -79,6 +80,13 @@ def _model_row(model_id: str) -> dict[str, Any]:
         "params_active": counts.active,
         "total_b": counts.total / 1e9,
         "active_b": counts.active / 1e9,
+        "layers": spec.num_layers + spec.num_encoder_layers,
+        "hidden": spec.hidden_size,
+        "heads": spec.num_heads,
+        "kv_heads": spec.num_kv_heads,
+        "attention": spec.attention_type + (" + window" if spec.sliding_layers else ""),
+        "experts": f"{moe.top_k}/{moe.num_experts}" if moe else None,
+        "context": spec.max_position_embeddings,
     }
 
 

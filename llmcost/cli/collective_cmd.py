@@ -1,0 +1,134 @@
+"""``llmcost collective OP``: time, algbw and busbw of a collective per algorithm."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from llmcost.cli.options import FormatOpt
+
+GB = 1e9
+
+
+def _hw(hw_id: str, gpus_per_node: int | None) -> Any:
+    from llmcost.catalog import get_hardware
+
+    return get_hardware(hw_id)
+
+
+def _sizes(lo: float, hi: float) -> list[float]:
+    """Powers of two from lo to hi (inclusive of both ends)."""
+    out = [lo]
+    x = 2.0 ** (int(lo).bit_length())
+    while x < hi:
+        out.append(x)
+        x *= 2
+    if hi > lo:
+        out.append(hi)
+    return out
+
+
+def collective(
+    op: Annotated[str, typer.Argument(help="all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, send_recv")],
+    size: Annotated[str, typer.Option("--size", help="Full buffer per rank (nccl-tests convention), e.g. 1GiB.")] = "1GiB",
+    gpus: Annotated[int, typer.Option("--gpus", help="Ranks in the group.")] = 8,
+    hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
+    gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="Ranks per host (default: as many as fit).")] = None,
+    algo: Annotated[str, typer.Option("--algo", help="auto (all, fastest marked) or one algorithm.")] = "auto",
+    sweep: Annotated[str | None, typer.Option("--sweep", help="Size range LO:HI, powers of two, e.g. 1KiB:8GiB.")] = None,
+    crossover: Annotated[str | None, typer.Option("--crossover", help="A,B: size where algorithms A and B cost the same.")] = None,
+    fmt: FormatOpt = "table",
+) -> None:
+    """Time, algbw and busbw of a collective for each algorithm; the fastest is marked."""
+    import numpy as np
+
+    from llmcost.cost import collectives as C
+    from llmcost.report import check_format, emit
+    from llmcost.units import fmt_bytes, fmt_time, parse, parse_range
+
+    check_format(fmt)
+    op = C.normalize_op(op)
+    hardware = _hw(hw, gpus_per_node)
+    algos = None if C.normalize_algo(op, algo) == "auto" else [algo]
+    table = fmt == "table"
+    title = f"{op} on {gpus} x {hardware.id}"
+    if crossover is not None:
+        _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title)
+        return
+    if sweep is not None:
+        lo, hi = parse_range(sweep, "bytes", what="--sweep")
+        sizes = np.array(_sizes(lo, hi))
+        res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos)
+        top = C.best(res)
+        rows = []
+        for i, s in enumerate(sizes):
+            row: dict[str, Any] = {"size": fmt_bytes(s) if table else float(s), "fastest": str(top.algo[i])}
+            if table:
+                row |= {"time": fmt_time(float(top.time[i])), "busbw GB/s": float(top.busbw[i]) / GB}
+                row |= {f"{r.algo}": fmt_time(float(r.time[i])) for r in res}
+            else:
+                row |= {"time_s": float(top.time[i]), "algbw_Bps": float(top.algbw[i]), "busbw_Bps": float(top.busbw[i])}
+                row |= {f"time_s_{r.algo}": float(r.time[i]) for r in res}
+            rows.append(row)
+        emit(rows, fmt, title=title + " (sweep)")
+        return
+    nbytes = parse(size, "bytes", what="--size", allow_bare=True)
+    res = C.costs(hardware, op, nbytes, gpus, gpus_per_node, algos)
+    fastest = C.best(res).algo
+    rows = []
+    for r in sorted(res, key=lambda r: float(r.time)):
+        mark = r.algo == fastest
+        if table:
+            rows.append({"algorithm": r.algo + (" *" if mark else ""), "time": fmt_time(float(r.time)),
+                         "algbw GB/s": float(r.algbw) / GB, "busbw GB/s": float(r.busbw) / GB})
+        else:
+            rows.append({"algorithm": r.algo, "fastest": mark, "size_bytes": nbytes, "time_s": float(r.time),
+                         "algbw_Bps": float(r.algbw), "busbw_Bps": float(r.busbw)})
+    levels = ", ".join(f"{lv.tier.key} x{lv.d:g}" for lv in res[0].levels)
+    notes = [f"levels: {levels}; * fastest; busbw = algbw x nccl-tests factor"] if table else []
+    emit(rows, fmt, title=f"{title}, {fmt_bytes(nbytes)}", notes=notes)
+
+
+def _crossover(hardware: Any, op: str, gpus: int, gpn: int | None, spec: str, fmt: str, title: str) -> None:
+    from llmcost.cost import collective_formulas as F
+    from llmcost.cost import collectives as C
+    from llmcost.errors import UserError
+    from llmcost.report import emit
+    from llmcost.units import fmt_bytes, fmt_time
+
+    parts = [p.strip() for p in spec.split(",")]
+    if len(parts) != 2:
+        raise UserError(f"--crossover: expected two algorithms A,B, got '{spec}'")
+    a, b = (C.normalize_algo(op, p) for p in parts)
+    if "auto" in (a, b):
+        raise UserError("--crossover: name two algorithms, not auto")
+    levels = C.placement(hardware, gpus, gpn)
+    for x in (a, b):
+        if x not in C.available(op, levels):
+            raise UserError(f"--crossover: {x} is not available for {op} on {hardware.id}")
+    vals = C.values(hardware, levels, 1.0)
+    roots = F.crossover(C.shape(op, a, levels), C.shape(op, b, levels), vals)
+    rows = []
+    for s in roots:
+        t = C.costs(hardware, op, s, gpus, gpn, [a])[0].time
+        rows.append({"size": fmt_bytes(s) if fmt == "table" else s,
+                     "time": fmt_time(float(t)) if fmt == "table" else float(t),
+                     "below": _faster(hardware, op, gpus, gpn, a, b, s / 2),
+                     "above": _faster(hardware, op, gpus, gpn, a, b, s * 2)})
+    if not rows:
+        rows.append({"size": None, "time": None, "below": _faster(hardware, op, gpus, gpn, a, b, 1024.0),
+                     "above": "no crossover between 1 B and 16 TiB"})
+    emit(rows, fmt, title=f"{title}: crossover {a} vs {b}")
+
+
+def _faster(hardware: Any, op: str, gpus: int, gpn: int | None, a: str, b: str, s: float) -> str:
+    from llmcost.cost import collectives as C
+
+    ra, rb = C.costs(hardware, op, s, gpus, gpn, [a, b])
+    return a if float(ra.time) <= float(rb.time) else b
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``collective`` to the CLI."""
+    app.command("collective")(collective)
