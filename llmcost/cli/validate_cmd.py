@@ -1,0 +1,58 @@
+"""``llmcost validate [FILE...]``: measured vs predicted for validation cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from llmcost.cli.options import FormatOpt
+
+
+def case_rows(results: Any) -> list[dict[str, Any]]:
+    """Table rows: id, kind, metric, measured, predicted, error %, and the algorithm or the reason."""
+    rows = []
+    for r in results:
+        rows.append({
+            "id": r.id, "kind": r.kind, "metric": r.metric, "measured": r.measured,
+            "predicted": r.predicted, "error %": None if r.error is None else 100 * r.error,
+            "note": r.reason if r.predicted is None else ", ".join(f"{v}" for v in r.detail.values()),
+        })
+    return rows
+
+
+def summary_rows(summary: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table rows of the per-kind summary (errors in %)."""
+    pct = lambda v: None if v is None else 100 * v  # noqa: E731
+    return [{"kind": k, "count": s["count"], "evaluated": s["evaluated"],
+             "median |err| %": pct(s["median_abs_error"]), "mean |err| %": pct(s["mean_abs_error"]),
+             "max |err| %": pct(s["max_abs_error"]), "within tolerance": s["within_tolerance"]}
+            for k, s in summary.items()]
+
+
+def validate(
+    files: Annotated[list[Path] | None, typer.Argument(help="Case files (default: the shipped validation/*.yaml).")] = None,
+    fmt: FormatOpt = "table",
+) -> None:
+    """Run validation cases: measured, predicted and relative error per case, summary per kind."""
+    from llmcost.report import check_format, emit
+    from llmcost.validate import as_json, run
+
+    check_format(fmt)
+    results, summary = run(files or None)
+    if fmt == "json":
+        emit(as_json(results, summary), "json")
+        return
+    if fmt == "yaml":
+        emit(as_json(results, summary), "yaml")
+        return
+    emit(case_rows(results), fmt, title="validation cases")
+    if fmt == "table":
+        print()
+    emit(summary_rows(summary), fmt, title="summary per kind")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``validate`` to the CLI."""
+    app.command("validate")(validate)

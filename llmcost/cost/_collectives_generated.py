@@ -1,0 +1,873 @@
+"""Generated from llmcost/cost/collective_formulas.py by
+``python -m llmcost.cost.collective_formulas``: do not edit (tests/test_symbolic.py pins it).
+
+One numpy function per expression shape; FUNCTIONS maps the shape name to
+(function, argument names, expression hash).
+"""
+# ruff: noqa
+
+import numpy
+
+
+def all_reduce__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(2*d_0 - 2)/(W_0*d_0*eta_0) + alpha_0*(2*d_0 - 2) + t_0
+
+
+def all_reduce__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(2*d_0 - 2) + t_0
+
+
+def all_reduce__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(2*d_0 - 2) + t_0
+
+
+def all_reduce__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
+
+
+def all_reduce__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
+
+
+def all_reduce__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
+
+
+def all_reduce__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
+
+
+def all_reduce__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
+
+
+def all_reduce__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
+
+
+def all_reduce__tree__switch(S, W_0, alpha_0, d_0, eta_0, kappa_tree, t_0):
+    return 2*S/(W_0*eta_0*kappa_tree) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__mesh(S, W_0, alpha_0, d_0, eta_0, kappa_tree, t_0, w_0):
+    return 2*S/(eta_0*kappa_tree*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__torus(S, W_0, alpha_0, d_0, eta_0, kappa_tree, m_0, t_0, w_0):
+    return 2*S/(eta_0*kappa_tree*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_tree, t_0):
+    return 2*S/(kappa_tree*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_tree, t_0, w_0):
+    return 2*S/(kappa_tree*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_tree, m_0, t_0, w_0):
+    return 2*S/(kappa_tree*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_tree, t_0):
+    return 2*S/(kappa_tree*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_tree, t_0, w_0):
+    return 2*S/(kappa_tree*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_reduce__tree__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_tree, m_0, t_0, w_0):
+    return 2*S/(kappa_tree*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_reduce__recursive_doubling__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return t_0 + (S/(W_0*eta_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__mesh(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return t_0 + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__torus(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return t_0 + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return t_0 + (S/(W_0*eta_0) + alpha_0)*numpy.log(d_0)/numpy.log(2) + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__mesh_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__torus_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return t_0 + (S/(W_0*eta_0) + alpha_0)*numpy.log(d_0)/numpy.log(2) + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(W_2*eta_2) + alpha_2)*numpy.log(d_2)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__mesh_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(W_2*eta_2) + alpha_2)*numpy.log(d_2)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_reduce__recursive_doubling__torus_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(W_2*eta_2) + alpha_2)*numpy.log(d_2)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_reduce__rabenseifner__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return 2*S*(d_0 - 1)/(W_0*d_0*eta_0) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__mesh(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*w_0) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__torus(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*w_0) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*S*(d_0 - 1)/(W_0*d_0*eta_0) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__mesh_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*w_0) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__torus_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*w_0) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return 2*S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*S*(d_0 - 1)/(W_0*d_0*eta_0) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__mesh_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*w_0) + 2*S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_reduce__rabenseifner__torus_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*w_0) + 2*S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_reduce__hierarchical__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return 2*S*(d_0 - 1)/(W_0*d_0*eta_0) + 2*alpha_0*(d_0 - 1) + t_0
+
+
+def all_reduce__hierarchical__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0*(d_0 - 1) + t_0
+
+
+def all_reduce__hierarchical__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0*(d_0 - 1) + t_0
+
+
+def all_reduce__hierarchical__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*S*(d_0 - 1)/(W_0*d_0*eta_0) + 2*alpha_0*(d_0 - 1) + 2*alpha_1*(d_1 - 1) + t_0
+
+
+def all_reduce__hierarchical__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*(d_0 - 1) + 2*alpha_1*(d_1 - 1) + t_0
+
+
+def all_reduce__hierarchical__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*(d_0 - 1) + 2*alpha_1*(d_1 - 1) + t_0
+
+
+def all_reduce__hierarchical__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return 2*S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*S*(d_0 - 1)/(W_0*d_0*eta_0) + 2*alpha_0*(d_0 - 1) + 2*alpha_1*(d_1 - 1) + 2*alpha_2*(d_2 - 1) + t_0
+
+
+def all_reduce__hierarchical__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*(d_0 - 1) + 2*alpha_1*(d_1 - 1) + 2*alpha_2*(d_2 - 1) + t_0
+
+
+def all_reduce__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + 2*S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + 2*S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + 2*alpha_0*(d_0 - 1) + 2*alpha_1*(d_1 - 1) + 2*alpha_2*(d_2 - 1) + t_0
+
+
+def all_reduce__in_network__switch__inr1(S, W_0, alpha_0, d_0, eta_0, kappa_inr, t_0):
+    return S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr) + 2*alpha_0 + t_0
+
+
+def all_reduce__in_network__switch_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+
+
+def all_reduce__in_network__switch_switch__inr10(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0):
+    return 2*alpha_0 + alpha_1*(2*d_1 - 2) + t_0 + numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1))
+
+
+def all_reduce__in_network__switch_switch__inr11(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0):
+    return 2*alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+
+
+def all_reduce__in_network__mesh_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+
+
+def all_reduce__in_network__torus_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, m_0, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+
+
+def all_reduce__in_network__switch_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
+    return alpha_0*(2*d_0 - 2) + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def all_reduce__in_network__switch_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_reduce__in_network__switch_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def all_reduce__in_network__switch_switch_switch__inr100(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
+    return 2*alpha_0 + alpha_1*(2*d_1 - 2) + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_reduce__in_network__switch_switch_switch__inr101(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
+    return 2*alpha_0 + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def all_reduce__in_network__switch_switch_switch__inr110(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
+    return 2*alpha_0 + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_reduce__in_network__switch_switch_switch__inr111(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
+    return 2*alpha_0 + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def all_reduce__in_network__mesh_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def all_reduce__in_network__mesh_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_reduce__in_network__mesh_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def all_reduce__in_network__torus_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, m_0, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def all_reduce__in_network__torus_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, m_0, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_reduce__in_network__torus_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, m_0, t_0, w_0):
+    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+
+
+def reduce_scatter__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+
+
+def reduce_scatter__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+
+
+def reduce_scatter__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+
+
+def reduce_scatter__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def reduce_scatter__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def reduce_scatter__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def reduce_scatter__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def reduce_scatter__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def reduce_scatter__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def reduce_scatter__recursive_halving__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__mesh(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__torus(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__mesh_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__torus_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__mesh_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def reduce_scatter__recursive_halving__torus_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def reduce_scatter__hierarchical__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
+
+
+def reduce_scatter__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
+
+
+def all_gather__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+
+
+def all_gather__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+
+
+def all_gather__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+
+
+def all_gather__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def all_gather__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def all_gather__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def all_gather__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def all_gather__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def all_gather__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def all_gather__recursive_doubling__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__mesh(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__torus(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__mesh_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__torus_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__mesh_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_gather__recursive_doubling__torus_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*w_0) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*numpy.log(d_0)/numpy.log(2) + alpha_1*numpy.log(d_1)/numpy.log(2) + alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+
+
+def all_gather__hierarchical__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+
+
+def all_gather__hierarchical__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+
+
+def all_gather__hierarchical__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+
+
+def all_gather__hierarchical__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + t_0
+
+
+def all_gather__hierarchical__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + t_0
+
+
+def all_gather__hierarchical__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + t_0
+
+
+def all_gather__hierarchical__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
+
+
+def all_gather__hierarchical__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
+
+
+def all_gather__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
+
+
+def broadcast__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S/(W_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+
+
+def broadcast__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return S/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+
+
+def broadcast__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return S/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+
+
+def broadcast__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return S/numpy.minimum(W_0*eta_0, W_1*d_0*eta_1) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def broadcast__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return S/numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def broadcast__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return S/numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+
+
+def broadcast__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return S/numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def broadcast__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return S/numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def broadcast__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return S/numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+
+
+def broadcast__tree__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return t_0 + (S/(W_0*eta_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def broadcast__tree__mesh(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return t_0 + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def broadcast__tree__torus(S, alpha_0, d_0, eta_0, t_0, w_0):
+    return t_0 + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def broadcast__tree__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return t_0 + (S/(W_0*eta_0) + alpha_0)*numpy.log(d_0)/numpy.log(2) + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2)
+
+
+def broadcast__tree__mesh_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def broadcast__tree__torus_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def broadcast__tree__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return t_0 + (S/(W_0*eta_0) + alpha_0)*numpy.log(d_0)/numpy.log(2) + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(W_2*eta_2) + alpha_2)*numpy.log(d_2)/numpy.log(2)
+
+
+def broadcast__tree__mesh_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(W_2*eta_2) + alpha_2)*numpy.log(d_2)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def broadcast__tree__torus_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return t_0 + (S/(W_1*eta_1) + alpha_1)*numpy.log(d_1)/numpy.log(2) + (S/(W_2*eta_2) + alpha_2)*numpy.log(d_2)/numpy.log(2) + (S/(eta_0*w_0) + alpha_0)*numpy.log(d_0)/numpy.log(2)
+
+
+def all_to_all__direct__switch(S, W_0, alpha_0, d_0, eta_0, q_0, t_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__direct__mesh(S, W_0, alpha_0, d_0, eta_0, q_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__direct__torus(S, W_0, alpha_0, d_0, eta_0, m_0, q_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__direct__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*(d_0 - 1)/(d_0*d_1*numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0)), S*(d_0*d_1 - d_0)/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1)))
+
+
+def all_to_all__direct__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0, w_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*(d_0 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0)), S*(d_0*d_1 - d_0)/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1)))
+
+
+def all_to_all__direct__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, q_0, q_1, t_0, w_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*(d_0 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0)), S*(d_0*d_1 - d_0)/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1)))
+
+
+def all_to_all__direct__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 - 1)/(d_0*d_1*d_2*numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0)), S*(d_0*d_1 - d_0)/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1))), S*(d_0*d_1*d_2 - d_0*d_1)/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2*(d_0*d_1*d_2 - d_0*d_1)/alpha_2)))
+
+
+def all_to_all__direct__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0, w_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 - 1)/(d_0*d_1*d_2*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0)), S*(d_0*d_1 - d_0)/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1))), S*(d_0*d_1*d_2 - d_0*d_1)/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2*(d_0*d_1*d_2 - d_0*d_1)/alpha_2)))
+
+
+def all_to_all__direct__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, q_0, q_1, q_2, t_0, w_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 - 1)/(d_0*d_1*d_2*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0)), S*(d_0*d_1 - d_0)/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1))), S*(d_0*d_1*d_2 - d_0*d_1)/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2*(d_0*d_1*d_2 - d_0*d_1)/alpha_2)))
+
+
+def all_to_all__pairwise__switch(S, W_0, alpha_0, d_0, eta_0, q_0, t_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*numpy.minimum(W_0*eta_0, q_0/alpha_0)) + 2*alpha_0)
+
+
+def all_to_all__pairwise__mesh(S, alpha_0, d_0, eta_0, q_0, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0)
+
+
+def all_to_all__pairwise__torus(S, alpha_0, d_0, eta_0, q_0, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0)
+
+
+def all_to_all__pairwise__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*numpy.minimum(W_0*eta_0, q_0/alpha_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1)
+
+
+def all_to_all__pairwise__mesh_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1)
+
+
+def all_to_all__pairwise__torus_switch(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1)
+
+
+def all_to_all__pairwise__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*d_2*numpy.minimum(W_0*eta_0, q_0/alpha_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0*d_1*d_2 - d_0*d_1)*(S/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2/alpha_2)) + 2*alpha_2)
+
+
+def all_to_all__pairwise__mesh_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*d_2*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0*d_1*d_2 - d_0*d_1)*(S/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2/alpha_2)) + 2*alpha_2)
+
+
+def all_to_all__pairwise__torus_switch_switch(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*d_2*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0*d_1*d_2 - d_0*d_1)*(S/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2/alpha_2)) + 2*alpha_2)
+
+
+def all_to_all__hierarchical__switch(S, W_0, alpha_0, d_0, eta_0, q_0, t_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__hierarchical__mesh(S, W_0, alpha_0, d_0, eta_0, q_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__hierarchical__torus(S, W_0, alpha_0, d_0, eta_0, m_0, q_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__hierarchical__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0):
+    return S*(d_1 - 1)/(d_1*numpy.minimum(W_1*eta_1, q_1*(d_1 - 1)/alpha_1)) + S*(d_0 - 1)/(d_0*numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + 2*alpha_1 + t_0
+
+
+def all_to_all__hierarchical__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0, w_0):
+    return S*(d_1 - 1)/(d_1*numpy.minimum(W_1*eta_1, q_1*(d_1 - 1)/alpha_1)) + S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + 2*alpha_1 + t_0
+
+
+def all_to_all__hierarchical__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, q_0, q_1, t_0, w_0):
+    return S*(d_1 - 1)/(d_1*numpy.minimum(W_1*eta_1, q_1*(d_1 - 1)/alpha_1)) + S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + 2*alpha_1 + t_0
+
+
+def all_to_all__hierarchical__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0):
+    return S*(d_2 - 1)/(d_2*numpy.minimum(W_2*eta_2, q_2*(d_2 - 1)/alpha_2)) + S*(d_1 - 1)/(d_1*numpy.minimum(W_1*eta_1, q_1*(d_1 - 1)/alpha_1)) + S*(d_0 - 1)/(d_0*numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + 2*alpha_1 + 2*alpha_2 + t_0
+
+
+def all_to_all__hierarchical__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0, w_0):
+    return S*(d_2 - 1)/(d_2*numpy.minimum(W_2*eta_2, q_2*(d_2 - 1)/alpha_2)) + S*(d_1 - 1)/(d_1*numpy.minimum(W_1*eta_1, q_1*(d_1 - 1)/alpha_1)) + S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + 2*alpha_1 + 2*alpha_2 + t_0
+
+
+def all_to_all__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, q_0, q_1, q_2, t_0, w_0):
+    return S*(d_2 - 1)/(d_2*numpy.minimum(W_2*eta_2, q_2*(d_2 - 1)/alpha_2)) + S*(d_1 - 1)/(d_1*numpy.minimum(W_1*eta_1, q_1*(d_1 - 1)/alpha_1)) + S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + 2*alpha_1 + 2*alpha_2 + t_0
+
+
+def send_recv__direct__switch(S, W_0, alpha_0, eta_0, q_0, t_0):
+    return S/numpy.minimum(W_0*eta_0, q_0/alpha_0) + 2*alpha_0 + t_0
+
+
+def send_recv__direct__mesh(S, alpha_0, eta_0, q_0, t_0, w_0):
+    return S/numpy.minimum(q_0/alpha_0, eta_0*w_0) + 2*alpha_0 + t_0
+
+
+def send_recv__direct__torus(S, alpha_0, eta_0, q_0, t_0, w_0):
+    return S/numpy.minimum(q_0/alpha_0, eta_0*w_0) + 2*alpha_0 + t_0
+
+
+def send_recv__direct__switch_switch(S, W_1, alpha_1, eta_1, q_1, t_0):
+    return S/numpy.minimum(W_1*eta_1, q_1/alpha_1) + 2*alpha_1 + t_0
+
+
+def send_recv__direct__mesh_switch(S, W_1, alpha_1, eta_1, q_1, t_0):
+    return S/numpy.minimum(W_1*eta_1, q_1/alpha_1) + 2*alpha_1 + t_0
+
+
+def send_recv__direct__torus_switch(S, W_1, alpha_1, eta_1, q_1, t_0):
+    return S/numpy.minimum(W_1*eta_1, q_1/alpha_1) + 2*alpha_1 + t_0
+
+
+def send_recv__direct__switch_switch_switch(S, W_2, alpha_2, eta_2, q_2, t_0):
+    return S/numpy.minimum(W_2*eta_2, q_2/alpha_2) + 2*alpha_2 + t_0
+
+
+def send_recv__direct__mesh_switch_switch(S, W_2, alpha_2, eta_2, q_2, t_0):
+    return S/numpy.minimum(W_2*eta_2, q_2/alpha_2) + 2*alpha_2 + t_0
+
+
+def send_recv__direct__torus_switch_switch(S, W_2, alpha_2, eta_2, q_2, t_0):
+    return S/numpy.minimum(W_2*eta_2, q_2/alpha_2) + 2*alpha_2 + t_0
+
+
+FUNCTIONS = {
+    'all_reduce__ring__switch': (all_reduce__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'b3b41212bba5b121'),
+    'all_reduce__ring__mesh': (all_reduce__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '59c4cd7c75900e17'),
+    'all_reduce__ring__torus': (all_reduce__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '1918fc397bcfe381'),
+    'all_reduce__ring__switch_switch': (all_reduce__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '7ebad9964fb97a45'),
+    'all_reduce__ring__mesh_switch': (all_reduce__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'b01dec1086f2e000'),
+    'all_reduce__ring__torus_switch': (all_reduce__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '1c77dae03aaee65a'),
+    'all_reduce__ring__switch_switch_switch': (all_reduce__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '7593d50c25d12c30'),
+    'all_reduce__ring__mesh_switch_switch': (all_reduce__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'ddc090bac6f348d7'),
+    'all_reduce__ring__torus_switch_switch': (all_reduce__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '3b9f94d4dc349cc9'),
+    'all_reduce__tree__switch': (all_reduce__tree__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_tree', 't_0'), 'a24800d73e114da9'),
+    'all_reduce__tree__mesh': (all_reduce__tree__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_tree', 't_0', 'w_0'), '12b4c6b7286910dc'),
+    'all_reduce__tree__torus': (all_reduce__tree__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_tree', 'm_0', 't_0', 'w_0'), 'f97c6be3fe71c23a'),
+    'all_reduce__tree__switch_switch': (all_reduce__tree__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_tree', 't_0'), 'c90b43ff272c8472'),
+    'all_reduce__tree__mesh_switch': (all_reduce__tree__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_tree', 't_0', 'w_0'), 'e81f2a7820338349'),
+    'all_reduce__tree__torus_switch': (all_reduce__tree__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_tree', 'm_0', 't_0', 'w_0'), 'cbaaef64fbfd85f4'),
+    'all_reduce__tree__switch_switch_switch': (all_reduce__tree__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_tree', 't_0'), 'bff76c9f74b70b88'),
+    'all_reduce__tree__mesh_switch_switch': (all_reduce__tree__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_tree', 't_0', 'w_0'), '71272ccd5f7c1b07'),
+    'all_reduce__tree__torus_switch_switch': (all_reduce__tree__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_tree', 'm_0', 't_0', 'w_0'), '9f392c6a7e237c0c'),
+    'all_reduce__recursive_doubling__switch': (all_reduce__recursive_doubling__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'e57dae859f3ffaf8'),
+    'all_reduce__recursive_doubling__mesh': (all_reduce__recursive_doubling__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),
+    'all_reduce__recursive_doubling__torus': (all_reduce__recursive_doubling__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),
+    'all_reduce__recursive_doubling__switch_switch': (all_reduce__recursive_doubling__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), 'e7610847b13ceb0c'),
+    'all_reduce__recursive_doubling__mesh_switch': (all_reduce__recursive_doubling__mesh_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'e73f02538527e839'),
+    'all_reduce__recursive_doubling__torus_switch': (all_reduce__recursive_doubling__torus_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'e73f02538527e839'),
+    'all_reduce__recursive_doubling__switch_switch_switch': (all_reduce__recursive_doubling__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '5518b8557ca8ca11'),
+    'all_reduce__recursive_doubling__mesh_switch_switch': (all_reduce__recursive_doubling__mesh_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'a2e13cb87cc070a0'),
+    'all_reduce__recursive_doubling__torus_switch_switch': (all_reduce__recursive_doubling__torus_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'a2e13cb87cc070a0'),
+    'all_reduce__rabenseifner__switch': (all_reduce__rabenseifner__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '1eaf8ee595ad5e6a'),
+    'all_reduce__rabenseifner__mesh': (all_reduce__rabenseifner__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '4f5e0b541922c300'),
+    'all_reduce__rabenseifner__torus': (all_reduce__rabenseifner__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '4f5e0b541922c300'),
+    'all_reduce__rabenseifner__switch_switch': (all_reduce__rabenseifner__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '2ad4a990214680c5'),
+    'all_reduce__rabenseifner__mesh_switch': (all_reduce__rabenseifner__mesh_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'e68289eff3b87f4d'),
+    'all_reduce__rabenseifner__torus_switch': (all_reduce__rabenseifner__torus_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'e68289eff3b87f4d'),
+    'all_reduce__rabenseifner__switch_switch_switch': (all_reduce__rabenseifner__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'dfbebb94bc7fe607'),
+    'all_reduce__rabenseifner__mesh_switch_switch': (all_reduce__rabenseifner__mesh_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '8005c70e91e135d0'),
+    'all_reduce__rabenseifner__torus_switch_switch': (all_reduce__rabenseifner__torus_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '8005c70e91e135d0'),
+    'all_reduce__hierarchical__switch': (all_reduce__hierarchical__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'efbfa5ffb77fc2eb'),
+    'all_reduce__hierarchical__mesh': (all_reduce__hierarchical__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '766532f90499669c'),
+    'all_reduce__hierarchical__torus': (all_reduce__hierarchical__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), 'a92f3ba9531b8ab3'),
+    'all_reduce__hierarchical__switch_switch': (all_reduce__hierarchical__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '0f7e179d475e24ce'),
+    'all_reduce__hierarchical__mesh_switch': (all_reduce__hierarchical__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'a87686529d18c6aa'),
+    'all_reduce__hierarchical__torus_switch': (all_reduce__hierarchical__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), 'a5a6122d83c500ed'),
+    'all_reduce__hierarchical__switch_switch_switch': (all_reduce__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '90e250b25f3ade1a'),
+    'all_reduce__hierarchical__mesh_switch_switch': (all_reduce__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '44cc54b7edbe7bcd'),
+    'all_reduce__hierarchical__torus_switch_switch': (all_reduce__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '442e37c7cedd1557'),
+    'all_reduce__in_network__switch__inr1': (all_reduce__in_network__switch__inr1, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_inr', 't_0'), 'b12becba653c609f'),
+    'all_reduce__in_network__switch_switch__inr01': (all_reduce__in_network__switch_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0'), '7ab7d87d2bb44df9'),
+    'all_reduce__in_network__switch_switch__inr10': (all_reduce__in_network__switch_switch__inr10, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0'), 'f4124166238f0096'),
+    'all_reduce__in_network__switch_switch__inr11': (all_reduce__in_network__switch_switch__inr11, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0'), 'bf183afeee1c1c17'),
+    'all_reduce__in_network__mesh_switch__inr01': (all_reduce__in_network__mesh_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0', 'w_0'), '5a2aed6bcaaee83a'),
+    'all_reduce__in_network__torus_switch__inr01': (all_reduce__in_network__torus_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 'm_0', 't_0', 'w_0'), '39ac04651174be56'),
+    'all_reduce__in_network__switch_switch_switch__inr001': (all_reduce__in_network__switch_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), 'fbf7a20fb29ac96d'),
+    'all_reduce__in_network__switch_switch_switch__inr010': (all_reduce__in_network__switch_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '04bc1a0942cf6d98'),
+    'all_reduce__in_network__switch_switch_switch__inr011': (all_reduce__in_network__switch_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '3fc179469edf390d'),
+    'all_reduce__in_network__switch_switch_switch__inr100': (all_reduce__in_network__switch_switch_switch__inr100, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '3ec9027879936673'),
+    'all_reduce__in_network__switch_switch_switch__inr101': (all_reduce__in_network__switch_switch_switch__inr101, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), 'e30d519fdc0b2567'),
+    'all_reduce__in_network__switch_switch_switch__inr110': (all_reduce__in_network__switch_switch_switch__inr110, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '81a1e6ddaae32c41'),
+    'all_reduce__in_network__switch_switch_switch__inr111': (all_reduce__in_network__switch_switch_switch__inr111, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '7d6fce53747237c4'),
+    'all_reduce__in_network__mesh_switch_switch__inr001': (all_reduce__in_network__mesh_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0', 'w_0'), '24df095355aea6b9'),
+    'all_reduce__in_network__mesh_switch_switch__inr010': (all_reduce__in_network__mesh_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0', 'w_0'), '4ef14012d62147ad'),
+    'all_reduce__in_network__mesh_switch_switch__inr011': (all_reduce__in_network__mesh_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0', 'w_0'), '398681e9ff792a83'),
+    'all_reduce__in_network__torus_switch_switch__inr001': (all_reduce__in_network__torus_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), '7cb537fed42468e8'),
+    'all_reduce__in_network__torus_switch_switch__inr010': (all_reduce__in_network__torus_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), 'c211db06f40f00d8'),
+    'all_reduce__in_network__torus_switch_switch__inr011': (all_reduce__in_network__torus_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), 'd030c607d69f92f1'),
+    'reduce_scatter__ring__switch': (reduce_scatter__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '08acdac607e5b541'),
+    'reduce_scatter__ring__mesh': (reduce_scatter__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), 'e8fbcc8ee048b16d'),
+    'reduce_scatter__ring__torus': (reduce_scatter__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '3b39b4384b811c55'),
+    'reduce_scatter__ring__switch_switch': (reduce_scatter__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '15a44d1935e74ffd'),
+    'reduce_scatter__ring__mesh_switch': (reduce_scatter__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '2036fbf3a92d9eee'),
+    'reduce_scatter__ring__torus_switch': (reduce_scatter__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '8301e8bd58052d32'),
+    'reduce_scatter__ring__switch_switch_switch': (reduce_scatter__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'db85cd87c71db9fc'),
+    'reduce_scatter__ring__mesh_switch_switch': (reduce_scatter__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'd0d4ce018aa7dd04'),
+    'reduce_scatter__ring__torus_switch_switch': (reduce_scatter__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '47b08fd4ac96ecae'),
+    'reduce_scatter__recursive_halving__switch': (reduce_scatter__recursive_halving__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'ff914fd53a9bd64c'),
+    'reduce_scatter__recursive_halving__mesh': (reduce_scatter__recursive_halving__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
+    'reduce_scatter__recursive_halving__torus': (reduce_scatter__recursive_halving__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
+    'reduce_scatter__recursive_halving__switch_switch': (reduce_scatter__recursive_halving__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), 'f9ecefc51ab07183'),
+    'reduce_scatter__recursive_halving__mesh_switch': (reduce_scatter__recursive_halving__mesh_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '8cfe28a084f03e0c'),
+    'reduce_scatter__recursive_halving__torus_switch': (reduce_scatter__recursive_halving__torus_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '8cfe28a084f03e0c'),
+    'reduce_scatter__recursive_halving__switch_switch_switch': (reduce_scatter__recursive_halving__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '664f8cddbce1db93'),
+    'reduce_scatter__recursive_halving__mesh_switch_switch': (reduce_scatter__recursive_halving__mesh_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '444b1833aa45970f'),
+    'reduce_scatter__recursive_halving__torus_switch_switch': (reduce_scatter__recursive_halving__torus_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '444b1833aa45970f'),
+    'reduce_scatter__hierarchical__switch': (reduce_scatter__hierarchical__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '08acdac607e5b541'),
+    'reduce_scatter__hierarchical__mesh': (reduce_scatter__hierarchical__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), 'e8fbcc8ee048b16d'),
+    'reduce_scatter__hierarchical__torus': (reduce_scatter__hierarchical__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '3b39b4384b811c55'),
+    'reduce_scatter__hierarchical__switch_switch': (reduce_scatter__hierarchical__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '434bc3b38e874eef'),
+    'reduce_scatter__hierarchical__mesh_switch': (reduce_scatter__hierarchical__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'c0043fb7d8fe0865'),
+    'reduce_scatter__hierarchical__torus_switch': (reduce_scatter__hierarchical__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '56de865cfbfcf25e'),
+    'reduce_scatter__hierarchical__switch_switch_switch': (reduce_scatter__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'ce700eb96eeac77a'),
+    'reduce_scatter__hierarchical__mesh_switch_switch': (reduce_scatter__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '1df680cbaed2c5c4'),
+    'reduce_scatter__hierarchical__torus_switch_switch': (reduce_scatter__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '545079e982093ec7'),
+    'all_gather__ring__switch': (all_gather__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '08acdac607e5b541'),
+    'all_gather__ring__mesh': (all_gather__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), 'e8fbcc8ee048b16d'),
+    'all_gather__ring__torus': (all_gather__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '3b39b4384b811c55'),
+    'all_gather__ring__switch_switch': (all_gather__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '15a44d1935e74ffd'),
+    'all_gather__ring__mesh_switch': (all_gather__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '2036fbf3a92d9eee'),
+    'all_gather__ring__torus_switch': (all_gather__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '8301e8bd58052d32'),
+    'all_gather__ring__switch_switch_switch': (all_gather__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'db85cd87c71db9fc'),
+    'all_gather__ring__mesh_switch_switch': (all_gather__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'd0d4ce018aa7dd04'),
+    'all_gather__ring__torus_switch_switch': (all_gather__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '47b08fd4ac96ecae'),
+    'all_gather__recursive_doubling__switch': (all_gather__recursive_doubling__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'ff914fd53a9bd64c'),
+    'all_gather__recursive_doubling__mesh': (all_gather__recursive_doubling__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
+    'all_gather__recursive_doubling__torus': (all_gather__recursive_doubling__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
+    'all_gather__recursive_doubling__switch_switch': (all_gather__recursive_doubling__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), 'f9ecefc51ab07183'),
+    'all_gather__recursive_doubling__mesh_switch': (all_gather__recursive_doubling__mesh_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '8cfe28a084f03e0c'),
+    'all_gather__recursive_doubling__torus_switch': (all_gather__recursive_doubling__torus_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '8cfe28a084f03e0c'),
+    'all_gather__recursive_doubling__switch_switch_switch': (all_gather__recursive_doubling__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '664f8cddbce1db93'),
+    'all_gather__recursive_doubling__mesh_switch_switch': (all_gather__recursive_doubling__mesh_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '444b1833aa45970f'),
+    'all_gather__recursive_doubling__torus_switch_switch': (all_gather__recursive_doubling__torus_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '444b1833aa45970f'),
+    'all_gather__hierarchical__switch': (all_gather__hierarchical__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '08acdac607e5b541'),
+    'all_gather__hierarchical__mesh': (all_gather__hierarchical__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), 'e8fbcc8ee048b16d'),
+    'all_gather__hierarchical__torus': (all_gather__hierarchical__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '3b39b4384b811c55'),
+    'all_gather__hierarchical__switch_switch': (all_gather__hierarchical__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '434bc3b38e874eef'),
+    'all_gather__hierarchical__mesh_switch': (all_gather__hierarchical__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'c0043fb7d8fe0865'),
+    'all_gather__hierarchical__torus_switch': (all_gather__hierarchical__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '56de865cfbfcf25e'),
+    'all_gather__hierarchical__switch_switch_switch': (all_gather__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'ce700eb96eeac77a'),
+    'all_gather__hierarchical__mesh_switch_switch': (all_gather__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '1df680cbaed2c5c4'),
+    'all_gather__hierarchical__torus_switch_switch': (all_gather__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '545079e982093ec7'),
+    'broadcast__ring__switch': (broadcast__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'e2cded892c784689'),
+    'broadcast__ring__mesh': (broadcast__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '533750dc6b2c383c'),
+    'broadcast__ring__torus': (broadcast__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), 'dd23ca491c0f62dc'),
+    'broadcast__ring__switch_switch': (broadcast__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '6b605ec899eb66e0'),
+    'broadcast__ring__mesh_switch': (broadcast__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'b06e1a23b3f37444'),
+    'broadcast__ring__torus_switch': (broadcast__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '5c8fdf89ae3d5a0c'),
+    'broadcast__ring__switch_switch_switch': (broadcast__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '651cdad521961f8b'),
+    'broadcast__ring__mesh_switch_switch': (broadcast__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '503a97f7e1fcedae'),
+    'broadcast__ring__torus_switch_switch': (broadcast__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '68d171d6cfa41ca0'),
+    'broadcast__tree__switch': (broadcast__tree__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'e57dae859f3ffaf8'),
+    'broadcast__tree__mesh': (broadcast__tree__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),
+    'broadcast__tree__torus': (broadcast__tree__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),
+    'broadcast__tree__switch_switch': (broadcast__tree__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), 'e7610847b13ceb0c'),
+    'broadcast__tree__mesh_switch': (broadcast__tree__mesh_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'e73f02538527e839'),
+    'broadcast__tree__torus_switch': (broadcast__tree__torus_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'e73f02538527e839'),
+    'broadcast__tree__switch_switch_switch': (broadcast__tree__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '5518b8557ca8ca11'),
+    'broadcast__tree__mesh_switch_switch': (broadcast__tree__mesh_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'a2e13cb87cc070a0'),
+    'broadcast__tree__torus_switch_switch': (broadcast__tree__torus_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'a2e13cb87cc070a0'),
+    'all_to_all__direct__switch': (all_to_all__direct__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'q_0', 't_0'), '107312b72d128c8b'),
+    'all_to_all__direct__mesh': (all_to_all__direct__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'q_0', 't_0', 'w_0'), 'daf2f4eb746cba43'),
+    'all_to_all__direct__torus': (all_to_all__direct__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 'q_0', 't_0', 'w_0'), 'e8203ca7c227bd14'),
+    'all_to_all__direct__switch_switch': (all_to_all__direct__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0'), 'e735732ec1140194'),
+    'all_to_all__direct__mesh_switch': (all_to_all__direct__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0', 'w_0'), '136f6108d3ee7318'),
+    'all_to_all__direct__torus_switch': (all_to_all__direct__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 'q_0', 'q_1', 't_0', 'w_0'), '783956a44976616d'),
+    'all_to_all__direct__switch_switch_switch': (all_to_all__direct__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0'), '75bfcd53dd415671'),
+    'all_to_all__direct__mesh_switch_switch': (all_to_all__direct__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '163ac0fd32181f83'),
+    'all_to_all__direct__torus_switch_switch': (all_to_all__direct__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '8eaa53547b69e4ab'),
+    'all_to_all__pairwise__switch': (all_to_all__pairwise__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'q_0', 't_0'), '77adacc8fee1c850'),
+    'all_to_all__pairwise__mesh': (all_to_all__pairwise__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 'q_0', 't_0', 'w_0'), '0f9b917e2f004c8d'),
+    'all_to_all__pairwise__torus': (all_to_all__pairwise__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 'q_0', 't_0', 'w_0'), '0f9b917e2f004c8d'),
+    'all_to_all__pairwise__switch_switch': (all_to_all__pairwise__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0'), '7e6ee2e9fd02e3a0'),
+    'all_to_all__pairwise__mesh_switch': (all_to_all__pairwise__mesh_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0', 'w_0'), '4053322a0e8b1786'),
+    'all_to_all__pairwise__torus_switch': (all_to_all__pairwise__torus_switch, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0', 'w_0'), '4053322a0e8b1786'),
+    'all_to_all__pairwise__switch_switch_switch': (all_to_all__pairwise__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0'), '580932d622128659'),
+    'all_to_all__pairwise__mesh_switch_switch': (all_to_all__pairwise__mesh_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '7411acfbdbcf2600'),
+    'all_to_all__pairwise__torus_switch_switch': (all_to_all__pairwise__torus_switch_switch, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '7411acfbdbcf2600'),
+    'all_to_all__hierarchical__switch': (all_to_all__hierarchical__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'q_0', 't_0'), '107312b72d128c8b'),
+    'all_to_all__hierarchical__mesh': (all_to_all__hierarchical__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'q_0', 't_0', 'w_0'), 'daf2f4eb746cba43'),
+    'all_to_all__hierarchical__torus': (all_to_all__hierarchical__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 'q_0', 't_0', 'w_0'), 'e8203ca7c227bd14'),
+    'all_to_all__hierarchical__switch_switch': (all_to_all__hierarchical__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0'), 'a1a4bf7edc8befce'),
+    'all_to_all__hierarchical__mesh_switch': (all_to_all__hierarchical__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0', 'w_0'), '0afbdbf7fdaed8da'),
+    'all_to_all__hierarchical__torus_switch': (all_to_all__hierarchical__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 'q_0', 'q_1', 't_0', 'w_0'), '287d1903e1b178db'),
+    'all_to_all__hierarchical__switch_switch_switch': (all_to_all__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0'), '33f229d06687b95f'),
+    'all_to_all__hierarchical__mesh_switch_switch': (all_to_all__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), 'b9eb66e4b52d578e'),
+    'all_to_all__hierarchical__torus_switch_switch': (all_to_all__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '0001ee9276895167'),
+    'send_recv__direct__switch': (send_recv__direct__switch, ('S', 'W_0', 'alpha_0', 'eta_0', 'q_0', 't_0'), '1fbbfe1bc00a863e'),
+    'send_recv__direct__mesh': (send_recv__direct__mesh, ('S', 'alpha_0', 'eta_0', 'q_0', 't_0', 'w_0'), '35b71deea48838e5'),
+    'send_recv__direct__torus': (send_recv__direct__torus, ('S', 'alpha_0', 'eta_0', 'q_0', 't_0', 'w_0'), '35b71deea48838e5'),
+    'send_recv__direct__switch_switch': (send_recv__direct__switch_switch, ('S', 'W_1', 'alpha_1', 'eta_1', 'q_1', 't_0'), 'ac6e016ec265d441'),
+    'send_recv__direct__mesh_switch': (send_recv__direct__mesh_switch, ('S', 'W_1', 'alpha_1', 'eta_1', 'q_1', 't_0'), 'ac6e016ec265d441'),
+    'send_recv__direct__torus_switch': (send_recv__direct__torus_switch, ('S', 'W_1', 'alpha_1', 'eta_1', 'q_1', 't_0'), 'ac6e016ec265d441'),
+    'send_recv__direct__switch_switch_switch': (send_recv__direct__switch_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'q_2', 't_0'), '30db4efce948e87c'),
+    'send_recv__direct__mesh_switch_switch': (send_recv__direct__mesh_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'q_2', 't_0'), '30db4efce948e87c'),
+    'send_recv__direct__torus_switch_switch': (send_recv__direct__torus_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'q_2', 't_0'), '30db4efce948e87c'),
+}

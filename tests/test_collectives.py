@@ -1,0 +1,235 @@
+"""Collectives: golden expressions, placement, nccl-tests conventions, topologies, physics properties."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmcost.catalog import get_hardware
+from llmcost.cost import collective_formulas as F
+from llmcost.cost import collectives as C
+from llmcost.errors import PlanError, UserError
+from llmcost.hardware import hardware_from_dict
+
+GOLDEN = Path(__file__).parent / "golden" / "collective_expressions.txt"
+
+
+def _golden_text() -> str:
+    lines = [f"{sh.name}: {sp.sstr(F.expression(sh))}" for sh in F.generated_shapes()]
+    return "\n".join(lines) + "\n"
+
+
+def test_golden_expressions() -> None:
+    """The printed expression of every algorithm shape is pinned (LLMCOST_UPDATE_GOLDEN=1 rewrites it)."""
+    text = _golden_text()
+    if os.environ.get("LLMCOST_UPDATE_GOLDEN"):
+        GOLDEN.write_text(text)
+    assert GOLDEN.read_text() == text
+
+
+def test_golden_covers_every_algorithm() -> None:
+    names = GOLDEN.read_text()
+    for op, algos in C.ALGORITHMS.items():
+        for a in algos:
+            assert f"{op}__{a}__" in names
+
+
+def test_ring_all_reduce_is_textbook() -> None:
+    """Single-level ring AR = 2(p-1)α + 2(p-1)/p · S/(ηW) + t0 (MPICH / NCCL ring)."""
+    sh = C.Shape("all_reduce", "ring", ("switch",))
+    S, t0 = sp.Symbol("S", positive=True, real=True), sp.Symbol("t_0", positive=True, real=True)
+    d, W, eta, a = (sp.Symbol(n, positive=True, real=True) for n in ("d_0", "W_0", "eta_0", "alpha_0"))
+    assert sp.simplify(F.expression(sh) - (t0 + 2 * (d - 1) * a + 2 * (d - 1) / d * S / (eta * W))) == 0
+
+
+def test_busbw_factors() -> None:
+    assert C.busbw_factor("all_reduce", 8) == pytest.approx(1.75)
+    assert C.busbw_factor("all_gather", 8) == C.busbw_factor("reduce_scatter", 8) == pytest.approx(0.875)
+    assert C.busbw_factor("all_to_all", 4) == pytest.approx(0.75)
+    assert C.busbw_factor("broadcast", 8) == C.busbw_factor("send_recv", 2) == 1.0
+
+
+def test_placement_tiers() -> None:
+    h100 = get_hardware("h100-sxm")
+    assert [(lv.tier.key, lv.d) for lv in C.placement(h100, 8)] == [("scale_up", 8)]
+    assert [(lv.tier.key, lv.d) for lv in C.placement(h100, 16)] == [("scale_up", 8), ("scale_out", 2)]
+    assert [(lv.tier.key, lv.d) for lv in C.placement(h100, 4, 1)] == [("scale_out", 4)]
+    assert [(lv.tier.key, lv.d) for lv in C.placement(h100, 5, 5)] == [("scale_up", 5)]
+    pcie = get_hardware("h100-pcie")
+    assert [lv.d for lv in C.placement(pcie, 16)] == [2, 4, 2]  # bridge pair, PCIe node, network: 3 levels
+    with pytest.raises(PlanError):
+        C.placement(h100, 1)
+    with pytest.raises(PlanError):
+        C.placement(h100, 12, 8)
+
+
+def test_user_errors() -> None:
+    h100 = get_hardware("h100-sxm")
+    with pytest.raises(UserError):
+        C.collective(h100, "allreduceX", 1e6, 8)
+    with pytest.raises(UserError):
+        C.collective(h100, "all_gather", 1e6, 8, algo="tree")
+    with pytest.raises(PlanError):
+        C.collective(get_hardware("a100-sxm4-80gb"), "all_reduce", 1e6, 8, algo="nvls")
+    assert C.collective(h100, "allreduce", 1e6, 8, algo="nvls").algo == "in_network"
+
+
+def test_nvls_matches_nccl_1455_series() -> None:
+    """NVLS busbw grows with n as 2(n-1)/(n+1) (switch reduction moves S(n+1)/n per device)."""
+    h100 = get_hardware("h100-sxm")
+    bus = [float(C.collective(h100, "all_reduce", 4 * 2**30, n, algo="nvls").busbw) / 1e9 for n in (5, 6, 7, 8)]
+    assert bus == sorted(bus)
+    for got, meas in zip(bus, (420, 440, 460, 480), strict=True):  # NVIDIA/nccl #1455
+        assert got == pytest.approx(meas, rel=0.05)
+
+
+def _fake(topology: str, **tier: object) -> object:
+    base = {
+        "id": f"fake-{topology}", "name": "fake", "vendor": "x", "type": "gpu", "sources": ["test"],
+        "compute": {"bf16": "1000 TFLOPS"}, "memory": {"capacity": "192 GiB", "bandwidth": "5 TB/s"},
+        "tdp": "750 W", "node": {"devices": 8},
+        "fabric": {
+            "scale_up": {"name": "up", "devices": 8, "latency": "2 us", "topology": topology, **tier},
+            "scale_out": {"name": "nic", "devices": None, "bandwidth": "400 Gbit/s", "latency": "10 us",
+                          "topology": "rail_fat_tree"},
+        },
+        "efficiency": {k: {"value": 1.0, "source": "test"} for k in ("compute", "memory", "scale_up", "scale_out")},
+    }
+    return hardware_from_dict(base, where="test")
+
+
+def test_mesh_uses_all_links_only_for_multi_link_algorithms() -> None:
+    """MI300X-like mesh: 7 links x 64 GB/s; a 2-rank group or a one-peer-per-step algorithm gets one link."""
+    mesh = _fake("mesh", bandwidth="448 GB/s", links=7, link_bandwidth="64 GB/s")
+    big = 8 * 2**30
+    ring8 = C.collective(mesh, "all_reduce", big, 8, algo="ring")
+    assert float(ring8.busbw) == pytest.approx(448e9, rel=3e-3)
+    ring2 = C.collective(mesh, "all_reduce", big, 2, algo="ring")
+    assert float(ring2.busbw) == pytest.approx(64e9, rel=3e-3)
+    rd8 = C.collective(mesh, "all_reduce", big, 8, algo="rabenseifner")
+    assert float(rd8.busbw) == pytest.approx(64e9, rel=3e-3)
+    a2a = C.collective(mesh, "all_to_all", big, 8, algo="direct")
+    assert float(a2a.busbw) == pytest.approx(448e9, rel=3e-3)
+    switch = _fake("switch", bandwidth="448 GB/s")
+    assert float(C.collective(switch, "all_reduce", big, 2, algo="ring").busbw) == pytest.approx(448e9, rel=3e-3)
+
+
+def test_torus_bidirectional_rings() -> None:
+    """Torus: a ring group over m dimensions uses 2m links (both directions of each ring)."""
+    torus = _fake("torus", bandwidth="270 GB/s", link_bandwidth="45 GB/s", torus_dims=3)
+    big = 8 * 2**30
+    r4 = C.collective(torus, "all_gather", big, 4, algo="ring")  # one axis of 4
+    assert float(r4.busbw) == pytest.approx(90e9, rel=3e-3)
+    r8 = C.collective(torus, "all_gather", big, 8, algo="ring")  # 4 x 2: two axes
+    assert float(r8.busbw) == pytest.approx(180e9, rel=3e-3)
+
+
+def test_hierarchical_three_levels_and_sweep_vectorized() -> None:
+    pcie = get_hardware("h100-pcie")
+    sizes = np.logspace(3, 10, 15)
+    res = C.costs(pcie, "all_reduce", sizes, 16)
+    for r in res:
+        scal = [float(C.costs(pcie, "all_reduce", float(s), 16, algos=[r.algo])[0].time) for s in sizes[::5]]
+        np.testing.assert_allclose(r.time[::5], scal)
+    top = C.best(res)
+    assert top.time.shape == sizes.shape and len(top.algo) == len(sizes)
+
+
+def test_crossover_solves_equal_cost() -> None:
+    h100 = get_hardware("h100-sxm")
+    levels = C.placement(h100, 16)
+    vals = C.values(h100, levels, 1.0)
+    roots = F.crossover(C.shape("all_reduce", "ring", levels), C.shape("all_reduce", "tree", levels), vals)
+    assert len(roots) == 1
+    ring, tree = C.costs(h100, "all_reduce", roots[0], 16, algos=["ring", "tree"])
+    assert float(ring.time) == pytest.approx(float(tree.time), rel=1e-6)
+
+
+HW = ["h100-sxm", "a100-sxm4-80gb", "h800-sxm", "h100-pcie"]
+sizes = st.floats(1.0, 2.0**36)
+ops = st.sampled_from(C.OPS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(HW), ops, st.sampled_from([2, 4, 8, 16, 64]), sizes, st.floats(1.01, 100))
+def test_time_grows_with_size(hw_id: str, op: str, gpus: int, size: float, k: float) -> None:
+    hw = get_hardware(hw_id)
+    for a, b in zip(C.costs(hw, op, size, gpus), C.costs(hw, op, size * k, gpus), strict=True):
+        assert float(b.time) > float(a.time)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(HW), ops, st.sampled_from([2, 8, 16, 64]), sizes, st.floats(1.01, 10), st.integers(0, 1))
+def test_time_falls_with_bandwidth(hw_id: str, op: str, gpus: int, size: float, k: float, tier: int) -> None:
+    hw = get_hardware(hw_id)
+    key = hw.fabric[min(tier, len(hw.fabric) - 1)].key
+    bw = hw.raw["fabric"][key]["bandwidth"]
+    faster = hw.with_overrides({"fabric": {key: {"bandwidth": f"{float(bw.split()[0]) * k} {bw.split()[1]}"}}})
+    for a, b in zip(C.costs(hw, op, size, gpus), C.costs(faster, op, size, gpus), strict=True):
+        assert float(b.time) <= float(a.time) * (1 + 1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(HW), ops, st.sampled_from([2, 4, 8, 16, 64]), sizes)
+def test_busbw_within_link_rate_except_in_network(hw_id: str, op: str, gpus: int, size: float) -> None:
+    hw = get_hardware(hw_id)
+    line = max(t.bandwidth for t in hw.fabric)
+    for r in C.costs(hw, op, size, gpus):
+        if r.algo != "in_network":
+            assert float(r.busbw) <= line * (1 + 1e-9), r.algo
+
+
+def test_in_network_busbw_can_exceed_link_rate() -> None:
+    r = C.collective(get_hardware("h100-sxm"), "all_reduce", 8 * 2**30, 8, algo="in_network")
+    assert float(r.busbw) > 450e9
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(HW), ops, st.sampled_from([2, 4, 8, 16, 64]), sizes)
+def test_auto_never_slower_than_ring(hw_id: str, op: str, gpus: int, size: float) -> None:
+    hw = get_hardware(hw_id)
+    auto = C.collective(hw, op, size, gpus)
+    first = "ring" if "ring" in C.ALGORITHMS[op] else C.ALGORITHMS[op][0]
+    assert float(auto.time) <= float(C.collective(hw, op, size, gpus, algo=first).time)
+
+
+# --- CLI --------------------------------------------------------------------------------------------
+def test_cli_collective_table_marks_fastest(cli) -> None:  # type: ignore[no-untyped-def]
+    r = cli("collective", "all_reduce", "--size", "1GiB", "--gpus", "64", "--hw", "h100-sxm")
+    assert r.code == 0, r.err
+    assert "*" in r.out and "busbw" in r.out and "in_network" in r.out
+
+
+def test_cli_collective_json_sweep_crossover(cli) -> None:  # type: ignore[no-untyped-def]
+    r = cli("collective", "all_gather", "--size", "64MiB", "--gpus", "16", "--format", "json")
+    rows = json.loads(r.out)
+    assert sum(x["fastest"] for x in rows) == 1 and all(x["time_s"] > 0 for x in rows)
+    r = cli("collective", "all_reduce", "--gpus", "16", "--sweep", "1KiB:1GiB", "--format", "json")
+    rows = json.loads(r.out)
+    assert len(rows) == 21 and rows[0]["size"] == 1024
+    r = cli("collective", "all_reduce", "--gpus", "16", "--crossover", "ring,tree", "--format", "json")
+    assert r.code == 0, r.err
+    assert 1e6 < json.loads(r.out)[0]["size"] < 1e9
+
+
+def test_cli_collective_errors(cli) -> None:  # type: ignore[no-untyped-def]
+    for args in (["bogus"], ["all_reduce", "--gpus", "1"], ["all_reduce", "--algo", "zzz"],
+                 ["all_reduce", "--hw", "h1000"], ["all_reduce", "--size", "-3GiB"], ["all_reduce", "--gpus", "12"]):
+        r = cli("collective", *args)
+        assert r.code == 2, args
+        assert "Traceback" not in r.err and r.err.strip()
+
+
+def test_cli_explain(cli) -> None:  # type: ignore[no-untyped-def]
+    r = cli("explain", "collective", "all_reduce", "--algo", "ring", "--gpus", "16")
+    assert r.code == 0, r.err
+    assert "alpha_1" in r.out and "T = " in r.out and "MPICH" in r.out
+    r = cli("explain", "collective", "all_reduce", "--algo", "ring", "--latex")
+    assert r.code == 0 and "\\frac" in r.out
