@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/llmcost hw list
+	$(BIN)/llmcost collective all_reduce --size 1GiB --gpus 64 --hw h100-sxm
 
 test: $(STAMP)
 	$(BIN)/ruff check llmcost tests bench
