@@ -233,3 +233,20 @@ def test_cli_explain(cli) -> None:  # type: ignore[no-untyped-def]
     assert "alpha_1" in r.out and "T = " in r.out and "MPICH" in r.out
     r = cli("explain", "collective", "all_reduce", "--algo", "ring", "--latex")
     assert r.code == 0 and "\\frac" in r.out
+
+
+def test_placement_rejects_impossible_layouts() -> None:
+    """A node larger than the host and its scale-up domain, or a group that leaves a partial domain, is an error."""
+    from llmcost.catalog import get_hardware
+    from llmcost.cost.collectives import placement
+    from llmcost.errors import PlanError
+
+    h100 = get_hardware("h100-sxm")
+    with pytest.raises(PlanError, match="exceeds h100-sxm's host of 8"):
+        placement(h100, 16, 16)
+    with pytest.raises(PlanError, match="e.g. 6 or 4"):
+        placement(h100, 12)
+    with pytest.raises(PlanError, match="whole 'scale_out' groups of 6144"):
+        placement(get_hardware("tpu-v5p"), 100000)
+    levels = placement(get_hardware("gb200"), 144, 72)  # NVL72: the NVLink domain is larger than a 4-GPU host
+    assert [lv.d for lv in levels] == [72, 2]

@@ -164,8 +164,18 @@ def placement(hw: Hardware, gpus: int, gpus_per_node: int | None = None) -> tupl
     if isinstance(g, bool) or not isinstance(g, int) or g < 1:
         raise PlanError(f"--gpus-per-node must be a positive integer, got {g!r}")
     g = min(g, gpus)
+    inner = hw.fabric[0].devices or gpus
+    if g > max(node, inner):
+        raise PlanError(
+            f"--gpus-per-node {g} exceeds {hw.id}'s host of {node} and its '{hw.fabric[0].key}' domain of {inner}; "
+            f"use at most {max(node, inner)}, or a system entry with a larger domain"
+        )
     if gpus % g:
-        raise PlanError(f"{gpus} GPUs do not divide into nodes of {g} (--gpus-per-node)")
+        fits = [k for k in range(max(node, inner), 0, -1) if gpus % k == 0][:2]
+        raise PlanError(
+            f"{gpus} GPUs do not divide into nodes of {g}; set --gpus-per-node to a divisor of {gpus}, "
+            f"e.g. {' or '.join(map(str, fits))}"
+        )
     node = max(node, g)
     levels: list[Level] = []
     below = 1
@@ -178,6 +188,11 @@ def placement(hw: Hardware, gpus: int, gpus_per_node: int | None = None) -> tupl
         else:
             r = min(gpus, g * (cap // node))
         r = max(r, below)
+        if r % below:
+            raise PlanError(
+                f"{hw.id}: {gpus} GPUs do not fill whole '{tier.key}' groups of {below}; "
+                f"use a multiple of {below} (or at most {below})"
+            )
         if r > below:
             levels.append(Level(tier, r / below))
             below = r
