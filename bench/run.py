@@ -15,6 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS: list[list[str]] = [
     ["collective", "all_reduce", "--size", "1GiB", "--gpus", "64", "--hw", "h100-sxm"],
+    ["infer", "llama-3.1-70b", "--hw", "h100-sxm", "--tp", "4", "--batch", "16", "--prompt-len", "2048",
+     "--output-len", "256"],
 ]
 TARGET_S = 0.5
 

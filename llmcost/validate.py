@@ -212,3 +212,13 @@ def _collective(case: dict[str, Any], hw: Hardware) -> Prediction:
     r = collective(hw, op, size, gpus, int(gpn) if gpn is not None else None, str(spec.get("algorithm") or "auto"))
     value = {"time_s": float(r.time), "busbw_gbps": float(r.busbw) / 1e9, "algbw_gbps": float(r.algbw) / 1e9}[name]
     return Prediction(value, detail={"algorithm": str(r.algo)})
+
+
+# --- inference evaluator (llmcost.cost.inference) ------------------------------------------------
+@register_evaluator("infer")
+def _infer(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Inference case: ttft_s, tpot_s, throughput and memory metrics (llmcost.cost.inference)."""
+    from llmcost.cost.inference import evaluate_case
+
+    return evaluate_case(case, hw)
+

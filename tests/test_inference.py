@@ -1,0 +1,188 @@
+"""Inference cost model: generated code, physics properties, plan errors, CLI and validation cases."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmcost.catalog import get_hardware
+from llmcost.cost import _inference_generated as gen
+from llmcost.cost import inference as I
+from llmcost.errors import PlanError, UserError
+
+ROOT = Path(__file__).resolve().parents[1]
+H100 = get_hardware("h100-sxm")
+
+
+def run(model: str = "llama-3.1-8b", hw=H100, **plan) -> I.InferenceResult:  # noqa: ANN001
+    base = {"batch": 1, "prompt_len": 512, "output_len": 32}
+    base.update(plan)
+    return I.cost(model, hw, I.plan_from_dict(base))
+
+
+def test_generated_module_is_current() -> None:
+    from llmcost.cost import inference_formulas as F
+
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.cost.inference_formulas"
+
+
+def test_scalar_and_array_evaluation_identical() -> None:
+    fn, names, _ = gen.FUNCTIONS["decode__std__dense"]
+    ev = I.Evaluator(I.spec_of("llama-3.1-8b"), H100, I.Plan(batch=4))
+    ctx = np.array([17.0, 1000.0, 4096.0])
+    vals = dict(ev.vals, micro_batch=4.0, seq=1.0, window=np.inf, ctx=ctx)
+    arr = fn(*(vals[n] for n in names))
+    for j, c in enumerate(ctx):
+        one = fn(*(dict(vals, ctx=float(c))[n] for n in names))
+        for a, s in zip(arr, one, strict=True):
+            assert np.broadcast_to(a, ctx.shape)[j] == s
+    ph_arr = I._decode(ev, 4.0, ctx, 512)
+    for j, c in enumerate(ctx):
+        assert float(ph_arr.time[j]) == float(I._decode(ev, 4.0, float(c), 512).time)
+
+
+def test_metrics_use_readme_names() -> None:
+    m = run().metrics()
+    for k in I.METRICS:
+        assert k in m and m[k] > 0
+    r = run(output_len=100)
+    assert r.e2e == pytest.approx(r.ttft + 99 * r.tpot)
+
+
+@settings(max_examples=25, deadline=None)
+@given(b=st.integers(1, 64), p=st.integers(16, 4096), o=st.integers(2, 64), bw=st.floats(3.4, 20))
+def test_more_bandwidth_never_slower(b: int, p: int, o: int, bw: float) -> None:
+    fast = H100.with_overrides({"hbm_bandwidth_tbps": bw})
+    a, z = run(batch=b, prompt_len=p, output_len=o), run(hw=fast, batch=b, prompt_len=p, output_len=o)
+    assert z.ttft <= a.ttft and z.tpot <= a.tpot
+
+
+@settings(max_examples=25, deadline=None)
+@given(b=st.integers(1, 32), p=st.integers(16, 8192), tp=st.sampled_from([1, 2, 4, 8]))
+def test_time_at_least_roofline_minimum(b: int, p: int, tp: int) -> None:
+    r = run("llama-3.1-8b", batch=b, prompt_len=p, output_len=2, tp=tp)
+    flops = sum(o.count * float(np.max(o.flops)) for o in r.prefill.ops)
+    weights = sum(o.count * float(np.max(o.weight_bytes)) for o in r.prefill.ops)
+    assert r.ttft >= flops / H100.peak["bf16"]
+    assert r.ttft >= weights / H100.memory_bandwidth
+    assert r.tpot >= weights / H100.memory_bandwidth
+
+
+@settings(max_examples=20, deadline=None)
+@given(b=st.integers(1, 60), p=st.integers(16, 2048))
+def test_memory_grows_with_batch(b: int, p: int) -> None:
+    a, z = run(batch=b, prompt_len=p), run(batch=b + 1, prompt_len=p)
+    assert z.memory["total"] > a.memory["total"] and z.memory["kv_cache"] > a.memory["kv_cache"]
+
+
+@pytest.mark.parametrize("model", ["llama-3.1-8b", "deepseek-v2", "gemma-2-9b", "mixtral-8x7b", "t5-v1_1-xl"])
+def test_decode_time_non_decreasing_in_context(model: str) -> None:
+    ev = I.Evaluator(I.spec_of(model), get_hardware("h200-sxm"), I.Plan(batch=8, tp=1, prompt_len=16))
+    ctx = np.linspace(1, 32768, 64)
+    t = np.asarray(I._decode(ev, 8.0, ctx, 16).time)
+    assert np.all(np.diff(t) >= -1e-15)
+
+
+def test_largest_batch_fits_and_next_does_not() -> None:
+    r = run("llama-3.1-70b", tp=4, batch=8, prompt_len=2048, output_len=512)
+    assert r.max_batch > 8
+    run("llama-3.1-70b", tp=4, batch=r.max_batch, prompt_len=2048, output_len=512)
+    with pytest.raises(PlanError, match="does not fit"):
+        run("llama-3.1-70b", tp=4, batch=r.max_batch + 1, prompt_len=2048, output_len=512)
+
+
+@pytest.mark.parametrize("plan,match", [
+    ({"tp": 3}, "heads do not divide"),
+    ({"tp": 8, "gpus": 4}, "GPUs but"),
+    ({"pp": 5}, "layers do not divide"),
+    ({"ep": 2, "dp": 2}, "mixture-of-experts"),
+    ({"batch": 3, "dp": 2}, "does not divide over dp"),
+    ({"weights": "fp4", "activations": "fp4"}, "no fp4 compute"),
+    ({"weights": "bf16", "activations": "fp8"}, "not a supported GEMM"),
+])
+def test_plan_errors(plan: dict, match: str) -> None:
+    with pytest.raises(PlanError, match=match):
+        run(**plan)
+
+
+def test_precision_effects() -> None:
+    bf = run("llama-3.1-70b", tp=4, batch=1, output_len=8)
+    w4 = run("llama-3.1-70b", tp=4, batch=1, output_len=8, weights="int4", activations="bf16")
+    f8 = run("llama-3.1-70b", tp=4, batch=1, output_len=8, weights="fp8", activations="fp8")
+    assert w4.math == ("bf16", "bf16") and f8.math[0] == "fp8"
+    assert w4.tpot < f8.tpot < bf.tpot  # decode is weight-read bound
+    assert w4.memory["weights"] < f8.memory["weights"] < bf.memory["weights"]
+    with pytest.raises(UserError):
+        run(weights="int3")
+
+
+def test_parallelism_terms_present() -> None:
+    names = {o.name for o in run("mixtral-8x7b", tp=2, dp=2, ep=2, batch=4).decode.ops}
+    assert {"attn_allreduce", "ffn_allreduce", "ep_dispatch", "ep_combine"} <= names
+    r = I.cost("llama-3.1-70b", H100, I.plan_from_dict({"tp": 8, "cp": 2, "batch": 1, "prompt_len": 65536,
+                                                          "output_len": 2}))
+    assert any(o.name.startswith("cp_ring") for o in r.prefill.ops)
+    pp = run("llama-3.1-70b", tp=4, pp=2, batch=8)
+    one = run("llama-3.1-70b", tp=8, batch=8)
+    assert pp.memory["weights"] == pytest.approx(one.memory["weights"], rel=0.1)
+
+
+def test_cli_json_and_errors(cli) -> None:  # noqa: ANN001
+    r = cli("infer", "llama-3.1-8b", "--hw", "h100-sxm", "--batch", "4", "--prompt-len", "256",
+            "--output-len", "16", "--format", "json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert set(I.METRICS) <= set(data)
+    r = cli("infer", "llama-3.1-70b", "--hw", "h100-sxm", "--tp", "3")
+    assert r.code == 2 and "tp 3" in r.err and "\n" not in r.err.strip()
+    r = cli("infer", "llama-3.1-8b", "--breakdown")
+    assert r.code == 0 and "attention" in r.out and "memory" in r.out
+    r = cli("infer", "llama-3.1-8b", "--explain", "--output-len", "4")
+    assert r.code == 0 and "qkv_proj.flops" in r.out
+
+
+def test_cli_plan_file(cli, tmp_path: Path) -> None:  # noqa: ANN001
+    f = tmp_path / "plan.yaml"
+    f.write_text("tp: 2\nbatch: 8\nprompt_len: 128\noutput_len: 8\nweights: fp8\nactivations: fp8\n")
+    r = cli("infer", "llama-3.1-8b", "--plan", str(f), "--format", "json")
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["gpus"] == 2
+
+
+# ------------------------------------------------------------------------------ validation
+def _results() -> list:
+    from llmcost.validate import run as vrun
+
+    results, _ = vrun([ROOT / "validation" / "inference.yaml"])
+    return results
+
+
+def test_inference_validation_cases() -> None:
+    """Every public case is evaluated or carries a reason; the table is printed (pytest -s)."""
+    results = _results()
+    assert len(results) == 35
+    print(f"\n{'id':26} {'metric':28} {'measured':>10} {'predicted':>10} {'error':>8}")
+    for r in results:
+        pred = "-" if r.predicted is None else f"{r.predicted:10.4g}"
+        err = r.reason if r.error is None else f"{100 * r.error:+7.1f}%"
+        print(f"{r.id:26} {r.metric:28} {r.measured:10.4g} {pred:>10} {err}")
+        assert r.predicted is not None or r.reason
+    errs = [abs(r.error) for r in results if r.error is not None]
+    print(f"median |error| {100 * statistics.median(errs):.1f}% over {len(errs)} cases")
+    assert len(errs) >= 30
+
+
+@pytest.mark.xfail(reason="issue-4 goal not met yet: see the validation table (engine-specific effects)", strict=False)
+def test_inference_validation_goal() -> None:
+    """Goal (issue 4): median |error| <= 20%; dense TTFT/TPOT on H100/A100 within 15%."""
+    results = _results()
+    errs = [abs(r.error) for r in results if r.error is not None]
+    assert statistics.median(errs) <= 0.20
+    lat = [r for r in results if r.metric in ("ttft_s", "tpot_s") and r.error is not None]
+    assert all(abs(r.error) <= 0.15 for r in lat)
