@@ -17,6 +17,9 @@ COMMANDS: list[list[str]] = [
     ["collective", "all_reduce", "--size", "1GiB", "--gpus", "64", "--hw", "h100-sxm"],
     ["infer", "llama-3.1-70b", "--hw", "h100-sxm", "--tp", "4", "--batch", "16", "--prompt-len", "2048",
      "--output-len", "256"],
+    ["train", "gpt3-175b", "--hw", "a100-sxm4-80gb", "--gpus", "64", "--tp", "8", "--pp", "8", "--micro-batch", "1",
+     "--global-batch", "64", "--seq-len", "2048", "--recompute", "selective", "--schedule", "interleaved",
+     "--virtual-stages", "3", "--precision", "fp16"],
 ]
 TARGET_S = 0.5
 

@@ -222,3 +222,10 @@ def _infer(case: dict[str, Any], hw: Hardware) -> Prediction:
 
     return evaluate_case(case, hw)
 
+
+@register_evaluator("train")
+def _train(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Training case: step time, TFLOP/s, MFU/HFU, memory, run totals (llmcost.cost.train_validate)."""
+    from llmcost.cost.train_validate import evaluate_case
+
+    return evaluate_case(case, hw)

@@ -1,0 +1,109 @@
+"""``llmcost budget``: compute-optimal params/tokens for a budget, or the FLOPs, time and cost of a run."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from llmcost.cli.options import FormatOpt
+
+
+def budget(
+    flops: Annotated[str | None, typer.Option("--flops", help="FLOP budget, e.g. 5.76e23.")] = None,
+    gpu_hours: Annotated[str | None, typer.Option("--gpu-hours", help="Device-hour budget (needs --hw).")] = None,
+    model: Annotated[str | None, typer.Option("--model", help="Model id: FLOPs of training it on --tokens.")] = None,
+    tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens, e.g. 1.4T.")] = None,
+    seq_len: Annotated[int, typer.Option("--seq-len", help="Sequence length for the attention FLOPs.")] = 2048,
+    hw: Annotated[str | None, typer.Option("--hw", help="Hardware id for time and cost.")] = None,
+    gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs of the cluster (time of the run).")] = None,
+    mfu: Annotated[float, typer.Option("--mfu", help="Assumed model FLOPs utilisation for time and cost.")] = 0.40,
+    precision: Annotated[str, typer.Option("--precision", help="Peak used: bf16, fp16, fp8.")] = "bf16",
+    fit: Annotated[str, typer.Option("--fit", help="tokens20 (Chinchilla D=20N), approach3 (Hoffmann Eq. 4), "
+                                                   "epoch (Besiroglu et al. 2024 refit).")] = "tokens20",
+    fmt: FormatOpt = "table",
+) -> None:
+    """Chinchilla compute-optimal N and D for --flops or --gpu-hours; or total FLOPs of --model on
+    --tokens; with --hw/--gpus the wall time, GPU-hours, cost and energy at --mfu."""
+    from llmcost import budget as B
+    from llmcost.errors import UserError
+    from llmcost.report import check_format, emit
+
+    check_format(fmt)
+    hardware = None
+    peak = None
+    if hw is not None:
+        from llmcost.catalog import get_hardware
+
+        hardware = get_hardware(hw)
+        peak = hardware.peak_flops(precision)
+    out: dict[str, Any] = {}
+    if model is not None:
+        if tokens is None:
+            raise UserError("--model needs --tokens")
+        from llmcost.cost.train_validate import flops_per_token
+        from llmcost.cost.training import TrainPlan  # noqa: F401 (plan type used by flops_per_token)
+        from llmcost.params import count_params
+
+        spec = _spec(model)
+        d = B.parse_count(tokens, "--tokens")
+        hw_for = hardware if hardware is not None else _default_hw()
+        fpt = flops_per_token(spec, seq_len, hw_for, precision)
+        n = count_params(spec).active
+        out.update(model=model, params=n, tokens=d, flops_per_token=fpt, total_flops=fpt * d,
+                   total_flops_6nd=B.flops_6nd(n, d))
+        c = fpt * d
+    else:
+        if (flops is None) == (gpu_hours is None):
+            raise UserError("give exactly one of --flops or --gpu-hours (or --model with --tokens)")
+        if flops is not None:
+            c = B.parse_count(flops, "--flops")
+        else:
+            if peak is None:
+                raise UserError("--gpu-hours needs --hw (and uses --mfu)")
+            c = B.flops_from_gpu_hours(B.parse_count(gpu_hours, "--gpu-hours"), peak, mfu)
+        o = B.compute_optimal(c, fit)
+        out.update(fit=fit, flops=c, params=o.params, tokens=o.tokens, tokens_per_param=o.tokens_per_param,
+                   predicted_loss=o.loss)
+    if hardware is not None and peak is not None:
+        hours = c / (peak * mfu * 3600)
+        out.update(hardware=hardware.id, mfu_assumed=mfu, gpu_hours=hours, energy_j=hours * 3600 * hardware.tdp)
+        if hardware.price_per_hour:
+            out["cost_usd"] = hours * hardware.price_per_hour
+        if gpus:
+            out.update(gpus=gpus, time_to_train_s=B.run_time(c, gpus, peak, mfu))
+    if fmt == "table":
+        emit([{"quantity": k, "value": _show(v)} for k, v in out.items()], fmt, title="training budget",
+             notes=[_fit_note(fit)] if model is None else ["total_flops: matmuls incl. attention (full s^2), no recompute"])
+    else:
+        emit(out, fmt)
+
+
+def _fit_note(fit: str) -> str:
+    return {"tokens20": "Hoffmann et al. 2022 Approaches 1-2: D = 20 N, C = 6 N D",
+            "approach3": "Hoffmann et al. 2022 Approach 3, Eq. 4 with Eq. 10 coefficients",
+            "epoch": "Besiroglu et al. 2024 refit of Approach 3"}[fit]
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}" if abs(v) < 1e4 else f"{v:.4e}"
+    return str(v)
+
+
+def _spec(model: str) -> Any:
+    from llmcost.catalog import get_model_config
+    from llmcost.modelspec import from_config
+
+    return from_config(get_model_config(model), where=f"models/{model}")
+
+
+def _default_hw() -> Any:
+    from llmcost.catalog import get_hardware
+
+    return get_hardware("h100-sxm")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``budget`` to the CLI."""
+    app.command("budget")(budget)

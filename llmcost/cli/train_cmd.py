@@ -1,0 +1,200 @@
+"""``llmcost train MODEL``: step time and its breakdown, throughput, MFU/HFU and memory per GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from llmcost.cli.options import FormatOpt
+
+GIB = 2**30
+
+
+def _plan(plan_file: Path | None, gpus: int | None, given: dict[str, Any]) -> Any:
+    """TrainPlan from ``--plan FILE`` (validation-README plan keys) overridden by explicit options."""
+    from llmcost.cost.training import TrainPlan
+    from llmcost.errors import UserError
+
+    base: dict[str, Any] = {}
+    if plan_file is not None:
+        from llmcost.catalog import read_file
+
+        data = read_file(plan_file)
+        if not isinstance(data, dict):
+            raise UserError(f"{plan_file}: a plan file is a mapping of train plan keys")
+        base = dict(data.get("plan", data))
+        if isinstance(data.get("cluster"), dict):
+            base.setdefault("gpus", data["cluster"].get("gpus"))
+            base.setdefault("gpus_per_node", data["cluster"].get("gpus_per_node"))
+    base.update({k: v for k, v in given.items() if v is not None})
+    if gpus is not None:
+        base["gpus"] = gpus
+    if "gpus" not in base or base["gpus"] is None:
+        raise UserError("give --gpus N (or gpus in --plan)")
+    return TrainPlan.from_mapping(base)
+
+
+def train(
+    model: Annotated[str, typer.Argument(help="Model id (llmcost model list) or a config file.")],
+    hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
+    gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs in the job (= tp*pp*dp*cp).")] = None,
+    tp: Annotated[int | None, typer.Option("--tp", help="Tensor-parallel degree.")] = None,
+    pp: Annotated[int | None, typer.Option("--pp", help="Pipeline-parallel degree.")] = None,
+    dp: Annotated[int | None, typer.Option("--dp", help="Data-parallel degree (default: what gpus leave).")] = None,
+    cp: Annotated[int | None, typer.Option("--cp", help="Context-parallel degree.")] = None,
+    ep: Annotated[int | None, typer.Option("--ep", help="Expert-parallel degree (within dp).")] = None,
+    sp: Annotated[bool | None, typer.Option("--sp/--no-sp", help="Sequence parallelism (default: on when tp > 1).")] = None,
+    zero: Annotated[str | None, typer.Option("--zero", help="ZeRO stage 0-3 or fsdp.")] = None,
+    dist_opt: Annotated[bool | None, typer.Option("--distributed-optimizer/--no-distributed-optimizer",
+                                                  help="Megatron distributed optimizer.")] = None,
+    micro_batch: Annotated[int | None, typer.Option("--micro-batch", help="Sequences per micro-batch.")] = None,
+    global_batch: Annotated[int | None, typer.Option("--global-batch", help="Sequences per step.")] = None,
+    seq_len: Annotated[int | None, typer.Option("--seq-len", help="Sequence length.")] = None,
+    recompute: Annotated[str | None, typer.Option("--recompute", help="none, selective or full.")] = None,
+    schedule: Annotated[str | None, typer.Option("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")] = None,
+    virtual_stages: Annotated[int | None, typer.Option("--virtual-stages", help="Model chunks per device (interleaved).")] = None,
+    precision: Annotated[str | None, typer.Option("--precision", help="bf16, fp16, fp8 or fp4.")] = None,
+    attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
+    offload: Annotated[str | None, typer.Option("--offload", help="none, cpu or nvme (needs ZeRO).")] = None,
+    gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="GPUs per host.")] = None,
+    tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens of the run, e.g. 15T.")] = None,
+    plan_file: Annotated[Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Print the step-time expression and its values.")] = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
+    the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
+    from llmcost.budget import parse_count
+    from llmcost.catalog import get_hardware
+    from llmcost.cost.training import evaluate
+    from llmcost.report import check_format, emit
+
+    check_format(fmt)
+    zero_v: Any = None
+    if zero is not None:
+        zero_v = "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
+    given = {"tp": tp, "pp": pp, "dp": dp, "cp": cp, "ep": ep, "sp": sp, "zero": zero_v,
+             "distributed_optimizer": dist_opt, "micro_batch": micro_batch, "global_batch": global_batch,
+             "seq_len": seq_len, "recompute": recompute, "schedule": schedule, "virtual_stages": virtual_stages,
+             "precision": precision, "attention": attention, "offload": offload, "gpus_per_node": gpus_per_node}
+    plan = _plan(plan_file, gpus, given)
+    spec = _load_spec(model)
+    hardware = get_hardware(hw)
+    r = evaluate(spec, plan, hardware, check_memory=True)
+    run_tokens = parse_count(tokens, "--tokens") if tokens else plan.tokens
+    out = result_dict(r, hardware, run_tokens)
+    if explain:
+        _explain(r, fmt)
+        return
+    if fmt != "table":
+        emit(out, fmt)
+        return
+    emit(table_rows(out), fmt, title=f"train {spec.name} on {plan.gpus} x {hardware.id}", notes=r.notes)
+
+
+def _load_spec(model: str) -> Any:
+    """ModelSpec of a catalog id, or of a config file (YAML / JSON) when ``model`` is a path."""
+    from llmcost.modelspec import from_config
+
+    path = Path(model)
+    if path.suffix in (".yaml", ".yml", ".json") and path.is_file():
+        from llmcost.catalog import read_file
+
+        return from_config(read_file(path), where=str(path))
+    from llmcost.catalog import get_model_config
+
+    return from_config(get_model_config(model), where=f"models/{model}")
+
+
+def _int_opt(v: str, name: str) -> int:
+    from llmcost.errors import UserError
+
+    try:
+        return int(v)
+    except ValueError:
+        raise UserError(f"{name}: expected an integer or fsdp, got '{v}'") from None
+
+
+def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
+    """Machine-readable result: the validation README metric names plus breakdowns (SI units)."""
+    from llmcost.cost import _training_generated as G
+
+    lay = r.layout
+    out: dict[str, Any] = dict(r.metrics())
+    out["tokens_per_s"] = r.tokens_per_s
+    out["model_flops_per_step"] = r.model_flops_step
+    out["hardware_flops_per_step"] = r.hw_flops_step
+    out["plan"] = {"gpus": r.gpus, "tp": lay.tp, "pp": lay.pp, "dp": lay.dp, "cp": lay.cp, "ep": lay.ep, "sp": lay.sp,
+                   "zero": lay.plan.zero, "distributed_optimizer": lay.plan.distributed_optimizer,
+                   "micro_batch": lay.plan.micro_batch, "global_batch": lay.global_batch, "micro_batches": lay.m,
+                   "seq_len": lay.seq, "recompute": lay.plan.recompute, "schedule": lay.plan.schedule,
+                   "virtual_stages": lay.v, "precision": lay.plan.precision,
+                   "attention": "flash" if lay.flash else "materialized"}
+    out["time_breakdown_s"] = dict(r.breakdown)
+    out["memory_bytes"] = dict(r.memory)
+    if tokens:
+        price = hw.price_per_hour
+        out["total_flops"] = r.model_flops_step / r.tokens_step * tokens
+        out["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, tokens))
+        out["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, tokens))
+        out["energy_j"] = float(G.energy_j(r.gpus, hw.tdp, r.step_time, r.tokens_step, tokens))
+        out["cost_usd"] = float(G.cost_usd(r.gpus, price, r.step_time, r.tokens_step, tokens)) if price else None
+    return out
+
+
+def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows (quantity, value) for the rich table."""
+    from llmcost.units import fmt_time
+
+    rows = [
+        {"quantity": "step time", "value": fmt_time(out["iteration_time_s"])},
+        *({"quantity": f"  {k.replace('_', ' ')}", "value": fmt_time(v)}
+          for k, v in out["time_breakdown_s"].items() if v > 0),
+        {"quantity": "tokens/s", "value": f"{out['tokens_per_s']:,.0f}"},
+        {"quantity": "tokens/s per GPU", "value": f"{out['tokens_per_s_per_gpu']:,.1f}"},
+        {"quantity": "model TFLOP/s per GPU", "value": f"{out['model_tflops_per_gpu']:.1f}"},
+        {"quantity": "hardware TFLOP/s per GPU", "value": f"{out['hardware_tflops_per_gpu']:.1f}"},
+        {"quantity": "MFU", "value": f"{100 * out['mfu']:.1f}%"},
+        {"quantity": "HFU", "value": f"{100 * out['hfu']:.1f}%"},
+        {"quantity": "memory per GPU", "value": f"{out['memory_gib_per_gpu']:.1f} GiB"},
+        *({"quantity": f"  {k}", "value": f"{v / GIB:.2f} GiB"} for k, v in out["memory_bytes"].items() if v > 0),
+    ]
+    if "time_to_train_s" in out:
+        rows += [
+            {"quantity": "total FLOPs", "value": f"{out['total_flops']:.3e}"},
+            {"quantity": "time to train", "value": f"{out['time_to_train_s'] / 86400:.1f} days"},
+            {"quantity": "GPU-hours", "value": f"{out['gpu_hours']:,.0f}"},
+            {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
+            {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
+        ]
+    p = out["plan"]
+    rows.append({"quantity": "plan", "value": ", ".join(f"{k}={v}" for k, v in p.items())})
+    return rows
+
+
+def _explain(r: Any, fmt: str) -> None:
+    """The step-time expression (training_formulas) with the values that went into it."""
+    import sympy as sp
+
+    from llmcost.cli.explain_cmd import explain_rows
+    from llmcost.cost import training_formulas as F
+    from llmcost.report import emit
+
+    lay = r.layout
+    expr = F.step_expression(lay.plan.schedule, "overlap" if lay.plan.overlap_dp else "serial", lay.plan.zero == 3)
+    vals = dict(r.values)
+    rows = explain_rows(expr, vals)
+    text = f"T = {sp.sstr(expr)}"
+    if fmt == "table":
+        print(text)
+        print(f"= {r.step_time:.6g} s  (t_dp, t_ag, t_z3, t_p2p: collective times, see llmcost collective)")
+        emit(rows, fmt, title="symbols")
+    else:
+        emit({"expression": text, "latex": sp.latex(expr), "symbols": rows, "step_time_s": r.step_time}, fmt)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``train`` to the CLI."""
+    app.command("train")(train)

@@ -1,0 +1,194 @@
+"""Compute time and FLOPs of one micro-batch through one layer in training (runtime: no sympy).
+
+Forward operators come from the operator graph (:mod:`llmcost.graph`, phase ``forward`` for
+decoder layers and ``encoder`` for an encoder stack), evaluated through its generated numpy
+module (:mod:`llmcost.cost._inference_generated`, one function per layer shape; per device,
+one layer). This module derives what training adds and prices every operator with the
+roofline (:func:`llmcost.cost.roofline.roofline`, plus the per-kernel floor of
+:data:`llmcost.cost.inference.T_KERNEL`):
+
+* backward (formulas.md §1.3, §1.5, §3.2): GEMMs 2× the forward FLOPs and bytes (input and
+  weight gradients; SB-transformers "Forward and reverse FLOPs"); FlashAttention 2.5× the
+  forward FLOPs (it recomputes S and P; Dao-AILab/flash-attention
+  benchmarks/benchmark_flash_attention.py) and 2× its bytes; a materialized score matrix 2× the
+  forward; norms and activations 2× the forward bytes.
+* recomputation: ``full`` reruns the layer forward (Narayanan 2021 §3.5; Chen et al. 2016),
+  ``selective`` the attention core (Korthikanti 2022 §5), ``none`` nothing.
+* sequence parallel: norms and dropout run on ``T/t`` tokens (Korthikanti 2022 §4.2.2).
+* training-only elementwise work: dropout + residual add after attention and after the FFN
+  (Megatron's fused bias-dropout-add: read 2 tensors, write 1, a 1-byte mask when dropout is
+  on; Korthikanti 2022 §4.1 tensors) and the fused softmax cross-entropy over the vocabulary
+  (reads and writes the fp32 logits, formulas.md §1.8).
+* a materialized attention (no FlashAttention; Megatron before FlashAttention, and what
+  selective recomputation recomputes) computes the whole s² score matrix and moves it through
+  HBM: scores written, softmax read/written, dropout read/written with its mask, probabilities
+  read by PV, ``(2+2+2+2 [+5 with dropout])`` bytes per score (Korthikanti 2022 §4.1, the
+  ``5as²b`` term; FlashAttention §2.2 "Standard attention").
+
+FLOP conventions: executed attention FLOPs are the graph's (causal blocks skipped) for
+FlashAttention and the full matrix when materialized; the *model* FLOPs of a causal decoder
+layer count the full s² (2 × the causal pairs; PaLM App. B, Narayanan 2021, Korthikanti 2022),
+encoder and cross-attention are bidirectional already.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from llmcost.cost.roofline import roofline
+
+MATMUL_KINDS = ("gemm", "router", "expert_gemm", "lm_head")
+
+
+@dataclass(frozen=True)
+class TOp:
+    """One forward operator of one layer on one device for one micro-batch (numbers)."""
+
+    name: str
+    kind: str
+    flops: float  # executed
+    model_flops: float  # counted in MFU (matmuls, full s^2)
+    bytes: float
+    size: float = 0.0  # collectives: bytes per rank
+    comm: str | None = None
+    group: str | None = None
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
+class LayerCost:
+    """Forward / backward / recompute time and FLOPs of one layer (one micro-batch, one device)."""
+
+    t_fwd: float
+    t_bwd: float
+    t_rc: float
+    t_attn_fwd: float
+    t_attn_bwd: float
+    model_flops: float  # forward + backward, per device
+    hw_flops: float  # + recomputation, per device
+    ops: tuple[TOp, ...]
+
+    def collectives(self) -> list[TOp]:
+        return [o for o in self.ops if o.kind == "collective"]
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What prices an operator: peaks and efficiencies of the device at the training precision."""
+
+    peak_mm: float
+    peak_attn: float
+    peak_vec: float
+    eta_c: float
+    eta_attn: float
+    mem_bw: float
+    eta_m: float
+    t_kernel: float
+
+
+def layer_shape(spec: Any, stack: str, i: int) -> tuple[str, int | None]:
+    """Graph shape and window of layer ``i`` of ``stack`` ('enc' or 'dec')."""
+    from llmcost.graph import attn_kind
+
+    if stack == "enc":
+        return f"encoder__std__{'moe' if i in spec.encoder_moe_layers and spec.moe else 'dense'}", None
+    ffn = "moe" if (i in spec.moe_layers and spec.moe is not None) else "dense"
+    attn = "cross" if spec.is_encoder_decoder else attn_kind(spec)
+    return f"forward__{attn}__{ffn}", spec.layer_windows[i]
+
+
+def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TOp]:
+    """The graph's forward operators of one layer (or io) shape at ``vals`` (numbers)."""
+    from llmcost.cost import _inference_generated as gen
+    from llmcost.graph import window_value
+
+    fn, names, _ = gen.FUNCTIONS[shape]
+    v = dict(vals, window=window_value(window))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = fn(*(v[n] for n in names))
+    ops = []
+    for i, (name, kind, comm, group, variant) in enumerate(gen.LAYOUTS[shape]):
+        fl, hb, _wb, _dq, sz = (float(x) for x in out[5 * i: 5 * i + 5])
+        ops.append(TOp(name, kind, fl, fl if kind in MATMUL_KINDS else 0.0, hb, sz, comm, group, variant))
+    return ops
+
+
+def training_ops(ops: list[TOp], *, causal: bool, flash: bool, dropout: bool, t_sp: int, tokens: float,
+                 h: int, heads: float, seq_kv: float, b_a: float) -> list[TOp]:
+    """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
+    materialized scores, sequence-parallel norms, dropout + residual."""
+    out: list[TOp] = []
+    for o in ops:
+        if o.kind == "attention":
+            full = 2 * o.flops if (causal and o.name == "attention") else o.flops
+            if flash:
+                out.append(TOp(o.name, o.kind, o.flops, full, o.bytes))
+            else:
+                per = 8 + (5 if dropout else 0)
+                out.append(TOp(o.name, o.kind, full, full, o.bytes + per * tokens * seq_kv * heads))
+        elif o.kind == "norm":
+            out.append(TOp(o.name, o.kind, o.flops / t_sp, 0.0, o.bytes / t_sp))
+        else:
+            out.append(o)
+    blocks = sum(1 for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce")
+    per_tok = (3 * b_a + (1 if dropout else 0)) * h / t_sp
+    out.append(TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens))
+    return out
+
+
+def _times(ops: list[TOp], m: Machine, factor_flops: Any, factor_bytes: Any) -> tuple[np.ndarray, np.ndarray]:
+    comp = [o for o in ops if o.kind != "collective"]
+    fl = np.array([o.flops for o in comp]) * factor_flops
+    by = np.array([o.bytes for o in comp]) * factor_bytes
+    kinds = [o.kind for o in comp]
+    peak = np.array([m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec
+                     for k in kinds])
+    eta = np.array([m.eta_attn if k == "attention" else m.eta_c for k in kinds])
+    live = (fl > 0) | (by > 0)
+    t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=np.where(live, m.t_kernel, 0.0)).time
+    return t, np.array([k == "attention" for k in kinds])
+
+
+def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> LayerCost:
+    """Times and FLOPs of one layer from its training ops (backward / recompute per the module
+    docstring)."""
+    comp = [o for o in ops if o.kind != "collective"]
+    fwd, is_attn = _times(ops, m, 1.0, 1.0)
+    f_mult = np.array([2.5 if (o.kind == "attention" and flash) else 2.0 for o in comp])
+    bwd, _ = _times(ops, m, f_mult, 2.0)
+    t_f, t_b = float(fwd.sum()), float(bwd.sum())
+    t_af, t_ab = float(fwd[is_attn].sum()), float(bwd[is_attn].sum())
+    model_fwd = sum(o.model_flops for o in comp)
+    attn_model = sum(o.model_flops for o in comp if o.kind == "attention")
+    model = 3 * model_fwd
+    if recompute == "full":
+        t_rc, hw = t_f, model + model_fwd
+    elif recompute == "selective":
+        t_rc, hw = t_af, model + attn_model
+    else:
+        t_rc, hw = 0.0, model
+    return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, hw, tuple(ops))
+
+
+def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:
+    """Fused softmax cross-entropy over the fp32 logits of this device's vocabulary shard: read
+    and write ``T·V/t`` fp32 values (formulas.md §1.8)."""
+    n = tokens * vocab / tp
+    return TOp("cross_entropy", "elementwise", 5 * n, 0.0, 2 * 4 * n)
+
+
+def io_cost(io: list[TOp], m: Machine, last_stage: bool, first_stage: bool, tokens: float, vocab: int,
+            tp: int) -> tuple[float, float, float]:
+    """(forward time, backward time, model FLOPs fwd+bwd) of the embedding (first stage) and the
+    final norm + LM head + loss (last stage)."""
+    ops = [o for o in io if (o.kind == "embedding" and first_stage) or (o.kind != "embedding" and last_stage)]
+    if last_stage:
+        ops.append(loss_ops(tokens, vocab, tp))
+    if not ops:
+        return 0.0, 0.0, 0.0
+    fwd, _ = _times(ops, m, 1.0, 1.0)
+    bwd, _ = _times(ops, m, 2.0, 2.0)
+    return float(fwd.sum()), float(bwd.sum()), 3 * sum(o.model_flops for o in ops)

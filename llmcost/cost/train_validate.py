@@ -1,0 +1,69 @@
+"""The ``train`` evaluator of ``llmcost validate``: one published training measurement per case.
+
+A case's plan (validation README "plan keys (train)") and cluster become a
+:class:`~llmcost.cost.training.TrainPlan`; every metric of the README is produced by
+:func:`llmcost.cost.training.evaluate` with the catalog's efficiency figures, the same for
+every case. ``total_flops`` uses the model-FLOPs count (matmuls, full s², no recompute) times
+the run's tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmcost.hardware import Hardware
+from llmcost.validate import Prediction
+
+TRAIN_METRICS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
+                 "mfu", "hfu", "gpu_hours", "time_to_train_s", "total_flops", "memory_gib_per_gpu")
+
+
+def case_spec(case: dict[str, Any]) -> Any:
+    """The case's model as a ModelSpec (catalog id or inline config)."""
+    from llmcost.catalog import get_model_config
+    from llmcost.modelspec import from_config
+
+    model = case["model"]
+    cfg = model if isinstance(model, dict) else get_model_config(str(model))
+    return from_config(cfg, where=f"case {case['id']}: model")
+
+
+def flops_per_token(spec: Any, seq: int, hw: Hardware, precision: str = "bf16") -> float:
+    """Model FLOPs per trained token at sequence length ``seq`` (one device, one sequence)."""
+    from llmcost.cost.training import TrainPlan, evaluate
+
+    prec = precision if precision in hw.peak else next(p for p in ("bf16", "fp16", "fp8") if p in hw.peak)
+    r = evaluate(spec, TrainPlan(gpus=1, seq_len=seq, precision=prec), hw)
+    return r.model_flops_step / seq
+
+
+def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Predict the case's metric (validation README train metric names)."""
+    from llmcost.cost.training import TrainPlan, evaluate
+
+    name = case["metric"]["name"]
+    if name not in TRAIN_METRICS:
+        return Prediction(None, f"metric '{name}' is not a train metric ({', '.join(TRAIN_METRICS)})")
+    spec = case_spec(case)
+    plan_map = dict(case.get("plan") or {})
+    tokens = plan_map.pop("tokens", None)
+    cluster = case.get("cluster") or {}
+    if name == "total_flops":
+        if tokens is None:
+            return Prediction(None, "total_flops needs plan.tokens")
+        seq = int(plan_map.get("seq_len") or spec.max_position_embeddings or 2048)
+        fpt = flops_per_token(spec, seq, hw, str(plan_map.get("precision") or "bf16"))
+        return Prediction(fpt * float(tokens), detail={"flops_per_token": fpt})
+    if not cluster.get("gpus") and not plan_map.get("dp"):
+        return Prediction(None, "the case gives no cluster size")
+    plan = TrainPlan.from_mapping(plan_map, cluster.get("gpus"), cluster.get("gpus_per_node"))
+    r = evaluate(spec, plan, hw)
+    metrics = r.metrics()
+    if tokens is not None:
+        steps = float(tokens) / r.tokens_step
+        metrics["time_to_train_s"] = steps * r.step_time
+        metrics["gpu_hours"] = steps * r.step_time * r.gpus / 3600
+    if name not in metrics:
+        return Prediction(None, f"metric '{name}' needs plan.tokens")
+    detail = {"step_time_s": r.step_time, **{k: v for k, v in r.breakdown.items() if v}, "notes": "; ".join(r.notes)}
+    return Prediction(float(metrics[name]), detail=detail)

@@ -1,0 +1,295 @@
+"""Training cost formulas as sympy expressions: the source of truth for :mod:`.training`.
+
+Each entry of :data:`FORMULAS` is one quantity (per device unless stated) with its source in
+the docstring of the function that builds it. Categorical plan choices (recompute policy,
+pipeline schedule, ZeRO stage) select among named entries; numeric choices enter as symbols.
+``python -m llmcost.cost.training_formulas`` prints them into ``_training_generated.py``
+(numpy only, no sympy at run time); ``tests/test_training_formulas.py`` pins it.
+
+Per-operator compute times (forward, backward, recompute of one micro-batch on one pipeline
+stage) come from the operator graph (:mod:`llmcost.graph`) through the roofline and enter
+here as the symbols ``t_fwd``, ``t_bwd``, ``t_rc``; collective times come from
+:mod:`llmcost.cost.collectives` as ``t_*`` symbols. Conventions (formulas.md §9 traps):
+
+* model FLOPs count matmuls only (GEMMs, attention QK^T and PV, the logit GEMM), **without**
+  recomputation and with the **full s^2** attention score matrix (PaLM App. B ``12·L·H·Q·T``;
+  Narayanan 2021 §5.1; Korthikanti 2022; Megatron-LM training.py before 2025). Current
+  Megatron halves it for causal masks; llmcost does not, so MFUs compare with the papers.
+* hardware FLOPs add what recomputation executes again (HFU, PaLM App. B; Korthikanti §6).
+* peaks are dense peaks at the training precision (never 2:4 sparse).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import sympy as sp
+
+from llmcost.graph import S as _graph_sym
+from llmcost.symbolic.symbols import define, sym
+
+# --- symbols (formulas.md §0, §3) ------------------------------------------------------------------
+_graph_sym("q_dim")  # graph symbols reused: q_dim, kv_dim, b_w (llmcost.graph._define)
+define("d_ff_act", "1", "FFN width whose activations one token stores (dense f; MoE k·d_e + shared)",
+       latex=r"f_{act}")
+define("phi_a", "1", "bytes/2 of FFN activations per FFN unit: 4 non-gated (fc1 out + act out), 6 gated",
+       latex=r"\phi_a")
+define("dropout", "1", "1 when the model uses dropout (GPT/Megatron default 0.1), else 0", latex=r"\delta")
+define("tp_sp", "1", "degree that shards the non-TP regions: t with sequence parallelism, 1 without",
+       latex="t_{sp}")
+define("n_micro", "1", "micro-batches per step per pipeline (m)", latex="m", integer=True)
+define("v_stages", "1", "virtual pipeline stages (model chunks) per device (v)", latex="v", integer=True)
+define("layers_stage", "1", "transformer layers held by the busiest pipeline stage", latex="L_s")
+define("psi", "1", "parameters held by one device before data-parallel sharding (Ψ)", latex=r"\Psi")
+define("b_g", "B", "bytes per gradient element", latex="b_g")
+define("b_o", "B", "bytes per parameter of optimizer state (fp32 master + Adam m, v [+ fp32 grad copy])",
+       latex="b_o")
+define("z_w", "1", "data-parallel shards of the weights (d with ZeRO-3, else 1)", latex="z_w")
+define("z_g", "1", "data-parallel shards of the gradients (d with ZeRO-2/3, else 1)", latex="z_g")
+define("z_o", "1", "data-parallel shards of the optimizer state (d with ZeRO-1+/distributed optimizer)",
+       latex="z_o")
+define("inflight", "1", "micro-batches whose activations one device holds at the peak", latex="n_{if}")
+define("t_fwd", "s", "forward time of one micro-batch on one device (all its layers), roofline per operator",
+       latex="t_f")
+define("t_bwd", "s", "backward time of one micro-batch on one device", latex="t_b")
+define("t_rc", "s", "recomputation time of one micro-batch on one device", latex="t_{rc}")
+define("t_comm_mb", "s", "exposed TP / CP / EP communication of one micro-batch on one device",
+       latex=r"t_{comm}")
+define("t_p2p", "s", "one pipeline send/recv of one micro-batch's boundary activations", latex=r"t_{p2p}")
+define("t_dp", "s", "data-parallel gradient reduction (all-reduce or reduce-scatter) per step",
+       latex=r"T_{dp}")
+define("t_ag", "s", "data-parallel parameter all-gather per step (distributed optimizer / ZeRO-1/2)",
+       latex=r"T_{ag}")
+define("n_buckets", "1", "gradient buckets (the last one cannot overlap the backward)", latex=r"n_{bk}")
+define("t_z3", "s", "ZeRO-3 parameter gathers and gradient reduce-scatter of one micro-batch",
+       latex=r"t_{z3}")
+define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
+define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
+define("opt_bytes", "B", "HBM bytes the Adam step moves per parameter", latex=r"b_{adam}")
+define("psi_opt", "1", "parameters one device updates (Ψ/z_o)", latex=r"\Psi_{opt}")
+define("flops_step", "FLOP", "FLOPs of one step over all devices", latex=r"C_{step}")
+define("t_step", "s", "time of one training step", latex="T")
+define("n_gpus", "1", "devices in the job (N)", latex="N", integer=True)
+define("tokens_step", "token", "tokens per step (global batch × sequence length)", latex=r"B_{tok}")
+define("train_tokens", "token", "tokens of the whole run (D)", latex="D")
+define("power_w", "W", "power per device (TDP, an upper bound)", latex="P")
+define("price_h", "USD/h", "price per device-hour", latex=r"\$_{h}")
+
+S = sym
+
+
+# --- time ------------------------------------------------------------------------------------------
+def _per_mb() -> sp.Expr:
+    return S("t_fwd") + S("t_bwd") + S("t_rc") + S("t_comm_mb")
+
+
+def bubble_1f1b() -> sp.Expr:
+    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1)."""
+    return (S("pp") - 1) * _per_mb()
+
+
+def bubble_interleaved() -> sp.Expr:
+    """Interleaved 1F1B with v chunks per device: ``(p−1)(t_f + t_b)/v`` (Narayanan 2021 §2.2.2)."""
+    return (S("pp") - 1) * _per_mb() / S("v_stages")
+
+
+def bubble_zero_bubble() -> sp.Expr:
+    """ZB-H1 (Qi et al. 2024 §2.1): ``(p−1)(T_F + T_B − T_W)``, the backward split evenly into input
+    gradient and weight gradient (T_B = T_W = t_b/2) ⇒ ``(p−1)(t_f + t_rc + comm/3)``: a third of
+    1F1B's bubble when T_F = T_B = T_W (ZB README)."""
+    return (S("pp") - 1) * (S("t_fwd") + S("t_rc") + S("t_comm_mb") / 3)
+
+
+def pipeline_time(bubble: Callable[[], sp.Expr]) -> sp.Expr:
+    """Compute + exposed per-micro-batch communication over the step: ``m·(t_f + t_b + t_rc + t_comm)``
+    plus the bubble, plus the pipeline send/recvs on the critical path ``2(m·v + p − 1)·t_p2p``
+    (Narayanan 2021 §2.2, §4.1: one activation send forward and one gradient send backward per
+    micro-batch and model chunk; formulas.md §3.7 "Step time")."""
+    return (S("n_micro") * _per_mb() + bubble()
+            + 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p"))
+
+
+def dp_exposed_overlap() -> sp.Expr:
+    """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward
+    (PyTorch DDP buckets; Megatron --overlap-grad-reduce): the part longer than the backward is
+    exposed and the last bucket never hides, ``max(T_dp − t_b, T_dp/n_bk)``; the parameter
+    all-gather of a sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
+    (formulas.md §3.6 "Overlap model")."""
+    return (sp.Max(S("t_dp") - S("t_bwd"), S("t_dp") / S("n_buckets"))
+            + sp.Max(S("t_ag") - S("t_fwd"), S("t_ag") / S("n_buckets")))
+
+
+def dp_exposed_serial() -> sp.Expr:
+    """Data-parallel reduction after the backward, not overlapped (Megatron without
+    --overlap-grad-reduce; Korthikanti 2022 §6.3 note)."""
+    return S("t_dp") + S("t_ag")
+
+
+def zero3_exposed() -> sp.Expr:
+    """ZeRO-3 / FSDP: per micro-batch the gathers (forward, backward, recompute) and the gradient
+    reduce-scatter are prefetched layer by layer under that micro-batch's compute; what exceeds the
+    compute is exposed (Rajbhandari et al. 2020 §7.2.2: 1.5× DP volume per pass; formulas.md §3.6)."""
+    return S("n_micro") * sp.Max(S("t_z3") - (S("t_fwd") + S("t_bwd") + S("t_rc")), 0)
+
+
+def optimizer_time() -> sp.Expr:
+    """Adam(W) with fp32 master weights is a memory-bound elementwise pass:
+    ``Ψ_opt·b_adam/(η_m·W_hbm)`` (formulas.md §3.8)."""
+    return S("psi_opt") * S("opt_bytes") / (S("eta_m") * S("mem_bw"))
+
+
+# --- FLOPs and rates -------------------------------------------------------------------------------
+def mfu() -> sp.Expr:
+    """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F)."""
+    return S("flops_step") / (S("t_step") * S("n_gpus") * S("peak_flops"))
+
+
+def tflops_per_gpu() -> sp.Expr:
+    """Achieved FLOP/s per device: FLOPs per step / (T·N) (Narayanan 2021 §5.1)."""
+    return S("flops_step") / (S("t_step") * S("n_gpus"))
+
+
+def tokens_per_s() -> sp.Expr:
+    """Throughput: tokens per step / T."""
+    return S("tokens_step") / S("t_step")
+
+
+def time_to_train() -> sp.Expr:
+    """Run length: ``(D/B_tok)·T`` (formulas.md §7.4)."""
+    return S("train_tokens") / S("tokens_step") * S("t_step")
+
+
+def gpu_hours() -> sp.Expr:
+    """Device-hours of the run: ``N·(D/B_tok)·T/3600``."""
+    return S("n_gpus") * time_to_train() / 3600
+
+
+def energy_j() -> sp.Expr:
+    """Energy: ``N·P·time`` with P = TDP, an upper bound (formulas.md §8.1, "TDP × time")."""
+    return S("n_gpus") * S("power_w") * time_to_train()
+
+
+def cost_usd() -> sp.Expr:
+    """Rental cost: device-hours × price per device-hour (formulas.md §8.2)."""
+    return gpu_hours() * S("price_h")
+
+
+# --- memory ----------------------------------------------------------------------------------------
+def model_state_bytes() -> sp.Expr:
+    """Weights, gradients and optimizer state per device: ``Ψ·(b_w/z_w + b_g/z_g + b_o/z_o)``.
+
+    ZeRO stages 0-3 (Rajbhandari et al. 2020 §5, Fig. 1: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d) and
+    the Megatron distributed optimizer ([MEG-distopt]: bf16 params + fp32 grads 6 + 12/d; fp16
+    4 + 16/d), formulas.md §3.4."""
+    return S("psi") * (S("b_w") / S("z_w") + S("b_g") / S("z_g") + S("b_o") / S("z_o"))
+
+
+def _act_common() -> sp.Expr:
+    s, b, h, t = S("seq") / S("cp"), S("micro_batch"), S("d_model"), S("tp")
+    return (s * b * h * (8 + 2 * S("dropout")) / S("tp_sp")
+            + (2 * s * b * (2 * S("q_dim") + 2 * S("kv_dim")) + S("phi_a") * s * b * S("d_ff_act")) / t)
+
+
+def act_layer_materialized() -> sp.Expr:
+    """Activation bytes of one layer for one micro-batch, attention scores stored (no recompute).
+
+    Korthikanti et al. 2022 §4, Table 2 (``sbh(34 + 5as/h)`` for MHA, f = 4h, GeLU) generalized to
+    GQA (n_kv), any FFN width and gated MLPs (formulas.md §3.5 "General per-layer form"):
+    ``sbh(8 + 2δ)/t_sp + [4sb(q_dim + kv_dim) + φ_a·sb·f]/t + (2 + 3δ)·n_q·s²·b/t``; context parallel
+    divides the sequence (MEG-CP)."""
+    s = S("seq") / S("cp")
+    return _act_common() + (2 + 3 * S("dropout")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
+
+
+def act_layer_flash() -> sp.Expr:
+    """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp
+    ``4·n_q·s·b/t`` (Dao 2022 §3.1: O(N) extra memory; formulas.md §3.5)."""
+    s = S("seq") / S("cp")
+    return _act_common() + 4 * S("n_q") * s * S("micro_batch") / S("tp")
+
+
+def act_layer_selective() -> sp.Expr:
+    """Selective recomputation: the attention core (QK^T, softmax, dropout, ·V) is recomputed so
+    its s² activations are not stored: ``sbh(10 + 24/t)`` / ``34sbh/t`` with SP for GPT
+    (Korthikanti 2022 §5, Table 2)."""
+    return _act_common()
+
+
+def act_layer_full() -> sp.Expr:
+    """Full recomputation stores only each layer's input, ``2sbh/t_sp`` (Korthikanti 2022 Table 2)."""
+    return 2 * S("seq") / S("cp") * S("micro_batch") * S("d_model") / S("tp_sp")
+
+
+FORMULAS: dict[str, Callable[[], sp.Expr]] = {
+    "bubble__1f1b": bubble_1f1b,
+    "bubble__gpipe": bubble_1f1b,
+    "bubble__interleaved": bubble_interleaved,
+    "bubble__zero_bubble": bubble_zero_bubble,
+    "pipeline__1f1b": lambda: pipeline_time(bubble_1f1b),
+    "pipeline__gpipe": lambda: pipeline_time(bubble_1f1b),
+    "pipeline__interleaved": lambda: pipeline_time(bubble_interleaved),
+    "pipeline__zero_bubble": lambda: pipeline_time(bubble_zero_bubble),
+    "dp__overlap": dp_exposed_overlap,
+    "dp__serial": dp_exposed_serial,
+    "zero3": zero3_exposed,
+    "optimizer": optimizer_time,
+    "mfu": mfu,
+    "tflops_per_gpu": tflops_per_gpu,
+    "tokens_per_s": tokens_per_s,
+    "time_to_train": time_to_train,
+    "gpu_hours": gpu_hours,
+    "energy_j": energy_j,
+    "cost_usd": cost_usd,
+    "model_state": model_state_bytes,
+    "act__materialized": act_layer_materialized,
+    "act__flash": act_layer_flash,
+    "act__selective": act_layer_selective,
+    "act__full": act_layer_full,
+}
+
+
+def expression(name: str) -> sp.Expr:
+    """The sympy expression of quantity ``name`` (a key of :data:`FORMULAS`)."""
+    return FORMULAS[name]()
+
+
+def arguments(expr: sp.Expr) -> list[sp.Symbol]:
+    """Free symbols of ``expr`` in a stable order (the generated function's parameters)."""
+    return sorted(expr.free_symbols, key=lambda s: s.name)
+
+
+def step_expression(schedule: str, dp_mode: str, zero3: bool) -> sp.Expr:
+    """Whole step time: pipeline + exposed DP + ZeRO-3 + optimizer + offload (for ``--explain``)."""
+    e = expression(f"pipeline__{schedule}") + expression(f"dp__{dp_mode}") + S("t_opt") + S("t_offload")
+    if zero3:
+        e += expression("zero3")
+    return e
+
+
+GENERATED = Path(__file__).with_name("_training_generated.py")
+HEADER = '''"""Generated from llmcost/cost/training_formulas.py by
+``python -m llmcost.cost.training_formulas``: do not edit (tests/test_training_formulas.py pins it).
+
+One numpy function per training quantity; FUNCTIONS maps its name to
+(function, argument names, expression hash).
+"""
+# ruff: noqa
+'''
+
+
+def generated_source() -> str:
+    """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
+    from llmcost.symbolic.compile import module_source
+
+    entries = []
+    for name, fn in FORMULAS.items():
+        expr = fn()
+        doc = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
+        entries.append((name, expr, arguments(expr), doc.replace('"', "'")))
+    return module_source(entries, header=HEADER)
+
+
+if __name__ == "__main__":
+    GENERATED.write_text(generated_source())
+    print(f"wrote {GENERATED}")

@@ -1,0 +1,217 @@
+"""Training cost model: golden expressions, generated code, plan checks, physics properties, CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmcost.catalog import get_hardware, get_model_config
+from llmcost.cost import _training_generated as G
+from llmcost.cost import training_formulas as F
+from llmcost.cost.training import TrainPlan, evaluate
+from llmcost.errors import PlanError
+from llmcost.modelspec import from_config
+
+GOLDEN = Path(__file__).parent / "golden" / "training_expressions.txt"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _spec(model_id: str):
+    return from_config(get_model_config(model_id), where=model_id)
+
+
+GPT_22B = {"model_type": "gpt", "num_hidden_layers": 48, "hidden_size": 6144, "num_attention_heads": 64,
+           "num_key_value_heads": 64, "head_dim": 96, "intermediate_size": 24576, "vocab_size": 51200,
+           "hidden_act": "gelu", "tie_word_embeddings": True, "max_position_embeddings": 2048}
+
+
+def _golden_text() -> str:
+    return "\n".join(f"{k}: {sp.sstr(F.expression(k))}" for k in F.FORMULAS) + "\n"
+
+
+def test_golden_expressions() -> None:
+    """Every training expression is pinned (LLMCOST_UPDATE_GOLDEN=1 rewrites the file)."""
+    text = _golden_text()
+    if os.environ.get("LLMCOST_UPDATE_GOLDEN"):
+        GOLDEN.write_text(text)
+    assert GOLDEN.read_text() == text
+
+
+def test_generated_module_is_fresh() -> None:
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.cost.training_formulas"
+
+
+def test_korthikanti_table2_reduces() -> None:
+    """The general activation form reduces to Korthikanti Table 2 for MHA, f=4h, GeLU, dropout."""
+    s, b, h, a, t = sp.symbols("s b h a t", positive=True)
+    sub = {F.S("seq"): s, F.S("micro_batch"): b, F.S("d_model"): h, F.S("n_q"): a, F.S("tp"): t, F.S("cp"): 1,
+           F.S("q_dim"): h, F.S("kv_dim"): h, F.S("d_ff_act"): 4 * h, F.S("phi_a"): 4, F.S("dropout"): 1}
+    tp_only = F.expression("act__materialized").subs({**sub, F.S("tp_sp"): 1})
+    assert sp.simplify(tp_only - s * b * h * (10 + 24 / t + 5 * a * s / (h * t))) == 0
+    tp_sp = F.expression("act__materialized").subs({**sub, F.S("tp_sp"): t})
+    assert sp.simplify(tp_sp - s * b * h / t * (34 + 5 * a * s / h)) == 0
+    sel = F.expression("act__selective").subs({**sub, F.S("tp_sp"): t})
+    assert sp.simplify(sel - 34 * s * b * h / t) == 0
+
+
+def test_zero_stages_match_paper() -> None:
+    """ZeRO §5: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d for b_w = b_g = 2, b_o = 12."""
+    psi, d = sp.symbols("Psi d", positive=True)
+    e = F.expression("model_state").subs({F.S("psi"): psi, F.S("b_w"): 2, F.S("b_g"): 2, F.S("b_o"): 12})
+    z = {F.S("z_w"): 1, F.S("z_g"): 1, F.S("z_o"): 1}
+    assert sp.simplify(e.subs(z) - 16 * psi) == 0
+    assert sp.simplify(e.subs({**z, F.S("z_o"): d}) - (4 * psi + 12 * psi / d)) == 0
+    assert sp.simplify(e.subs({F.S("z_w"): 1, F.S("z_g"): d, F.S("z_o"): d}) - (2 * psi + 14 * psi / d)) == 0
+    assert sp.simplify(e.subs({F.S("z_w"): d, F.S("z_g"): d, F.S("z_o"): d}) - 16 * psi / d) == 0
+
+
+def test_gpt3_flops_match_narayanan() -> None:
+    """Model FLOPs per step reproduce 72·B·s·l·h²(1 + s/6h + V/12lh) (Korthikanti / Narayanan w/o recompute)."""
+    spec = from_config(GPT_22B, where="22b")
+    hw = get_hardware("a100-sxm4-80gb")
+    r = evaluate(spec, TrainPlan(gpus=8, tp=8, micro_batch=4, global_batch=4, seq_len=2048, precision="fp16",
+                                 recompute="full"), hw)
+    B, s, n, h, V = 4, 2048, 48, 6144, 51200
+    ref = 72 * B * s * n * h**2 * (1 + s / (6 * h) + V / (12 * n * h))
+    assert abs(r.model_flops_step / ref - 1) < 0.01  # biases / norms aside
+    hw_ref = 96 * B * s * n * h**2 * (1 + s / (6 * h) + V / (16 * n * h))
+    assert abs(r.hw_flops_step / hw_ref - 1) < 0.01
+
+
+@pytest.mark.parametrize("plan,reason", [
+    (dict(gpus=64, tp=3), "divide"),
+    (dict(gpus=16, tp=8, global_batch=3), "global_batch"),
+    (dict(gpus=16, tp=8, pp=2, schedule="interleaved", virtual_stages=7), "layers"),
+    (dict(gpus=8, tp=8, recompute="some"), "recompute"),
+    (dict(gpus=8, tp=4, dp=4), "must equal"),
+    (dict(gpus=8, ep=2), "MoE"),
+    (dict(gpus=8, precision="fp4"), "fp4"),
+])
+def test_plans_rejected_with_reason(plan: dict, reason: str) -> None:
+    with pytest.raises(PlanError, match=reason):
+        evaluate(_spec("llama-3.1-8b"), TrainPlan(**plan), get_hardware("h100-sxm"))
+
+
+def test_does_not_fit() -> None:
+    with pytest.raises(PlanError, match="does not fit"):
+        evaluate(_spec("llama-3.1-70b"), TrainPlan(gpus=8, tp=8, seq_len=8192), get_hardware("h100-sxm"),
+                 check_memory=True)
+
+
+PLANS = st.fixed_dictionaries({
+    "tp": st.sampled_from([1, 2, 4, 8]), "pp": st.sampled_from([1, 2, 4]), "dp": st.sampled_from([1, 2, 4]),
+    "mb": st.sampled_from([1, 2]), "m": st.sampled_from([1, 4, 8]),
+    "rc": st.sampled_from(["none", "selective", "full"]), "sched": st.sampled_from(["1f1b", "gpipe", "zero_bubble"]),
+    "zero": st.sampled_from([0, 1, 2]), "seq": st.sampled_from([1024, 4096]),
+})
+
+
+def _eval(p: dict, hw=None, **over):
+    hw = hw or get_hardware("h100-sxm")
+    plan = TrainPlan(gpus=p["tp"] * p["pp"] * p["dp"], tp=p["tp"], pp=p["pp"], dp=p["dp"], micro_batch=p["mb"],
+                     global_batch=p["mb"] * p["dp"] * p["m"], seq_len=p["seq"], recompute=p["rc"],
+                     schedule=p["sched"], zero=p["zero"], **over)
+    return evaluate(_spec("llama-3.1-8b"), plan, hw)
+
+
+@settings(max_examples=40, deadline=None)
+@given(PLANS)
+def test_physics_bounds(p: dict) -> None:
+    r = _eval(p)
+    assert 0 < r.mfu <= 1
+    assert r.hfu >= r.mfu - 1e-12
+    hw = get_hardware("h100-sxm")
+    # roofline minimum: hardware FLOPs at the dense peak spread over all devices
+    assert r.step_time >= r.hw_flops_step / (r.gpus * hw.peak["bf16"])
+    assert all(v >= -1e-9 for v in r.breakdown.values())
+
+
+@settings(max_examples=20, deadline=None)
+@given(PLANS)
+def test_memory_grows_with_micro_batch(p: dict) -> None:
+    small = _eval({**p, "mb": 1})
+    big = _eval({**p, "mb": 2})
+    assert big.memory["activations"] > small.memory["activations"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(PLANS, st.floats(1.5, 4.0))
+def test_more_bandwidth_never_slower(p: dict, k: float) -> None:
+    hw = get_hardware("h100-sxm")
+    raw = hw.raw
+    fast = hw.with_overrides({
+        "memory": {"bandwidth": f"{hw.memory_bandwidth * k / 1e12} TB/s"},
+        "fabric": {t.key: {"bandwidth": f"{t.bandwidth * k / 1e9} GB/s"} for t in hw.fabric},
+    })
+    assert raw is hw.raw
+    assert _eval(p, fast).step_time <= _eval(p, hw).step_time * (1 + 1e-9)
+
+
+def test_single_plan_and_arrays_agree() -> None:
+    """The generated functions broadcast: a vector of plans equals the plans one by one."""
+    m = np.array([4.0, 8.0, 16.0])
+    arr = G.pipeline__interleaved(m, 8, 0.2, 0.05, 0.1, 0.01, 0.0, 3)
+    one = [G.pipeline__interleaved(float(x), 8, 0.2, 0.05, 0.1, 0.01, 0.0, 3) for x in m]
+    assert np.allclose(arr, one)
+    # model_state(b_g, b_o, b_w, psi, z_g, z_o, z_w)
+    mem = G.model_state(2.0, 12.0, 2.0, np.array([1e9, 2e9]), 1.0, 8.0, 1.0)
+    assert np.allclose(mem, [G.model_state(2.0, 12.0, 2.0, x, 1.0, 8.0, 1.0) for x in (1e9, 2e9)])
+
+
+def test_interleaving_shrinks_bubble() -> None:
+    spec = from_config(GPT_22B, where="22b")
+    hw = get_hardware("a100-sxm4-80gb")
+    base = dict(gpus=64, tp=8, pp=8, micro_batch=1, global_batch=64, seq_len=2048, recompute="selective")
+    a = evaluate(spec, TrainPlan(**base, schedule="1f1b"), hw)
+    b = evaluate(spec, TrainPlan(**base, schedule="interleaved", virtual_stages=2), hw)
+    z = evaluate(spec, TrainPlan(**base, schedule="zero_bubble"), hw)
+    assert b.breakdown["pp_bubble"] < a.breakdown["pp_bubble"]
+    assert z.breakdown["pp_bubble"] < a.breakdown["pp_bubble"]
+
+
+def test_moe_mla_encdec_evaluate() -> None:
+    hw = get_hardware("h100-sxm")
+    r = evaluate(_spec("deepseek-v3"), TrainPlan(gpus=256, tp=8, ep=32, global_batch=256, seq_len=4096,
+                                                  distributed_optimizer=True, precision="fp8"), hw)
+    assert r.breakdown["ep_comm"] > 0 and 0 < r.mfu < 1
+    r = evaluate(_spec("t5-v1_1-xxl"), TrainPlan(gpus=64, tp=8, global_batch=64, seq_len=512), hw)
+    assert r.step_time > 0
+
+
+def test_cli_train_json_and_errors(cli) -> None:
+    r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp", "2", "--global-batch", "64",
+            "--seq-len", "4096", "--tokens", "1T", "--format", "json")
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    for key in ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
+                "mfu", "hfu", "memory_gib_per_gpu", "gpu_hours", "time_to_train_s", "total_flops"):
+        assert key in out
+    r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp", "3")
+    assert r.code == 2 and r.err.count("\n") == 1 and "divide" in r.err
+    r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp", "8", "--explain")
+    assert r.code == 0 and "T = " in r.out
+
+
+def test_cli_plan_file(cli, tmp_path: Path) -> None:
+    f = tmp_path / "plan.yaml"
+    f.write_text("plan: {tp: 8, pp: 1, micro_batch: 1, global_batch: 16, seq_len: 2048, recompute: selective}\n"
+                 "cluster: {gpus: 16, gpus_per_node: 8}\n")
+    r = cli("train", "llama-3.1-8b", "--hw", "a100-sxm4-80gb", "--plan", str(f), "--format", "yaml")
+    assert r.code == 0, r.err
+
+
+def test_runtime_path_does_not_import_sympy() -> None:
+    code = ("import sys; from llmcost.cli import main\n"
+            "try:\n main(['train','llama-3.1-8b','--hw','h100-sxm','--gpus','8','--tp','8','-f','json'])\n"
+            "except SystemExit: pass\n"
+            "assert 'sympy' not in sys.modules, 'sympy imported'")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
