@@ -20,6 +20,8 @@ COMMANDS: list[list[str]] = [
     ["train", "gpt3-175b", "--hw", "a100-sxm4-80gb", "--gpus", "64", "--tp", "8", "--pp", "8", "--micro-batch", "1",
      "--global-batch", "64", "--seq-len", "2048", "--recompute", "selective", "--schedule", "interleaved",
      "--virtual-stages", "3", "--precision", "fp16"],
+    ["tts", "qwen3-8b", "--hw", "h100-sxm", "--strategy", "best_of_n", "--samples", "16", "--prompt-len", "512",
+     "--gen-len", "8192", "--verifier", "qwen3-0.6b"],
 ]
 TARGET_S = 0.5
 

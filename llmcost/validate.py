@@ -229,3 +229,11 @@ def _train(case: dict[str, Any], hw: Hardware) -> Prediction:
     from llmcost.cost.train_validate import evaluate_case
 
     return evaluate_case(case, hw)
+
+
+@register_evaluator("tts")
+def _tts(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Test-time-scaling case: eFLOPs, FLOPs, bytes, latency, KV size per query (llmcost.cost.tts)."""
+    from llmcost.cost.tts import evaluate_case
+
+    return evaluate_case(case, hw)

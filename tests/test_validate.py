@@ -72,7 +72,7 @@ def test_json_shape_matches_readme(cli) -> None:  # type: ignore[no-untyped-def]
 def test_cli_validate_table_default_files(cli) -> None:  # type: ignore[no-untyped-def]
     r = cli("validate")
     assert r.code == 0, r.err
-    assert "col-02" in r.out and "summary" in r.out and "not modelled" in r.out
+    assert "col-02" in r.out and "summary" in r.out and "tts-01-bon-qwen3-8b" in r.out
 
 
 def test_evaluator_registry_and_inline_cases(tmp_path: Path) -> None:

@@ -1,0 +1,144 @@
+"""``search tts``: sweep model x samples x generation length x strategy within a budget (no sympy).
+
+Every plan goes through :func:`llmcost.cost.tts.cost` (one formula per quantity); the graph
+primitives and evaluators are prepared once per model. A plan is rejected, with its reason
+counted, when it does not fit in memory, its context exceeds the model's
+``max_position_embeddings``, it is over the budget, or (with an accuracy table) the table has
+no point for its model and length. With an accuracy table the plans are ranked by accuracy
+(then cost), the cost-accuracy Pareto front is available, and each (model, length) gets its
+TTSPM saturation point (:mod:`.tts_accuracy`); without one, by generated tokens (the most
+test-time compute the budget buys), then cost.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from llmcost.cost import tts as T
+from llmcost.cost import tts_accuracy as A
+from llmcost.errors import PlanError, UserError
+from llmcost.hardware import Hardware
+
+BUDGETS = {"eflops": "eflops_per_query", "usd": "usd_per_query", "seconds": "latency_s"}
+SAMPLES = (1, 2, 4, 8, 16, 32, 64)
+GEN_LENS = (1024, 2048, 4096, 8192, 16384, 32768)
+
+
+def _context_len(plan: T.TTSPlan) -> int:
+    n = plan.samples if plan.strategy == "sequential" else 1
+    return plan.prompt_len + n * plan.gen_len
+
+
+def search(models: list[str], hw: Hardware, budget_kind: str, budget: float, base: T.TTSPlan, *,
+           strategies: tuple[str, ...] = T.STRATEGIES, samples: tuple[int, ...] = SAMPLES,
+           gen_lens: tuple[int, ...] = GEN_LENS, accuracy: A.AccuracyTable | None = None,
+           pareto: bool = False, epsilon: float = 0.01, top: int = 20) -> dict[str, Any]:
+    """Evaluate the grid; ``{"plans_evaluated", "elapsed_s", "rejected", "plans"[, "saturation"]}``."""
+    if budget_kind not in BUDGETS:
+        raise UserError(f"budget '{budget_kind}': use one of {', '.join(BUDGETS)}")
+    if budget <= 0:
+        raise UserError(f"the budget must be positive, got {budget}")
+    if budget_kind == "usd" and not hw.price_per_hour:
+        raise UserError(f"{hw.id} has no price in the catalog; use --budget-eflops or --budget-seconds, "
+                        "or give a price with a catalog override")
+    if pareto and accuracy is None:
+        raise UserError("--pareto needs --accuracy FILE (the front is cost against accuracy)")
+    for s in strategies:
+        if s not in T.STRATEGIES:
+            raise UserError(f"strategy '{s}': use {', '.join(T.STRATEGIES)}")
+    key = BUDGETS[budget_kind]
+    t0 = time.perf_counter()
+    evaluated = 0
+    rejected: dict[str, int] = {}
+    found: list[dict[str, Any]] = []
+
+    def reject(reason: str) -> None:
+        rejected[reason] = rejected.get(reason, 0) + 1
+
+    for model in models:
+        try:
+            ctx = T.prepare(model, hw, base)
+        except PlanError as e:
+            for _ in range(len(strategies) * len(samples) * len(gen_lens)):
+                reject(f"{model}: {e}")
+            evaluated += len(strategies) * len(samples) * len(gen_lens)
+            continue
+        max_pos = ctx.spec.max_position_embeddings
+        for strategy in strategies:
+            for L in gen_lens:
+                pt = accuracy.lookup(model, L, strategy) if accuracy else None
+                for N in samples:
+                    evaluated += 1
+                    plan = replace(base, strategy=strategy, samples=N, gen_len=L)
+                    if max_pos and _context_len(plan) > max_pos:
+                        reject("context longer than max_position_embeddings")
+                        continue
+                    if accuracy is not None and pt is None:
+                        reject("no accuracy data for the model and length")
+                        continue
+                    try:
+                        r = T.cost(model, hw, plan, ctx)
+                    except PlanError:
+                        reject("does not fit in memory")
+                        continue
+                    m = r.metrics()
+                    if m[key] is None or m[key] > budget:
+                        reject("over budget")
+                        continue
+                    if pt is not None:
+                        m["accuracy"] = A.accuracy(strategy, N, pt)
+                    found.append({"plan": _plan_dict(model, plan), "metrics": m})
+    if accuracy is not None:
+        found.sort(key=lambda e: (-e["metrics"]["accuracy"], e["metrics"][key]))
+    else:
+        found.sort(key=lambda e: (-e["metrics"]["generated_tokens"], e["metrics"][key]))
+    if pareto:
+        idx = A.pareto([e["metrics"][key] for e in found], [e["metrics"]["accuracy"] for e in found])
+        plans = [found[i] for i in idx]
+    else:
+        plans = found[:top]
+    out: dict[str, Any] = {"plans_evaluated": evaluated, "elapsed_s": time.perf_counter() - t0,
+                           "rejected": rejected, "plans": plans}
+    if accuracy is not None:
+        out["saturation"] = saturation_points(models, hw, base, accuracy, gen_lens, epsilon, key)
+    out["elapsed_s"] = time.perf_counter() - t0
+    return out
+
+
+def _plan_dict(model: str, plan: T.TTSPlan) -> dict[str, Any]:
+    d: dict[str, Any] = {"model": model, "strategy": plan.strategy, "samples": plan.samples,
+                         "gen_len": plan.gen_len, "prompt_len": plan.prompt_len, "tp": plan.infer.tp}
+    if plan.strategy == "beam":
+        d |= {"beam_width": min(plan.beam_width, plan.samples), "beam_step": min(plan.beam_step, plan.gen_len)}
+    if plan.sparse:
+        d["sparse_attention"] = {"topk": plan.sparse.topk, "block": plan.sparse.block, "local": plan.sparse.local}
+    if plan.verifier:
+        d["verifier"] = plan.verifier
+    return d
+
+
+def saturation_points(models: list[str], hw: Hardware, base: T.TTSPlan, accuracy: A.AccuracyTable,
+                      gen_lens: tuple[int, ...], epsilon: float, key: str) -> list[dict[str, Any]]:
+    """TTSPM N* per (model, length) with the cost of Best-of-N* (parallel) and N* rounds (sequential)."""
+    out = []
+    for model in models:
+        for L in gen_lens:
+            pt = accuracy.lookup(model, L, "best_of_n")
+            if pt is None:
+                continue
+            n = A.saturation(pt.p, pt.f_max, epsilon)
+            row: dict[str, Any] = {"model": model, "gen_len": L, "p": pt.p, "f_max": pt.f_max, "epsilon": epsilon,
+                                   "n_star": n, "accuracy_at_n_star": float(A.pass_at_n(float(n), pt.p, pt.f_max))}
+            for strategy in ("best_of_n", "sequential"):
+                cost = None
+                if n >= 1:
+                    try:
+                        r = T.cost(model, hw, replace(base, strategy=strategy, samples=n, gen_len=L))
+                        cost = r.metrics()[key]
+                    except PlanError:
+                        cost = None
+                row[f"{key}_{strategy}"] = cost
+            out.append(row)
+    return out
