@@ -264,3 +264,16 @@ def test_runtime_path_does_not_import_sympy() -> None:
             "assert 'sympy' not in sys.modules, 'sympy imported'")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_beam_accuracy_needs_beam_rows(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Beam candidates are not independent samples: generic pass@1 rows give beam no accuracy."""
+    from llmcost.cost.tts_accuracy import load
+
+    f = tmp_path / "acc.yaml"
+    f.write_text("- {model: m, gen_len: 1024, p: 0.3}\n- {model: m, gen_len: 1024, p: 0.5, strategy: beam}\n")
+    table = load(f)
+    assert table.lookup("m", 1024, "best_of_n").p == 0.3
+    assert table.lookup("m", 1024, "beam").p == 0.5
+    f.write_text("- {model: m, gen_len: 1024, p: 0.3}\n")
+    assert load(f).lookup("m", 1024, "beam") is None

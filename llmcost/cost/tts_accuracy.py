@@ -11,8 +11,9 @@ Models (formulas.md §6.2, §6.5):
 
 * ``best_of_n`` and ``beam``: ``F_max·(1 − (1 − p)^N)`` — pass@N with a verifier that finds a
   correct sample whenever one exists (an upper bound; TTSPM parallel scaling, Wang et al. 2025
-  §3; Chen et al. 2021 pass@k). Beam candidates are not independent, so for beam this is an
-  optimistic bound unless the table has ``strategy: beam`` rows.
+  §3; Chen et al. 2021 pass@k). Beam candidates share prefixes and are not independent, so a
+  beam plan gets an accuracy only from ``strategy: beam`` rows (its measured per-beam success);
+  generic rows are not used for it, rather than credit it with independent samples it lacks.
 * ``sequential``: ``F_max·(1 − (1 − p)^N)`` — TTSPM sequential scaling, each round a geometric
   "rethink" trial with success ``p`` (Wang et al. 2025 §3, the same form).
 * ``majority``: each sample is correct with ``p``, gives the most common wrong answer with
@@ -55,7 +56,9 @@ class AccuracyTable:
     def lookup(self, model: str, gen_len: float, strategy: str | None = None) -> Point | None:
         """The success point of ``model`` (rows for ``strategy`` first, then rows for any strategy)
         at ``gen_len``; None outside the listed lengths."""
-        pts = self.rows.get((model, strategy)) or self.rows.get((model, None))
+        pts = self.rows.get((model, strategy))
+        if not pts and strategy != "beam":  # beam needs its own rows (see the module docstring)
+            pts = self.rows.get((model, None))
         if not pts or gen_len < pts[0].gen_len or gen_len > pts[-1].gen_len:
             return None
         for a, b in zip(pts, pts[1:], strict=False):
