@@ -62,6 +62,24 @@ class Hardware:
     memory_efficiency: float
     raw: dict[str, Any] = field(repr=False, compare=False)
     where: str = field(default="", repr=False, compare=False)
+    compute_efficiency_by_dtype: dict[str, float] = field(default_factory=dict, compare=False)
+    """``efficiency.compute_<dtype>`` (e.g. ``compute_fp8``): GEMMs in that datatype; others use ``compute``."""
+    attention_efficiency_value: float | None = field(default=None, compare=False)
+    """``efficiency.attention``: fused attention kernels (FlashAttention-class); None = the GEMM figure."""
+
+    def gemm_efficiency(self, dtype: str | None = None) -> float:
+        """Sustained fraction of the dense peak a large GEMM in ``dtype`` reaches: ``efficiency.compute_<dtype>``
+        when the entry has it, else ``efficiency.compute`` (docs/CATALOG.md)."""
+        if dtype is not None and dtype in self.compute_efficiency_by_dtype:
+            return self.compute_efficiency_by_dtype[dtype]
+        return self.compute_efficiency
+
+    def attention_efficiency(self, dtype: str | None = None) -> float:
+        """Fraction of the peak a fused (FlashAttention-class) attention kernel reaches:
+        ``efficiency.attention`` when the entry has it, else :meth:`gemm_efficiency` of ``dtype``."""
+        if self.attention_efficiency_value is not None:
+            return self.attention_efficiency_value
+        return self.gemm_efficiency(dtype)
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> Hardware:
         """A copy with ``overrides`` deep-merged into the entry (same keys as the YAML)."""
@@ -308,6 +326,16 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
             price_per_hour = float(v)
     c_eff, _ = _efficiency(r, "compute")
     m_eff, _ = _efficiency(r, "memory")
+    # optional figures (docs/CATALOG.md): per-datatype GEMM efficiency, fused-attention efficiency,
+    # and the measured best-case GEMM rate kept for reference when `compute` is a sustained figure
+    eff_raw = data.get("efficiency") if isinstance(data.get("efficiency"), dict) else {}
+    by_dtype: dict[str, float] = {}
+    for dtype in DTYPES:
+        if eff_raw.get(f"compute_{dtype}") is not None:
+            by_dtype[dtype], _ = _efficiency(r, f"compute_{dtype}")
+    attn_eff = _efficiency(r, "attention")[0] if eff_raw.get("attention") is not None else None
+    if eff_raw.get("gemm_peak") is not None:
+        _efficiency(r, "gemm_peak")
     node_devices = r.integer("node.devices", required=False) or 1
     tdp = r.quantity("tdp", "power")
     assert tdp is not None
@@ -328,4 +356,6 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         memory_efficiency=m_eff,
         raw=data,
         where=where,
+        compute_efficiency_by_dtype=by_dtype,
+        attention_efficiency_value=attn_eff,
     )

@@ -175,3 +175,35 @@ def test_cloudmatrix_domain() -> None:
 def test_aliases_resolve() -> None:
     assert get_hardware("h100").id == "h100-sxm"
     assert get_hardware("h100-sxm5-80gb").id == "h100-sxm"
+
+
+# --- optional efficiency figures (docs/CATALOG.md "efficiency") ----------------------------------
+def test_per_dtype_and_attention_efficiency_with_fallback() -> None:
+    h100 = get_hardware("h100-sxm")
+    assert h100.gemm_efficiency("fp8") == 0.71  # efficiency.compute_fp8 (MAMF FP8)
+    assert h100.gemm_efficiency("bf16") == h100.compute_efficiency == 0.80  # no compute_bf16: falls back
+    assert h100.attention_efficiency("bf16") == 0.60
+    l4 = get_hardware("l4")  # no optional keys: everything falls back to efficiency.compute
+    assert l4.gemm_efficiency("fp8") == l4.compute_efficiency
+    assert l4.attention_efficiency("bf16") == l4.compute_efficiency
+
+
+def test_a100_keeps_measured_gemm_peak_beside_sustained_figure() -> None:
+    raw = get_hardware("a100-sxm4-80gb").raw["efficiency"]
+    assert raw["gemm_peak"]["value"] == 0.87 and "MAMF" in raw["gemm_peak"]["source"]
+    assert raw["compute"]["value"] < raw["gemm_peak"]["value"]
+    assert "in-sample" in raw["compute"]["source"]
+
+
+def test_optional_efficiency_keys_are_validated() -> None:
+    import pytest
+
+    from llmcost.errors import CatalogError
+
+    hw = get_hardware("h100-sxm")
+    with pytest.raises(CatalogError, match="efficiency.compute_fp8.value"):
+        hw.with_overrides({"efficiency": {"compute_fp8": {"value": 1.5, "source": "x"}}})
+    with pytest.raises(CatalogError, match="efficiency.compute_fp16.source"):
+        hw.with_overrides({"efficiency": {"compute_fp16": {"value": 0.5}}})
+    low = hw.with_overrides({"efficiency": {"compute_fp8": {"value": 0.5, "source": "x"}}})
+    assert low.gemm_efficiency("fp8") == 0.5 and low.gemm_efficiency("bf16") == 0.80

@@ -215,3 +215,17 @@ def test_runtime_path_does_not_import_sympy() -> None:
             "except SystemExit: pass\n"
             "assert 'sympy' not in sys.modules, 'sympy imported'")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
+
+
+def test_auto_attention_falls_back_to_flash_when_scores_do_not_fit() -> None:
+    """'auto' picks materialized scores for dropout-trained GPT configs, but a plan whose s^2 scores
+    do not fit can only have run with a fused attention: FlashAttention is costed (noted)."""
+    spec = from_config({**GPT_22B, "max_position_embeddings": 8192}, where="22b")
+    hw = get_hardware("a100-sxm4-80gb")
+    plan = TrainPlan(gpus=8, tp=8, micro_batch=1, global_batch=8, seq_len=8192, precision="bf16", recompute="none")
+    r = evaluate(spec, plan, hw)
+    assert r.layout.flash and any("FlashAttention costed" in n for n in r.notes)
+    forced = evaluate(spec, TrainPlan(**{**plan.__dict__, "attention": "materialized"}), hw)
+    assert not forced.layout.flash and forced.memory_total > hw.memory_usable
+    small = evaluate(spec, TrainPlan(**{**plan.__dict__, "seq_len": 1024}), hw)
+    assert not small.layout.flash  # fits: the materialized kernel stays

@@ -29,3 +29,7 @@ def test_training_cases_table(capsys) -> None:
         print("\n" + "\n".join(lines))
     assert len(errs) == len(results)  # every public case is modelled
     assert len(t5) == 8
+    # issue 5 goals (met with one set of per-hardware efficiency figures; the A100 sustained GEMM
+    # figure is calibrated in-sample on these cases, see hardware/a100-sxm4-80gb.yaml)
+    assert statistics.median(errs) <= 0.12
+    assert statistics.fmean(t5) <= 0.05

@@ -8,8 +8,9 @@ function is evaluated on the array of contexts at once).
 
 * operator time: :func:`llmcost.cost.roofline.roofline` on the graph's FLOPs and bytes, at the
   peak of the operator's math precision (:mod:`llmcost.precision`), with the catalog's
-  compute and memory efficiencies (attention uses ``efficiency.attention`` when the hardware
-  entry has one, else ``efficiency.compute``) and a per-kernel floor :data:`T_KERNEL`; weight
+  compute and memory efficiencies (GEMMs ``efficiency.compute_<math dtype>`` when the entry has
+  one, else ``efficiency.compute``; attention ``efficiency.attention`` when the hardware entry
+  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel floor :data:`T_KERNEL`; weight
   dequantization (weight-only formats) is charged at the vector peak.
 * collectives: :mod:`llmcost.cost.collectives` (fastest modelled algorithm) with groups placed
   on the fabric tiers: TP innermost, then CP, DP (EP spans DP x TP ranks), PP outermost.
@@ -217,8 +218,8 @@ class Evaluator:
         self.peak_attn = Q.require(hw.peak, att, hw.id, f"attention with a {kv} KV cache")
         self.peak_vec = hw.peak[Q.vector_dtype(hw.peak)]
         self.math = (gm.math, att)
-        eff = (hw.raw.get("efficiency") or {}).get("attention")
-        self.eta_attn = float(eff["value"]) if isinstance(eff, dict) and "value" in eff else hw.compute_efficiency
+        self.eta_mm = hw.gemm_efficiency(gm.math)  # efficiency.compute_<dtype> (fp8 GEMMs...), else compute
+        self.eta_attn = hw.attention_efficiency(att)  # efficiency.attention, else the GEMM figure
         ba = Q.BYTES[a]
         self.vals: dict[str, Any] = G.model_values(spec)
         self.vals.update(
@@ -289,7 +290,8 @@ class Evaluator:
                     continue  # absent operator (no shared experts, ...)
                 peak = self.peak_mm if kind in _MM_KINDS else self.peak_attn if kind == "attention" else self.peak_vec
                 fl_eq = fl + dq * (peak / self.peak_vec)
-                eta = self.eta_attn if kind == "attention" else self.hw.compute_efficiency
+                eta = (self.eta_attn if kind == "attention" else self.eta_mm if kind in _MM_KINDS
+                       else self.hw.compute_efficiency)
                 r = roofline(fl_eq, hb, peak, self.hw.memory_bandwidth, eta_c=eta,
                              eta_m=self.hw.memory_efficiency, t_launch=np.where(np.asarray(hb) > 0, T_KERNEL, 0.0))
                 ops.append(OpCost(gname, count, name, kind, fl, hb, wb, r.time, r.bound))

@@ -33,7 +33,7 @@ encoder and cross-attention are bidirectional already.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -111,7 +111,7 @@ def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TO
         out = fn(*(v[n] for n in names))
     ops = []
     for i, (name, kind, comm, group, variant) in enumerate(gen.LAYOUTS[shape]):
-        fl, hb, _wb, _dq, sz = (float(x) for x in out[5 * i: 5 * i + 5])
+        fl, hb, _wb, _dq, sz = (_num(x) for x in out[5 * i: 5 * i + 5])
         ops.append(TOp(name, kind, fl, fl if kind in MATMUL_KINDS else 0.0, hb, sz, comm, group, variant))
     return ops
 
@@ -139,14 +139,32 @@ def training_ops(ops: list[TOp], *, causal: bool, flash: bool, dropout: bool, t_
     return out
 
 
+def _num(x: Any) -> Any:
+    """A Python float for a scalar, a float array for an array (plan grids, :mod:`llmcost.search`)."""
+    return float(x) if np.ndim(x) == 0 else np.asarray(x, dtype=float)
+
+
+def _rows(xs: list[Any]) -> np.ndarray:
+    """Per-operator values stacked on axis 0: shape (ops,) for one plan, (ops, plans) for a grid."""
+    return np.stack(np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in xs)))
+
+
+def _col(x: Any, ndim: int) -> Any:
+    """A per-operator vector reshaped to broadcast against (ops, plans) rows."""
+    x = np.asarray(x, dtype=float)
+    return x.reshape(x.shape + (1,) * (ndim - x.ndim)) if x.ndim == 1 else x
+
+
 def _times(ops: list[TOp], m: Machine, factor_flops: Any, factor_bytes: Any) -> tuple[np.ndarray, np.ndarray]:
     comp = [o for o in ops if o.kind != "collective"]
-    fl = np.array([o.flops for o in comp]) * factor_flops
-    by = np.array([o.bytes for o in comp]) * factor_bytes
+    fl0, by0 = _rows([o.flops for o in comp]), _rows([o.bytes for o in comp])
+    nd = max(fl0.ndim, by0.ndim)
+    fl = fl0 * _col(factor_flops, nd)
+    by = by0 * _col(factor_bytes, nd)
     kinds = [o.kind for o in comp]
-    peak = np.array([m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec
-                     for k in kinds])
-    eta = np.array([m.eta_attn if k == "attention" else m.eta_c for k in kinds])
+    peak = _col([m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec
+                 for k in kinds], nd)
+    eta = _col([m.eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
     live = (fl > 0) | (by > 0)
     t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=np.where(live, m.t_kernel, 0.0)).time
     return t, np.array([k == "attention" for k in kinds])
@@ -154,13 +172,17 @@ def _times(ops: list[TOp], m: Machine, factor_flops: Any, factor_bytes: Any) -> 
 
 def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> LayerCost:
     """Times and FLOPs of one layer from its training ops (backward / recompute per the module
-    docstring)."""
+    docstring). A materialized attention runs as batched GEMMs (QK^T, PV) plus memory-bound softmax
+    and dropout passes, so its math is priced at the GEMM efficiency; only a fused FlashAttention
+    kernel uses ``efficiency.attention``."""
     comp = [o for o in ops if o.kind != "collective"]
+    if not flash:
+        m = replace(m, eta_attn=m.eta_c)
     fwd, is_attn = _times(ops, m, 1.0, 1.0)
     f_mult = np.array([2.5 if (o.kind == "attention" and flash) else 2.0 for o in comp])
     bwd, _ = _times(ops, m, f_mult, 2.0)
-    t_f, t_b = float(fwd.sum()), float(bwd.sum())
-    t_af, t_ab = float(fwd[is_attn].sum()), float(bwd[is_attn].sum())
+    t_f, t_b = _num(fwd.sum(axis=0)), _num(bwd.sum(axis=0))
+    t_af, t_ab = _num(fwd[is_attn].sum(axis=0)), _num(bwd[is_attn].sum(axis=0))
     model_fwd = sum(o.model_flops for o in comp)
     attn_model = sum(o.model_flops for o in comp if o.kind == "attention")
     model = 3 * model_fwd
@@ -191,4 +213,4 @@ def io_cost(io: list[TOp], m: Machine, last_stage: bool, first_stage: bool, toke
         return 0.0, 0.0, 0.0
     fwd, _ = _times(ops, m, 1.0, 1.0)
     bwd, _ = _times(ops, m, 2.0, 2.0)
-    return float(fwd.sum()), float(bwd.sum()), 3 * sum(o.model_flops for o in ops)
+    return _num(fwd.sum(axis=0)), _num(bwd.sum(axis=0)), 3 * sum(o.model_flops for o in ops)

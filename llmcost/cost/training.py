@@ -196,14 +196,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     if short > 2:
         raise PlanError(f"{n} layers do not divide over pp*v = {chunks} chunks (only the first and last "
                         "chunk may hold one layer fewer, Megatron --decoder-first/last-pipeline-num-layers)")
-    per = -(-n // chunks)
-    sizes = [per] * chunks
-    for i in range(short):  # the last chunk, then the first, hold one fewer
-        sizes[-1 if i == 0 else 0] -= 1
-    bounds = [sum(sizes[:i]) for i in range(chunks + 1)]
-    stage_layers: list[list[int]] = [[] for _ in range(pp)]
-    for c in range(chunks):
-        stage_layers[c % pp].extend(range(bounds[c], bounds[c + 1]))
+    stage_layers = split_layers(n, pp, v)
     mb = _int(plan.micro_batch, "micro_batch")
     gb = plan.global_batch if plan.global_batch is not None else dp * mb
     gb = _int(gb, "global_batch")
@@ -228,9 +221,27 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     # auto: selective recomputation exists to recompute a materialized score matrix (Korthikanti
     # 2022 §5), and the dropout-trained GPT-2/3-style Megatron configs use Megatron's fused
     # scale-mask-softmax-dropout kernel on materialized scores; other models FlashAttention.
+    # When the materialized scores do not fit in memory, :func:`evaluate` costs FlashAttention.
     flash = plan.attention == "flash" or (
         plan.attention == "auto" and plan.recompute != "selective" and not uses_dropout(spec))
     return Layout(plan, tp, pp, dp, cp, ep, bool(sp), v, m, seq, gb, stage_layers, node, flash)
+
+
+def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
+    """Layer indices per pipeline stage for ``n`` layers over ``pp·v`` chunks, chunk ``c`` on stage
+    ``c mod pp``; the last chunk, then the first, hold one layer fewer when ``pp·v`` does not
+    divide ``n`` (the caller checks that at most 2 are short)."""
+    chunks = pp * v
+    short = -n % chunks
+    per = -(-n // chunks)
+    sizes = [per] * chunks
+    for i in range(short):  # the last chunk, then the first, hold one fewer
+        sizes[-1 if i == 0 else 0] -= 1
+    bounds = [sum(sizes[:i]) for i in range(chunks + 1)]
+    stage_layers: list[list[int]] = [[] for _ in range(pp)]
+    for c in range(chunks):
+        stage_layers[c % pp].extend(range(bounds[c], bounds[c + 1]))
+    return stage_layers
 
 
 # --- communication -------------------------------------------------------------------------------
@@ -311,17 +322,18 @@ def uses_dropout(spec: ModelSpec) -> bool:
 def machine(hw: Hardware, precision: str) -> Machine:
     """Peaks and efficiencies that price operators: GEMMs at the training precision's peak,
     attention at 16-bit unless the precision is 16-bit (FP8 training keeps attention in bf16;
-    Transformer Engine), elementwise work at the vector peak; ``efficiency.attention`` when the
-    catalog has it, else ``efficiency.compute``; per-kernel floor as inference."""
+    Transformer Engine), elementwise work at the vector peak. Efficiencies are the catalog's, the
+    same as inference (:meth:`Hardware.gemm_efficiency` of the GEMM datatype,
+    :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
+    GEMMs, :func:`llmcost.cost.train_compute.layer_cost`); per-kernel floor as inference."""
     from llmcost import precision as Q
     from llmcost.cost.inference import T_KERNEL
 
     attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
-    eff = (hw.raw.get("efficiency") or {}).get("attention")
-    eta_attn = float(eff["value"]) if isinstance(eff, dict) and "value" in eff else hw.compute_efficiency
     return Machine(peak_mm=hw.peak[precision], peak_attn=hw.peak.get(attn, hw.peak[precision]),
-                   peak_vec=hw.peak[Q.vector_dtype(hw.peak)], eta_c=hw.compute_efficiency, eta_attn=eta_attn,
-                   mem_bw=hw.memory_bandwidth, eta_m=hw.memory_efficiency, t_kernel=T_KERNEL)
+                   peak_vec=hw.peak[Q.vector_dtype(hw.peak)], eta_c=hw.gemm_efficiency(precision),
+                   eta_attn=hw.attention_efficiency(attn), mem_bw=hw.memory_bandwidth,
+                   eta_m=hw.memory_efficiency, t_kernel=T_KERNEL)
 
 
 def _precision_bytes(lay: Layout) -> tuple[float, float, float, float]:
@@ -510,6 +522,15 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     if any(len(x) != len(lay.stage_layers[0]) for x in lay.stage_layers):
         res.notes.append("uneven pipeline: " + "/".join(str(len(x)) for x in lay.stage_layers) + " layers per stage")
     cap = hw.memory_usable
+    if res.memory_total > cap and plan.attention == "auto" and not lay.flash:
+        # 'auto' picked the materialized s^2 scores, which do not fit: a run of this plan can only
+        # have used a memory-efficient fused attention (FlashAttention, Dao et al. 2022; what
+        # Megatron-Core / Transformer Engine select), so cost that instead (see :func:`check`)
+        from dataclasses import replace
+
+        res2 = evaluate(spec, replace(plan, attention="flash"), hw, check_memory=check_memory)
+        res2.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
+        return res2
     if res.memory_total > cap:
         msg = (f"does not fit: {res.memory_total / 2**30:.1f} GiB per GPU needed, {hw.id} has "
                f"{cap / 2**30:.1f} GiB (" + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in memory.items() if v) + ")")
