@@ -91,7 +91,8 @@ def train(
     if fmt != "table":
         emit(out, fmt)
         return
-    emit(table_rows(out), fmt, title=f"train {spec.name} on {plan.gpus} x {hardware.id}", notes=r.notes)
+    plan_line = "plan: " + ", ".join(f"{k}={v}" for k, v in out["plan"].items())
+    emit(table_rows(out), fmt, title=f"train {spec.name} on {plan.gpus} x {hardware.id}", notes=[plan_line, *r.notes])
 
 
 def _load_spec(model: str) -> Any:
@@ -169,8 +170,6 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
             {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
             {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
         ]
-    p = out["plan"]
-    rows.append({"quantity": "plan", "value": ", ".join(f"{k}={v}" for k, v in p.items())})
     return rows
 
 

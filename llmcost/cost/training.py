@@ -227,6 +227,16 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     return Layout(plan, tp, pp, dp, cp, ep, bool(sp), v, m, seq, gb, stage_layers, node, flash)
 
 
+def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
+    """What would shrink the largest memory component (one suggestion line for the error)."""
+    big = max(memory, key=lambda k: memory[k])
+    if big in ("optimizer", "gradients") and plan.zero < 3 and not plan.distributed_optimizer:
+        return "shard the optimizer state (--zero 1/2/3 or --distributed-optimizer) or raise tp/pp"
+    if big == "activations" and plan.recompute != "full":
+        return "recompute activations (--recompute selective/full), lower --micro-batch, or raise tp/cp"
+    return "raise tp/pp (or ep for MoE), or use more GPUs"
+
+
 def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
     """Layer indices per pipeline stage for ``n`` layers over ``pp·v`` chunks, chunk ``c`` on stage
     ``c mod pp``; the last chunk, then the first, hold one layer fewer when ``pp·v`` does not
@@ -533,7 +543,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
         return res2
     if res.memory_total > cap:
         msg = (f"does not fit: {res.memory_total / 2**30:.1f} GiB per GPU needed, {hw.id} has "
-               f"{cap / 2**30:.1f} GiB (" + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in memory.items() if v) + ")")
+               f"{cap / 2**30:.1f} GiB (" + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in memory.items() if v) + "); "
+               + _fit_hint(plan, memory))
         if check_memory:
             raise PlanError(msg)
         res.notes.append(msg)
