@@ -44,6 +44,44 @@ def main() -> None:
         mn, med = min(ts), statistics.median(ts)
         flag = "ok" if med < TARGET_S else f"over the {TARGET_S} s target"
         print(f"llmcost {' '.join(args)}: cold min {mn:.3f} s, median {med:.3f} s over {runs} runs ({flag})")
+    search_bench(max(1, min(runs, 3)))
+
+
+# --- plan search (issue 6): plans evaluated per second on one core, cold wall time --------------------
+SEARCH_COMMANDS: list[list[str]] = [
+    ["search", "train", "gpt3-175b", "--hw", "a100-sxm4-80gb", "--gpus", "1024", "--global-batch", "1536",
+     "--seq-len", "2048"],
+]
+SEARCH_TARGET_PLANS_S = 100_000
+SEARCH_TARGET_WALL_S = 3.0
+
+
+def _one_core() -> None:
+    import os
+
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+
+
+def search_bench(runs: int) -> None:
+    """Cold wall time of each search (pinned to one core) and its plans evaluated per second."""
+    import json
+
+    for args in SEARCH_COMMANDS:
+        walls, rates, n = [], [], 0
+        for _ in range(runs):
+            t = time.perf_counter()
+            out = subprocess.run([sys.executable, "-m", "llmcost", *args, "--format", "json"], cwd=ROOT, check=True,
+                                 capture_output=True, text=True, preexec_fn=_one_core)
+            walls.append(time.perf_counter() - t)
+            data = json.loads(out.stdout)
+            n = data["plans_evaluated"]
+            rates.append(n / data["elapsed_s"])
+        wall, rate = statistics.median(walls), statistics.median(rates)
+        ok = "ok" if rate >= SEARCH_TARGET_PLANS_S and wall < SEARCH_TARGET_WALL_S else "over target"
+        print(f"llmcost {' '.join(args)}: {n:,} plans, {rate:,.0f} plans/s (search alone), cold wall median "
+              f"{wall:.2f} s over {runs} runs, one core (targets {SEARCH_TARGET_PLANS_S:,} plans/s, "
+              f"{SEARCH_TARGET_WALL_S} s: {ok})")
 
 
 if __name__ == "__main__":

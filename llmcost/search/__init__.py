@@ -1,0 +1,3 @@
+"""Plan search: enumerate a declared plan space, evaluate it vectorized through the same compiled
+expressions as ``llmcost train`` / ``llmcost infer``, filter by memory and SLOs, and rank or
+return the Pareto front (``llmcost search train | infer``)."""

@@ -1,0 +1,172 @@
+"""What the training and inference searches share: the result, ranking, Pareto fronts, collectives
+over arrays of plans, and the progress bar (runtime: no sympy)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from llmcost.errors import UserError
+
+
+@dataclass
+class SearchResult:
+    """Plans kept by a search: ``plans`` are ``{"plan": {...}, "metrics": {...}, "bottleneck": str}``."""
+
+    plans_evaluated: int
+    elapsed_s: float
+    rejected: dict[str, int]
+    plans: list[dict[str, Any]]
+    objective: str
+    pareto: tuple[str, str] | None = None
+    feasible: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of ``llmcost search``."""
+        return {"plans_evaluated": self.plans_evaluated, "elapsed_s": self.elapsed_s, "rejected": self.rejected,
+                "feasible": self.feasible, "objective": self.objective,
+                "pareto": list(self.pareto) if self.pareto else None,
+                "plans": [{k: p[k] for k in ("plan", "hardware", "metrics", "bottleneck") if k in p}
+                          for p in self.plans]}
+
+
+def parse_list(text: str | None, what: str, cast: Callable[[str], Any] = str,
+               choices: Sequence[Any] | None = None) -> tuple[Any, ...] | None:
+    """``"4,8"`` -> (4, 8); None when not given; UserError naming the flag otherwise."""
+    if text is None:
+        return None
+    items = [x.strip() for x in str(text).split(",") if x.strip()]
+    if not items:
+        raise UserError(f"{what}: expected a comma-separated list, got '{text}'")
+    out = []
+    for x in items:
+        try:
+            v = cast(x)
+        except (ValueError, UserError) as e:
+            raise UserError(f"{what}: '{x}' is not valid ({e})" if isinstance(e, UserError) else
+                            f"{what}: '{x}' is not a valid value") from None
+        if isinstance(v, int) and not isinstance(v, bool) and v < 1:
+            raise UserError(f"{what}: values must be positive integers, got '{x}'")
+        if choices is not None and v not in choices:
+            raise UserError(f"{what}: '{x}' is not one of {', '.join(map(str, choices))}")
+        out.append(v)
+    return tuple(dict.fromkeys(out))
+
+
+def divisors(n: int) -> list[int]:
+    """Positive divisors of ``n`` in increasing order."""
+    small = [d for d in range(1, int(n**0.5) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
+
+
+def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any) -> np.ndarray:
+    """Time of one collective per plan: :func:`llmcost.cost.collectives.collective` (fastest
+    algorithm) evaluated on the array of sizes of each (group, ranks-per-node) pair; 0 where the
+    group has one rank or nothing to send (as the single-plan path)."""
+    from llmcost.cost.collectives import collective
+
+    size, group, gpn = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn))
+    out = np.zeros(size.shape)
+    live = (group >= 2) & (size > 0)
+    if not live.any():
+        return out
+    pairs = np.unique(np.stack([group[live], gpn[live]]), axis=1)
+    for g, n in pairs.T:
+        mask = live & (group == g) & (gpn == n)
+        sizes, inv = np.unique(size[mask], return_inverse=True)
+        out[mask] = np.asarray(collective(hw, op, sizes.astype(float), int(g), int(n)).time)[inv]
+    return out
+
+
+def group_gpn(gpn: int, group: Any, stride: Any) -> np.ndarray:
+    """Ranks of a group (rank stride ``stride``) sharing a node: ``training._group_gpn`` on arrays."""
+    group, stride = np.broadcast_arrays(np.asarray(group, dtype=np.int64), np.asarray(stride, dtype=np.int64))
+    per = np.maximum(1, gpn // np.maximum(stride, 1))
+    return np.where(stride >= gpn, 1, np.gcd(per, group))
+
+
+def top_k(values: np.ndarray, feasible: np.ndarray, maximize: bool, k: int) -> np.ndarray:
+    """Indices of the best ``k`` feasible plans, best first (ties keep enumeration order)."""
+    idx = np.flatnonzero(feasible)
+    key = -values[idx] if maximize else values[idx]
+    order = np.argsort(key, kind="stable")[:k]
+    return idx[order]
+
+
+def pareto_front(x: np.ndarray, y: np.ndarray, feasible: np.ndarray, max_x: bool, max_y: bool) -> np.ndarray:
+    """Indices of the feasible plans no other feasible plan dominates (at least as good on both
+    axes, better on one), sorted by the first axis, best first."""
+    idx = np.flatnonzero(feasible)
+    if idx.size == 0:
+        return idx
+    a = -x[idx] if max_x else x[idx]  # minimize both
+    b = -y[idx] if max_y else y[idx]
+    order = np.lexsort((b, a))  # by a, then b
+    a, b, idx = a[order], b[order], idx[order]
+    keep = np.zeros(idx.size, dtype=bool)
+    best_b = np.inf
+    i = 0
+    while i < idx.size:  # a block of equal a: only its smallest b survives (and its ties)
+        j = i
+        while j < idx.size and a[j] == a[i]:
+            j += 1
+        bmin = b[i]
+        if bmin < best_b:
+            keep[i:j] = b[i:j] == bmin
+            best_b = bmin
+        i = j
+    return idx[keep]
+
+
+def reasons(counter: Counter[str]) -> dict[str, int]:
+    """Rejection counts, largest first, zeros dropped."""
+    return {k: int(v) for k, v in sorted(counter.items(), key=lambda kv: -kv[1]) if v}
+
+
+def nothing_fits(rejected: dict[str, int], what: str) -> str:
+    """The one-line error when no plan survives: the constraint that rejected the most."""
+    if not rejected:
+        return f"no {what} plan in the declared space; widen the flags"
+    top = max(rejected, key=rejected.__getitem__)
+    total = sum(rejected.values())
+    return (f"no valid {what} plan: {top} rejected {rejected[top]:,} of {total:,} plans"
+            + ("; also " + ", ".join(f"{k} ({v:,})" for k, v in rejected.items() if k != top) if len(rejected) > 1
+               else ""))
+
+
+@contextmanager
+def progress(total: int | None, enabled: bool, what: str) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr, shown once the search has run for a second (TTY only)."""
+    start = time.perf_counter()
+    state: dict[str, Any] = {"bar": None, "done": 0}
+    show = enabled and sys.stderr.isatty()
+
+    def advance(n: int) -> None:
+        state["done"] += n
+        if not show:
+            return
+        if state["bar"] is None and time.perf_counter() - start > 1.0:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                           console=Console(stderr=True), transient=True)
+            bar.start()
+            state["task"] = bar.add_task(what, total=total)
+            state["bar"] = bar
+        if state["bar"] is not None:
+            state["bar"].update(state["task"], completed=state["done"])
+
+    try:
+        yield advance
+    finally:
+        if state["bar"] is not None:
+            state["bar"].stop()

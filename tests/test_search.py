@@ -1,0 +1,236 @@
+"""``llmcost search train | infer``: space counts, validity, the vectorized path against the
+single-plan path, ranking, Pareto fronts, JSON round trips and error paths."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from llmcost.catalog import get_hardware, get_model_config
+from llmcost.cost import inference as I
+from llmcost.cost import training as TR
+from llmcost.errors import PlanError, UserError
+from llmcost.modelspec import from_config
+from llmcost.search import common as C
+from llmcost.search import infer as SI
+from llmcost.search import run
+from llmcost.search import train as ST
+
+REL = 1e-9
+
+
+@pytest.fixture(scope="module")
+def llama8() -> object:
+    return from_config(get_model_config("llama-3.1-8b"), where="llama-3.1-8b")
+
+
+@pytest.fixture(scope="module")
+def h100() -> object:
+    return get_hardware("h100-sxm")
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= REL * max(abs(a), abs(b), 1e-300)
+
+
+# --- space -------------------------------------------------------------------------------------------
+def test_train_space_count_matches_brute_force(llama8, h100) -> None:
+    """Every combination the single-plan validator accepts is enumerated, and nothing else."""
+    space = ST.TrainSpace(gpus=(8,), global_batch=16, seq_len=4096, zero=("0", "1"), recompute=("none", "full"),
+                          schedule=("1f1b", "interleaved", "gpipe"), precision=("bf16",))
+    grid = ST.enumerate_space(llama8, h100, space)
+    brute = set()
+    divs = C.divisors(8)
+    for tp, pp, cp, mb in itertools.product(divs, divs, divs, C.divisors(16)):
+        for z, rc, (sched, vs) in itertools.product((0, 1), ("none", "full"),
+                                                   (("1f1b", [None]), ("gpipe", [None]),
+                                                    ("interleaved", range(2, 33)))):
+            for v in vs:
+                if pp == 1 and sched != "1f1b":
+                    continue  # schedules coincide without a pipeline: listed once
+                plan = TR.TrainPlan(gpus=8, tp=tp, pp=pp, cp=cp, micro_batch=mb, global_batch=16, seq_len=4096,
+                                    zero=z, recompute=rc, schedule=sched, virtual_stages=v, precision="bf16")
+                try:
+                    TR.check(llama8, plan, h100)
+                except PlanError:
+                    continue
+                brute.add((tp, pp, cp, mb, z, rc, sched, v or 1))
+    got = {(int(grid.cols["tp"][i]), int(grid.cols["pp"][i]), int(grid.cols["cp"][i]), int(grid.cols["mb"][i]),
+            ST.ZMODES[int(grid.cols["zmode"][i])][0], ST.RC[int(grid.cols["rc"][i])],
+            ST.SCHED[int(grid.cols["sched"][i])], int(grid.cols["v"][i])) for i in range(len(grid))}
+    assert len(got) == len(grid)  # no duplicates
+    assert got == brute
+
+
+def test_narrowing_flags(llama8, h100) -> None:
+    space = ST.TrainSpace(gpus=(16,), global_batch=32, seq_len=2048, tp=(4,), micro_batch=(1, 2),
+                          recompute=("selective",), precision=("fp8",))
+    grid = ST.enumerate_space(llama8, h100, space)
+    assert len(grid) > 0
+    assert set(grid.cols["tp"]) == {4} and set(grid.cols["mb"]) <= {1, 2}
+    assert set(grid.cols["rc"]) == {ST.RC.index("selective")} and set(grid.cols["prec"]) == {ST.PREC.index("fp8")}
+
+
+# --- the vectorized path is the single-plan path ------------------------------------------------------
+TRAIN_KEYS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu",
+              "hfu", "memory_gib_per_gpu")
+
+
+@pytest.mark.parametrize("model,hw,gpus,gb,seq", [("llama-3.1-8b", "h100-sxm", 16, 64, 4096),
+                                                   ("gpt3-175b", "a100-sxm4-80gb", 64, 64, 2048),
+                                                   ("mixtral-8x7b", "h100-sxm", 16, 32, 4096)])
+def test_train_grid_equals_single_plan(model: str, hw: str, gpus: int, gb: int, seq: int) -> None:
+    spec = from_config(get_model_config(model), where=model)
+    hardware = get_hardware(hw)
+    grid = ST.enumerate_space(spec, hardware, ST.TrainSpace(gpus=(gpus,), global_batch=gb, seq_len=seq))
+    out = ST.evaluate_grid(spec, hardware, grid, seq, gb)
+    rng = np.random.default_rng(0)
+    best = np.argsort(np.where(out["fits"], out["iteration_time_s"], np.inf))[:5]
+    for i in np.concatenate([best, rng.choice(len(grid), 25, replace=False)]):
+        plan = TR.TrainPlan.from_mapping(ST.plan_dict(grid, int(i), gb, seq, None))
+        r = TR.evaluate(spec, plan, hardware)
+        m = r.metrics()
+        for k in TRAIN_KEYS:
+            assert _close(m[k], float(out[k][i])), (k, plan, m[k], out[k][i])
+        assert (not any("does not fit" in n for n in r.notes)) == bool(out["fits"][i])
+
+
+def _small_train(**kw: object) -> C.SearchResult:
+    spec = from_config(get_model_config("llama-3.1-8b"), where="x")
+    space = ST.TrainSpace(gpus=(16,), global_batch=64, seq_len=4096)
+    args = dict(tokens=1e12, objective="throughput", top=8, pareto=None, min_throughput=None, max_memory_gib=None,
+                show_progress=False)
+    args.update(kw)
+    return run.train_search(spec, get_hardware("h100-sxm"), space, **args)  # type: ignore[arg-type]
+
+
+def test_top_plans_valid_fitting_sorted_and_identical() -> None:
+    res = _small_train()
+    assert len(res.plans) == 8 and res.plans_evaluated > 1000
+    spec = from_config(get_model_config("llama-3.1-8b"), where="x")
+    tps = [p["metrics"]["tokens_per_s"] for p in res.plans]
+    assert tps == sorted(tps, reverse=True)
+    for p in res.plans:
+        r = TR.evaluate(spec, TR.TrainPlan.from_mapping(p["plan"]), get_hardware("h100-sxm"), check_memory=True)
+        assert _close(r.step_time, p["metrics"]["iteration_time_s"])
+        assert p["bottleneck"] in ST.BREAKDOWN
+
+
+def test_pareto_front_is_exactly_the_non_dominated_set() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 20, 400).astype(float)
+    y = rng.integers(0, 20, 400).astype(float)
+    ok = rng.random(400) > 0.2
+    front = set(C.pareto_front(x, y, ok, True, False).tolist())  # maximize x, minimize y
+
+    def dominated(i: int) -> bool:
+        return any(ok[j] and x[j] >= x[i] and y[j] <= y[i] and (x[j] > x[i] or y[j] < y[i]) for j in range(400))
+
+    expect = {i for i in range(400) if ok[i] and not dominated(i)}
+    assert front == expect
+
+
+def test_train_pareto_result() -> None:
+    res = _small_train(pareto=("tokens_per_s", "memory_gib_per_gpu"))
+    pts = [(p["metrics"]["tokens_per_s"], p["metrics"]["memory_gib_per_gpu"]) for p in res.plans]
+    for a in pts:  # no returned plan dominates another
+        assert not any(b[0] >= a[0] and b[1] <= a[1] and b != a for b in pts)
+
+
+def test_constraint_rejects_everything() -> None:
+    with pytest.raises(UserError, match="max memory per GPU"):
+        _small_train(max_memory_gib=0.01)
+
+
+# --- CLI ---------------------------------------------------------------------------------------------
+def test_cli_train_json_and_plan_round_trip(cli, tmp_path: Path) -> None:
+    r = cli("search", "train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "16", "--global-batch", "64",
+            "--seq-len", "4096", "--top", "3", "-f", "json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert set(data) >= {"plans_evaluated", "elapsed_s", "rejected", "plans"}
+    assert len(data["plans"]) == 3 and data["plans_evaluated"] > 0
+    for p in data["plans"]:
+        assert set(p["metrics"]) >= set(TRAIN_KEYS)
+        f = tmp_path / "plan.json"
+        f.write_text(json.dumps({"plan": p["plan"]}))
+        r2 = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--plan", str(f), "-f", "json")
+        assert r2.code == 0, r2.err
+        assert _close(json.loads(r2.out)["iteration_time_s"], p["metrics"]["iteration_time_s"])
+
+
+def test_cli_train_table_and_csv(cli) -> None:
+    r = cli("search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", "--tp", "2,4", "--top", "4")
+    assert r.code == 0, r.err
+    assert "bottleneck" in r.out and "plans evaluated" in r.out
+    r = cli("search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", "--tp", "4", "-f", "csv")
+    assert r.code == 0, r.err
+    lines = r.out.strip().splitlines()
+    assert lines[0].startswith("plan.gpus") and all(",4," in ln for ln in lines[1:])
+
+
+@pytest.mark.parametrize("args,msg", [
+    (("--tp", "x"), "--tp"),
+    (("--zero", "7"), "--zero"),
+    (("--recompute", "sometimes"), "--recompute"),
+    (("--tp", "3"), "no valid train plan"),
+    (("--max-memory", "0.001"), "no valid train plan"),
+    (("--objective", "nonsense"), "--objective"),
+    (("--objective", "time_to_train"), "--tokens"),
+])
+def test_cli_train_errors(cli, args: tuple[str, ...], msg: str) -> None:
+    r = cli("search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", *args)
+    assert r.code == 2
+    assert msg in r.err and len(r.err.strip().splitlines()) == 1
+
+
+INFER_KEYS = ("ttft_s", "tpot_s", "e2e_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu",
+              "input_tokens_per_s_per_gpu", "memory_gib_per_gpu")
+
+
+def test_infer_grid_equals_single_plan() -> None:
+    hws = [get_hardware("h100-sxm"), get_hardware("l40s")]
+    space = SI.InferSpace(prompt_len=512, output_len=32, batch=(1, 8, 64, 512), weights=("bf16", "int4"),
+                          kv_cache=(None,), activations=(None,))
+    plans, cols, rej, n = SI.search_space("mixtral-8x7b", hws, space)
+    assert n == len(plans) > 0
+    hw = {h.id: h for h in hws}
+    rng = np.random.default_rng(0)
+    for i in rng.choice(n, 25, replace=False):
+        p = plans[int(i)]
+        if not cols["fits"][i]:
+            with pytest.raises(PlanError):
+                I.cost("mixtral-8x7b", hw[p["hardware"]], I.plan_from_dict(SI.plan_keys(p)))
+            continue
+        m = I.cost("mixtral-8x7b", hw[p["hardware"]], I.plan_from_dict(SI.plan_keys(p))).metrics()
+        for k in INFER_KEYS:
+            assert _close(m[k], float(cols[k][i])), (k, p)
+
+
+def test_cli_infer_slo_pareto_and_round_trip(cli, tmp_path: Path) -> None:
+    r = cli("search", "infer", "llama-3.1-8b", "--hw", "h100-sxm,l40s", "--gpus", "2", "--prompt-len", "512",
+            "--output-len", "64", "--max-tpot", "30ms", "--pareto", "-f", "json")
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    assert data["plans"] and all(p["metrics"]["tpot_s"] <= 0.030 for p in data["plans"])
+    pts = [(p["metrics"]["output_tokens_per_s_per_gpu"], p["metrics"]["output_tokens_per_s_per_user"])
+           for p in data["plans"]]
+    for a in pts:
+        assert not any(b[0] >= a[0] and b[1] >= a[1] and b != a for b in pts)
+    p = data["plans"][0]
+    f = tmp_path / "plan.yaml"
+    f.write_text(json.dumps(p["plan"]))
+    r2 = cli("infer", "llama-3.1-8b", "--hw", p["hardware"], "--plan", str(f), "-f", "json")
+    assert r2.code == 0, r2.err
+    assert _close(json.loads(r2.out)["tpot_s"], p["metrics"]["tpot_s"])
+
+
+def test_cli_infer_errors(cli) -> None:
+    r = cli("search", "infer", "llama-3.1-8b", "--max-ttft", "1us", "--batch", "1,2")
+    assert r.code == 2 and "TTFT" in r.err and len(r.err.strip().splitlines()) == 1
+    r = cli("search", "infer", "llama-3.1-8b", "--weights", "int3")
+    assert r.code == 2 and "int3" in r.err
