@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/llmcost collective all_reduce --size 1GiB --gpus 64 --hw h100-sxm
+	$(BIN)/llmcost search train llama-3.1-70b --hw h100-sxm --gpus 64 --global-batch 512 --seq-len 8192 --tokens 15T --top 10
 
 test: $(STAMP)
 	$(BIN)/ruff check llmcost tests bench
