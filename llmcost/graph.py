@@ -54,7 +54,9 @@ Conventions
   ``T·k·etp/tp`` token-expert assignments per device; the expected number of distinct
   experts a group of ``n`` tokens touches is ``E·(1 − (1 − k/E)^n)`` (uniform routing; SB
   gpus.md footnote, formulas.md §4.4), ``n = T·ep·etp/tp``; only touched experts' weights are
-  read. EP dispatch and combine are two all-to-alls of ``T·k·h·b_a/tp`` bytes per rank.
+  read. A device holds ``⌈E/ep⌉`` expert slots (the busiest rank bounds the time when ep does not
+  divide E; redundant experts fill the slack and balance the assignments, EPLB as in DeepSeek-V3
+  §3.4 and CloudMatrix384) and touches ``⌈E/ep⌉·(1 − (1 − k/E)^n)`` of them. EP dispatch and combine are two all-to-alls of ``T·k·h·b_a/tp`` bytes per rank.
 * MLA (DeepSeek-V2 §2.1): forward up-projects the latent (``kv_b``); decode uses the absorbed
   projections (``q_absorb`` W_UK, ``v_absorb`` W_UV) and attends over the ``kv_lora + d_rope``
   latent cache (§2.1.2-2.1.3; formulas.md §1.6).
@@ -333,12 +335,17 @@ def _ffn(phase: str, moe: bool) -> list[Op]:
         f = S("d_ff")
         ops += [_gemm("up_proj", T, h, nup * f / t), _elementwise("act", T, f / t, nup), _gemm("down_proj", T, f / t, h)]
     else:
+        import sympy as sp
+
         E, k, e, et, fe, fs = S("n_experts"), S("top_k"), S("ep"), S("etp"), S("d_expert"), S("d_shared")
         ba, bw = S("b_a"), S("b_w")
         assign = T * k * et / t  # token-expert assignments computed on one device
         n_group = T * e * et / t  # distinct tokens entering the EP group
-        touched = E * (1 - (1 - k / E) ** n_group) / e  # expected distinct experts touched, per device
-        local = E / e
+        # expert slots on the busiest rank: ceil(E/ep) (= E/ep when ep divides E; otherwise
+        # redundant / replicated experts fill the other ranks' slack, EPLB, and keep the
+        # token-expert assignments balanced, while this rank still holds and reads ceil(E/ep))
+        local = sp.ceiling(E / e)
+        touched = local * (1 - (1 - k / E) ** n_group)  # expected distinct experts touched, per device
         ops += [
             _gemm("router", T, h, E, kind="router"),
             _coll("ep_dispatch", "all_to_all", "ep", T * k * h * ba / t),

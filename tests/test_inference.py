@@ -178,11 +178,38 @@ def test_inference_validation_cases() -> None:
     assert len(errs) >= 30
 
 
-@pytest.mark.xfail(reason="issue-4 goal not met yet: see the validation table (engine-specific effects)", strict=False)
-def test_inference_validation_goal() -> None:
-    """Goal (issue 4): median |error| <= 20%; dense TTFT/TPOT on H100/A100 within 15%."""
+def test_inference_validation_median_goal() -> None:
+    """Goal (issue 4), first half: median |error| <= 20% over the public inference cases."""
     results = _results()
     errs = [abs(r.error) for r in results if r.error is not None]
     assert statistics.median(errs) <= 0.20
+
+
+@pytest.mark.xfail(reason="issue-4 goal, second half, not met: batch-1 TTFT/TPOT of inf-01, inf-03-isl128, "
+                   "inf-14, inf-15-*, inf-16-* are 16-52% fast (see the validation table)", strict=False)
+def test_inference_validation_latency_goal() -> None:
+    """Goal (issue 4), second half: dense TTFT/TPOT on H100/A100 within 15%."""
+    results = _results()
     lat = [r for r in results if r.metric in ("ttft_s", "tpot_s") and r.error is not None]
     assert all(abs(r.error) <= 0.15 for r in lat)
+
+
+def test_ep_not_dividing_experts_costs_the_busiest_rank() -> None:
+    """ep need not divide E: the busiest rank holds ceil(E/ep) expert slots (EPLB-style redundancy)."""
+    hw = get_hardware("h100-sxm")
+    plan = dict(dp=3, ep=3, batch=3, prompt_len=128, output_len=4)
+    r = I.cost("mixtral-8x7b", hw, I.Plan(**plan))
+    assert any("ceil(8/3) = 3" in n for n in r.notes)
+    r4 = I.cost("mixtral-8x7b", hw, I.Plan(dp=4, ep=4, batch=4, prompt_len=128, output_len=4))
+    # 3 resident experts per rank at ep 3 vs 2 at ep 4 (same dense part)
+    assert r.memory["weights"] > r4.memory["weights"]
+    with pytest.raises(PlanError, match="exceeds the 8 experts"):
+        I.cost("mixtral-8x7b", hw, I.Plan(dp=16, ep=16, batch=16, prompt_len=128, output_len=4))
+
+
+def test_disaggregated_decode_pool_rate_is_batch_over_tpot() -> None:
+    hw = get_hardware("h100-sxm")
+    r = I.cost("llama-3.1-8b", hw, I.Plan(batch=8, prompt_len=512, output_len=64, disaggregated=True))
+    assert r.metrics()["output_tokens_per_s"] == pytest.approx(8 / r.tpot)
+    colo = I.cost("llama-3.1-8b", hw, I.Plan(batch=8, prompt_len=512, output_len=64))
+    assert colo.metrics()["output_tokens_per_s"] == pytest.approx(8 * 64 / colo.e2e)

@@ -10,7 +10,7 @@ function is evaluated on the array of contexts at once).
   peak of the operator's math precision (:mod:`llmcost.precision`), with the catalog's
   compute and memory efficiencies (GEMMs ``efficiency.compute_<math dtype>`` when the entry has
   one, else ``efficiency.compute``; attention ``efficiency.attention`` when the hardware entry
-  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel floor :data:`T_KERNEL`; weight
+  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel overhead :data:`T_KERNEL` (added); weight
   dequantization (weight-only formats) is charged at the vector peak.
 * collectives: :mod:`llmcost.cost.collectives` (fastest modelled algorithm) with groups placed
   on the fabric tiers: TP innermost, then CP, DP (EP spans DP x TP ranks), PP outermost.
@@ -39,9 +39,14 @@ from llmcost import precision as Q
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 
-T_KERNEL = 2e-6
-"""Per-kernel floor (s): launch + ramp of one dependent kernel, the low end of formulas.md §1.2
-'2-10 µs eager' (CUDA Programming Guide §4.2; Modal GPU glossary)."""
+T_KERNEL = 4e-6
+"""Per-kernel overhead (s), ADDED to each operator's roofline time (:func:`llmcost.cost.roofline.roofline`;
+formulas.md §1.2, §1.11: serial for dependent kernels): the gap between dependent kernels measured
+in batch-1 decode, 2.5 µs per launch (FlashML-org/FreeToken PR #338, nsys: (143 − 44.7) µs / 39
+launches) and 3.4 µs (turboderp-org/exllamav3 PR #380: 3.07 ms over 914 launches), plus ~1 µs of
+GPU ramp-up / tail per kernel; inside formulas.md §1.2's '2-10 µs eager'. One figure for every
+device and engine (CUDA Graphs shrink the launch part; not modelled separately). Training and
+test-time scaling price their operators with the same constant."""
 RESERVED_FRACTION = 0.10
 """Reserved runtime memory (CUDA context, NCCL buffers, allocator slack) as a fraction of usable
 memory: vLLM ``gpu_memory_utilization`` default 0.9 (vllm/config.py) and TensorRT-LLM
@@ -144,8 +149,9 @@ def check_plan(spec: Any, hw: Hardware, plan: Plan) -> None:
     if ep > 1:
         if spec.moe is None:
             raise PlanError(f"ep {ep} needs a mixture-of-experts model; {spec.name} is dense (use ep 1)")
-        if spec.moe.num_experts % ep:
-            raise PlanError(f"{spec.moe.num_experts} experts do not divide by ep {ep}")
+        if ep > spec.moe.num_experts:
+            raise PlanError(f"ep {ep} exceeds the {spec.moe.num_experts} experts (each rank holds at least one "
+                            f"expert); use ep <= {spec.moe.num_experts}")
         if (dp * tp) % ep or ep % tp:
             raise PlanError(f"ep {ep} must span whole TP groups within dp*tp = {dp * tp} ranks "
                             f"(ep a multiple of tp {tp} dividing {dp * tp})")
@@ -353,7 +359,11 @@ class InferenceResult:
     def metrics(self) -> dict[str, Any]:
         """Metric values keyed by the validation README names (plus extras)."""
         out_tps = self.output_tokens / self.e2e
-        per_tok_s = self.e2e / self.output_tokens
+        if self.plan.disaggregated and self.plan.output_len > 1:
+            # decode pool of a disaggregated deployment: prefill runs on the prefill pool, so this
+            # pool's output rate is its decode rate, batch / TPOT (DistServe, Zhong et al. 2024 §2)
+            out_tps = self.batch / self.tpot
+        per_tok_s = 1.0 / out_tps
         m = {
             "ttft_s": self.ttft,
             "tpot_s": self.tpot,
@@ -478,7 +488,12 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
     tpot = float(np.mean(steps))
     e2e = ttft + (float(np.sum(steps)) if p.output_len > 1 else 0.0)
     if p.disaggregated:
-        notes.append("disaggregated: metrics are for this pool alone (KV transfer not costed)")
+        notes.append("disaggregated: metrics are for this pool alone (KV transfer not costed)"
+                     + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else ""))
+    if spec.moe is not None and p.ep > 1 and spec.moe.num_experts % p.ep:
+        E = spec.moe.num_experts
+        notes.append(f"ep {p.ep} does not divide {E} experts: the busiest rank holds ceil({E}/{p.ep}) = "
+                     f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)")
     return InferenceResult(
         model=spec.name, hardware=hw.id, plan=p, batch=batch, gpus=p.devices, ttft=ttft, tpot=tpot, e2e=e2e,
         memory=mem, max_batch=max_b, prefill=pre, decode=dec, math=ev.math, formats=ev.formats,
