@@ -1,5 +1,5 @@
-"""``llmcost search train | infer``: space counts, validity, the vectorized path against the
-single-plan path, ranking, Pareto fronts, JSON round trips and error paths."""
+"""``llmcost search train | infer``: space counts, validity, the search and the single-plan commands
+being one function (identical figures), ranking, Pareto fronts, JSON round trips and error paths."""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from llmcost.search import infer as SI
 from llmcost.search import run
 from llmcost.search import train as ST
 
-REL = 1e-9
-
 
 @pytest.fixture(scope="module")
 def llama8() -> object:
@@ -31,10 +29,6 @@ def llama8() -> object:
 @pytest.fixture(scope="module")
 def h100() -> object:
     return get_hardware("h100-sxm")
-
-
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= REL * max(abs(a), abs(b), 1e-300)
 
 
 # --- space -------------------------------------------------------------------------------------------
@@ -66,6 +60,19 @@ def test_train_space_count_matches_brute_force(llama8, h100) -> None:
     assert got == brute
 
 
+def test_uneven_pipeline_split_searched(h100) -> None:
+    """The search and ``training.check`` share the split rule: DeepSeek-V3's 61 layers over 16 stages
+    are searched, and only pp*v chunks beyond the layer count are rejected (one reason)."""
+    ds = from_config(get_model_config("deepseek-v3"), where="deepseek-v3")
+    space = ST.TrainSpace(gpus=(2048,), global_batch=15360, seq_len=4096, tp=(1,), pp=(16, 64), cp=(1,), ep=(32,),
+                          micro_batch=(1,), zero=("distopt",), recompute=("full",), schedule=("1f1b",),
+                          precision=("fp8",))
+    grid = ST.enumerate_space(ds, h100, space)
+    assert set(grid.cols["pp"].tolist()) == {16}
+    assert grid.rejected["fewer layers than pp*v pipeline chunks"] == 1  # pp 64 > 61 layers
+    assert TR.pipeline_split_error(61, 64, 1) and TR.pipeline_split_error(61, 16, 1) is None
+
+
 def test_narrowing_flags(llama8, h100) -> None:
     space = ST.TrainSpace(gpus=(16,), global_batch=32, seq_len=2048, tp=(4,), micro_batch=(1, 2),
                           recompute=("selective",), precision=("fp8",))
@@ -75,7 +82,7 @@ def test_narrowing_flags(llama8, h100) -> None:
     assert set(grid.cols["rc"]) == {ST.RC.index("selective")} and set(grid.cols["prec"]) == {ST.PREC.index("fp8")}
 
 
-# --- the vectorized path is the single-plan path ------------------------------------------------------
+# --- the search and ``llmcost train`` are one function -------------------------------------------------
 TRAIN_KEYS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu",
               "hfu", "memory_gib_per_gpu")
 
@@ -83,7 +90,12 @@ TRAIN_KEYS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu"
 @pytest.mark.parametrize("model,hw,gpus,gb,seq", [("llama-3.1-8b", "h100-sxm", 16, 64, 4096),
                                                    ("gpt3-175b", "a100-sxm4-80gb", 64, 64, 2048),
                                                    ("mixtral-8x7b", "h100-sxm", 16, 32, 4096)])
-def test_train_grid_equals_single_plan(model: str, hw: str, gpus: int, gb: int, seq: int) -> None:
+def test_train_grid_row_is_the_single_plan(model: str, hw: str, gpus: int, gb: int, seq: int) -> None:
+    """``training.evaluate`` costs a plan as a length-1 grid through ``train_step.evaluate``, the
+    function the search runs: every plan gives the same bits alone as inside the grid (memory and
+    breakdown included), and the fit verdicts agree."""
+    from llmcost.cost import train_step as TS
+
     spec = from_config(get_model_config(model), where=model)
     hardware = get_hardware(hw)
     grid = ST.enumerate_space(spec, hardware, ST.TrainSpace(gpus=(gpus,), global_batch=gb, seq_len=seq))
@@ -93,10 +105,24 @@ def test_train_grid_equals_single_plan(model: str, hw: str, gpus: int, gb: int, 
     for i in np.concatenate([best, rng.choice(len(grid), 25, replace=False)]):
         plan = TR.TrainPlan.from_mapping(ST.plan_dict(grid, int(i), gb, seq, None))
         r = TR.evaluate(spec, plan, hardware)
-        m = r.metrics()
-        for k in TRAIN_KEYS:
-            assert _close(m[k], float(out[k][i])), (k, plan, m[k], out[k][i])
+        assert r.metrics() == {k: float(out[k][i]) for k in TRAIN_KEYS}, plan
+        assert r.breakdown == {k: float(out[k][i]) for k in TS.BREAKDOWN}
+        assert r.memory == {k: float(out[f"memory_{k}"][i]) for k in TS.MEMORY}
+        assert r.layout.flash == bool(out["flash"][i])
         assert (not any("does not fit" in n for n in r.notes)) == bool(out["fits"][i])
+
+
+def test_single_plan_path_has_no_composition_of_its_own() -> None:
+    """The step composition lives once (train_step); training.evaluate and the search call it."""
+    import inspect
+
+    from llmcost.cost import train_step as TS
+
+    src = inspect.getsource(TR.evaluate)
+    assert "TS.evaluate(" in src and "pipeline__" not in src and "dp__" not in src and "collective" not in src
+    assert "TS.evaluate(" in inspect.getsource(ST.evaluate_grid)
+    assert not hasattr(ST, "_evaluate") and not hasattr(ST, "_memory") and not hasattr(TR, "_coll")
+    assert TS.COLS == ST.COLS
 
 
 def _small_train(**kw: object) -> C.SearchResult:
@@ -116,7 +142,8 @@ def test_top_plans_valid_fitting_sorted_and_identical() -> None:
     assert tps == sorted(tps, reverse=True)
     for p in res.plans:
         r = TR.evaluate(spec, TR.TrainPlan.from_mapping(p["plan"]), get_hardware("h100-sxm"), check_memory=True)
-        assert _close(r.step_time, p["metrics"]["iteration_time_s"])
+        assert r.step_time == p["metrics"]["iteration_time_s"]
+        assert all(r.metrics()[k] == p["metrics"][k] for k in TRAIN_KEYS)
         assert p["bottleneck"] in ST.BREAKDOWN
 
 
@@ -148,6 +175,8 @@ def test_constraint_rejects_everything() -> None:
 
 # --- CLI ---------------------------------------------------------------------------------------------
 def test_cli_train_json_and_plan_round_trip(cli, tmp_path: Path) -> None:
+    """The top plans of ``search train`` re-run one by one through ``llmcost train --plan`` JSON give
+    identical metrics (one function, and JSON floats round-trip exactly)."""
     r = cli("search", "train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "16", "--global-batch", "64",
             "--seq-len", "4096", "--top", "3", "-f", "json")
     assert r.code == 0, r.err
@@ -160,7 +189,9 @@ def test_cli_train_json_and_plan_round_trip(cli, tmp_path: Path) -> None:
         f.write_text(json.dumps({"plan": p["plan"]}))
         r2 = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--plan", str(f), "-f", "json")
         assert r2.code == 0, r2.err
-        assert _close(json.loads(r2.out)["iteration_time_s"], p["metrics"]["iteration_time_s"])
+        single = json.loads(r2.out)
+        assert {k: single[k] for k in TRAIN_KEYS} == {k: p["metrics"][k] for k in TRAIN_KEYS}
+        assert single["tokens_per_s"] == p["metrics"]["tokens_per_s"]
 
 
 def test_cli_train_table_and_csv(cli) -> None:
@@ -192,7 +223,9 @@ INFER_KEYS = ("ttft_s", "tpot_s", "e2e_latency_s", "output_tokens_per_s", "outpu
               "input_tokens_per_s_per_gpu", "memory_gib_per_gpu")
 
 
-def test_infer_grid_equals_single_plan() -> None:
+def test_infer_grid_row_is_the_single_plan() -> None:
+    """``inference.cost`` and the search run one composition (``inference.serve``) on a number or
+    an array of batches: every plan gives the same bits alone as inside the search."""
     hws = [get_hardware("h100-sxm"), get_hardware("l40s")]
     space = SI.InferSpace(prompt_len=512, output_len=32, batch=(1, 8, 64, 512), weights=("bf16", "int4"),
                           kv_cache=(None,), activations=(None,))
@@ -207,8 +240,8 @@ def test_infer_grid_equals_single_plan() -> None:
                 I.cost("mixtral-8x7b", hw[p["hardware"]], I.plan_from_dict(SI.plan_keys(p)))
             continue
         m = I.cost("mixtral-8x7b", hw[p["hardware"]], I.plan_from_dict(SI.plan_keys(p))).metrics()
-        for k in INFER_KEYS:
-            assert _close(m[k], float(cols[k][i])), (k, p)
+        for k in (*INFER_KEYS, "output_tokens_per_s_per_user", "joules_per_output_token"):
+            assert m[k] == float(cols[k][i]), (k, p)
 
 
 def test_cli_infer_slo_pareto_and_round_trip(cli, tmp_path: Path) -> None:
@@ -226,7 +259,8 @@ def test_cli_infer_slo_pareto_and_round_trip(cli, tmp_path: Path) -> None:
     f.write_text(json.dumps(p["plan"]))
     r2 = cli("infer", "llama-3.1-8b", "--hw", p["hardware"], "--plan", str(f), "-f", "json")
     assert r2.code == 0, r2.err
-    assert _close(json.loads(r2.out)["tpot_s"], p["metrics"]["tpot_s"])
+    single = json.loads(r2.out)
+    assert {k: single[k] for k in INFER_KEYS} == {k: p["metrics"][k] for k in INFER_KEYS}
 
 
 def test_cli_infer_errors(cli) -> None:

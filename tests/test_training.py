@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.cost import _training_generated as G
+from llmcost.cost import training as TR
 from llmcost.cost import training_formulas as F
 from llmcost.cost.training import TrainPlan, evaluate
 from llmcost.errors import PlanError
@@ -90,7 +91,7 @@ def test_gpt3_flops_match_narayanan() -> None:
 @pytest.mark.parametrize("plan,reason", [
     (dict(gpus=64, tp=3), "divide"),
     (dict(gpus=16, tp=8, global_batch=3), "global_batch"),
-    (dict(gpus=16, tp=8, pp=2, schedule="interleaved", virtual_stages=7), "layers"),
+    (dict(gpus=16, tp=8, pp=2, schedule="interleaved", virtual_stages=17), "cannot fill"),
     (dict(gpus=8, tp=8, recompute="some"), "recompute"),
     (dict(gpus=8, tp=4, dp=4), "must equal"),
     (dict(gpus=8, ep=2), "MoE"),
@@ -165,6 +166,51 @@ def test_single_plan_and_arrays_agree() -> None:
     # model_state(b_g, b_o, b_w, psi, z_g, z_o, z_w)
     mem = G.model_state(2.0, 12.0, 2.0, np.array([1e9, 2e9]), 1.0, 8.0, 1.0)
     assert np.allclose(mem, [G.model_state(2.0, 12.0, 2.0, x, 1.0, 8.0, 1.0) for x in (1e9, 2e9)])
+
+
+def test_pipeline_split_is_as_even_as_possible() -> None:
+    """n mod (pp·v) chunks hold one more layer; the lighter ones sit at the ends (last, first, ...),
+    so the former rule (at most the last and first chunk one layer short) is unchanged."""
+    sizes = [len(s) for s in TR.split_layers(61, 16, 1)]
+    assert sizes == [3] + [4] * 13 + [3, 3]  # DeepSeek-V3 PP16: 13 stages of 4, 3 of 3
+    assert sorted(sum(TR.split_layers(61, 16, 1), [])) == list(range(61))
+    assert [len(s) for s in TR.split_layers(126, 16, 1)] == [7] + [8] * 14 + [7]  # Llama 3 405B (§3.3.2)
+    assert [len(s) for s in TR.split_layers(95, 8, 1)] == [12] * 7 + [11]
+    assert [len(s) for s in TR.split_layers(96, 8, 3)] == [12] * 8
+    v = TR.split_layers(30, 4, 2)  # 8 chunks 3,4,4,4,4,4,4,3 (the first and last lighter), chunk c on stage c mod 4
+    assert [len(s) for s in v] == [7, 8, 8, 7] and v[0] == [0, 1, 2, 15, 16, 17, 18]
+    assert "cannot fill" in (TR.pipeline_split_error(61, 32, 2) or "")
+
+
+def test_uneven_stages_paced_by_the_busiest_stage() -> None:
+    """61 identical layers over 16 stages: the stage time is that of the busiest stage, 4 layers or
+    3 layers + the output layer, from the same model at 48 (3 per stage) and 64 (4 per stage)."""
+    hw = get_hardware("h100-sxm")
+    plan = TrainPlan(gpus=16, pp=16, global_batch=64, seq_len=4096, micro_batch=1)
+
+    def run(n: int):
+        return evaluate(from_config({**get_model_config("llama-3.1-8b"), "num_hidden_layers": n}, where=str(n)),
+                        plan, hw)
+
+    r48, r61, r64 = run(48), run(61), run(64)
+    layer = r64.values["t_fwd"] - r48.values["t_fwd"]  # one layer's forward
+    assert r61.values["t_fwd"] == pytest.approx(max(4 * layer, r48.values["t_fwd"]), rel=1e-9)
+    assert any("uneven pipeline: 3/4/4/4/4/4/4/4/4/4/4/4/4/4/3/3" in n for n in r61.notes)
+    v = r61.values
+    assert r61.breakdown["pp_bubble"] == pytest.approx(
+        float(G.bubble__1f1b(16, v["t_bwd"], v["t_comm_mb"], v["t_fwd"], v["t_rc"])), rel=1e-12)
+
+
+def test_deepseek_v3_pp16_runs() -> None:
+    """DeepSeek-V3's PP16 layout (61 layers) is a valid plan; without recomputation it does not fit
+    (a real reason, with a hint), with full recomputation and the distributed optimizer it runs."""
+    hw = get_hardware("h800-sxm")
+    base = dict(gpus=2048, pp=16, ep=64, global_batch=15360, seq_len=4096, precision="fp8")
+    with pytest.raises(PlanError, match="does not fit.*recompute"):
+        evaluate(_spec("deepseek-v3"), TrainPlan(**base), hw, check_memory=True)
+    r = evaluate(_spec("deepseek-v3"), TrainPlan(**base, recompute="full", distributed_optimizer=True), hw,
+                 check_memory=True)
+    assert r.step_time > 0 and [len(s) for s in r.layout.stage_layers].count(4) == 13
 
 
 def test_interleaving_shrinks_bubble() -> None:

@@ -202,10 +202,13 @@ class PhaseCost:
     def time(self) -> Any:
         return sum(o.count * o.time for o in self.ops)
 
-    def workspace(self) -> float:
-        """Largest activation input + output of one operator (weights excluded)."""
-        acts = [float(np.max(o.hbm_bytes - o.weight_bytes)) for o in self.ops if o.kind != "collective"]
-        return max([0.0, *acts])
+    def workspace(self) -> Any:
+        """Largest activation input + output of one operator (weights excluded); per batch element
+        when the phase was evaluated on an array of micro-batches."""
+        acts = [np.asarray(o.hbm_bytes - o.weight_bytes, dtype=float) for o in self.ops if o.kind != "collective"]
+        if not acts:
+            return 0.0
+        return np.maximum(0.0, np.max(np.stack(np.broadcast_arrays(*acts)), axis=0))
 
 
 class Evaluator:
@@ -376,6 +379,7 @@ class InferenceResult:
             "usd_per_million_output_tokens": (self.price_per_hour * self.gpus * per_tok_s / 3600 * 1e6
                                               if self.price_per_hour else None),
             "joules_per_output_token": self.gpus * self.tdp * per_tok_s,
+            "output_tokens_per_s_per_user": 1.0 / self.tpot,
         }
         return m
 
@@ -401,8 +405,9 @@ def _decode(ev: Evaluator, b: float, ctx: Any, P: int) -> PhaseCost:
                     seq_enc=P if enc else 1)
 
 
-def _memory(ev: Evaluator, b_rep: float, pre: PhaseCost) -> dict[str, float]:
-    """Per-device memory by component (bytes) at ``b_rep`` sequences per replica."""
+def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
+    """Per-device memory by component (bytes) at ``b_rep`` sequences per replica (a number, or an
+    array of them: one value per element)."""
     p = ev.plan
     final = p.prompt_len + p.output_len
     ctx = 1 + p.output_len if ev.spec.is_encoder_decoder else final
@@ -412,12 +417,12 @@ def _memory(ev: Evaluator, b_rep: float, pre: PhaseCost) -> dict[str, float]:
         enc = ev.phase(_phase_groups(ev, "encoder"), "io__encoder__all", micro_batch=1.0, seq=1.0, ctx=1.0)
         ops += [o for o in enc.ops if o.group != "io"]
     layer_w = sum(o.count * float(np.max(o.weight_bytes)) for o in ops if o.group != "io")
-    io_w = {o.name: float(o.weight_bytes) for o in ops if o.group == "io"}
+    io_w = {o.name: float(np.max(o.weight_bytes)) for o in ops if o.group == "io"}
     head = io_w.get("embedding", 0.0) + io_w.get("lm_head", 0.0)
     if p.pp > 1:  # embedding on the first stage, head on the last: the fuller stage counts
         head = max(io_w.get("embedding", 0.0), io_w.get("lm_head", 0.0))
     weights = layer_w / p.pp + head + io_w.get("final_norm", 0.0)
-    kv = float(kv_phase.kv_bytes) / p.pp
+    kv = np.asarray(kv_phase.kv_bytes, dtype=float) / p.pp
     work = pre.workspace()
     usable = ev.hw.memory_usable
     reserved = RESERVED_FRACTION * usable
@@ -425,8 +430,46 @@ def _memory(ev: Evaluator, b_rep: float, pre: PhaseCost) -> dict[str, float]:
             "total": weights + kv + work + reserved, "usable": usable}
 
 
-def _micro(b_rep: int, pp: int) -> int:
-    return max(1, min(b_rep, pp))
+def _micro(b_rep: Any, pp: int) -> Any:
+    """Pipeline micro-batches ``m = min(b, pp)`` (at least 1), on numbers or arrays."""
+    return np.maximum(1, np.minimum(b_rep, pp))
+
+
+def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
+    """TTFT, TPOT, end-to-end latency, memory by component and the two phases of ``ev``'s plan at
+    ``b_rep`` sequences per replica: a number (:func:`cost`) or an array of them (``llmcost search
+    infer``), the one composition of both.
+
+    PP: ``m = min(b, pp)`` micro-batches, ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_p2p`` and
+    ``TPOT = T_dec(b/m) + (p − 1)·T_p2p`` (GPipe fill, Huang et al. 2019; formulas.md §4.5); every
+    decode step at its own context, ``prompt_len + 1 ... prompt_len + output_len − 1`` (static
+    batching, TensorRT-LLM gptSessionBenchmark)."""
+    p, spec = ev.plan, ev.spec
+    m = _micro(b_rep, p.pp)
+    mbs = b_rep / m
+    pre = _prefill(ev, mbs, p.prompt_len)
+    mem = _memory(ev, b_rep, pre)
+    p2p: Any = 0.0
+    if p.pp > 1:
+        tok = mbs * p.prompt_len / p.cp
+        p2p = np.asarray(ev.collective_time("send_recv", "pp", tok * spec.hidden_size * ev.vals["b_r"]), dtype=float)
+    ttft = (m + p.pp - 1) / p.pp * np.asarray(pre.time, dtype=float) + (p.pp - 1) * p2p
+    if p.output_len > 1:
+        ctx = p.prompt_len + np.arange(1, p.output_len, dtype=float)
+    else:
+        ctx = np.array([p.prompt_len + 1.0])
+    if spec.is_encoder_decoder:
+        ctx = ctx - p.prompt_len + 1
+    col = (lambda x: x) if np.ndim(mbs) == 0 else (lambda x: np.asarray(x)[..., None])  # batch x decode step
+    dec = _decode(ev, col(mbs), ctx, p.prompt_len)
+    p2p_d: Any = 0.0
+    if p.pp > 1:
+        p2p_d = np.asarray(ev.collective_time("send_recv", "pp", mbs * spec.hidden_size * ev.vals["b_r"]), dtype=float)
+    steps = np.asarray(dec.time, dtype=float) + (p.pp - 1) * col(p2p_d)
+    steps = np.broadcast_to(steps, np.shape(mbs) + ctx.shape)
+    tpot = np.mean(steps, axis=-1)
+    e2e = ttft + (np.sum(steps, axis=-1) if p.output_len > 1 else 0.0)
+    return {"ttft": ttft, "tpot": tpot, "e2e": e2e, "memory": mem, "prefill": pre, "decode": dec}
 
 
 def largest_batch(ev: Evaluator) -> int:
@@ -458,9 +501,8 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
         batch = max_b
         notes.append(f"batch not given: using the largest that fits, {batch}")
     b_rep = batch // p.dp
-    m = _micro(b_rep, p.pp)
-    pre = _prefill(ev, b_rep / m, p.prompt_len)
-    mem = _memory(ev, b_rep, _prefill(ev, b_rep / m, p.prompt_len))
+    r = serve(ev, b_rep)
+    mem = {k: float(v) for k, v in r["memory"].items()}
     if mem["total"] > mem["usable"]:
         gib = 2**30
         raise PlanError(
@@ -468,25 +510,8 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "
             f"{mem['reserved'] / gib:.1f}) of {mem['usable'] / gib:.1f} GiB usable on {hw.id}; largest batch that "
             f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV"))
-    p2p = 0.0
-    if p.pp > 1:
-        tok = b_rep / m * p.prompt_len / p.cp
-        p2p = float(ev.collective_time("send_recv", "pp", tok * spec.hidden_size * ev.vals["b_r"]))
-    t_fwd = float(pre.time)
-    ttft = (m + p.pp - 1) / p.pp * t_fwd + (p.pp - 1) * p2p
-    if p.output_len > 1:
-        ctx = p.prompt_len + np.arange(1, p.output_len, dtype=float)
-    else:
-        ctx = np.array([p.prompt_len + 1.0])
-    if spec.is_encoder_decoder:
-        ctx = ctx - p.prompt_len + 1
-    dec = _decode(ev, b_rep / m, ctx, p.prompt_len)
-    p2p_d = 0.0
-    if p.pp > 1:
-        p2p_d = float(ev.collective_time("send_recv", "pp", b_rep / m * spec.hidden_size * ev.vals["b_r"]))
-    steps = np.asarray(dec.time, dtype=float) + (p.pp - 1) * p2p_d
-    tpot = float(np.mean(steps))
-    e2e = ttft + (float(np.sum(steps)) if p.output_len > 1 else 0.0)
+    ttft, tpot, e2e = float(r["ttft"]), float(r["tpot"]), float(r["e2e"])
+    pre, dec = r["prefill"], r["decode"]
     if p.disaggregated:
         notes.append("disaggregated: metrics are for this pool alone (KV transfer not costed)"
                      + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else ""))

@@ -144,6 +144,18 @@ def _num(x: Any) -> Any:
     return float(x) if np.ndim(x) == 0 else np.asarray(x, dtype=float)
 
 
+def rowsum(a: np.ndarray) -> np.ndarray:
+    """Sum over axis 0, one row after the other: the same floating-point order for one plan
+    (shape ``(k,)`` or ``(k, 1)``) as for a grid of plans (numpy's pairwise summation of a
+    contiguous axis would round differently), so a plan costs the same alone or in a search."""
+    if not a.shape[0]:
+        return np.zeros(a.shape[1:])
+    out = np.array(a[0], dtype=float)
+    for r in a[1:]:
+        out = out + r
+    return out
+
+
 def _rows(xs: list[Any]) -> np.ndarray:
     """Per-operator values stacked on axis 0: shape (ops,) for one plan, (ops, plans) for a grid."""
     return np.stack(np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in xs)))
@@ -181,8 +193,8 @@ def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> Layer
     fwd, is_attn = _times(ops, m, 1.0, 1.0)
     f_mult = np.array([2.5 if (o.kind == "attention" and flash) else 2.0 for o in comp])
     bwd, _ = _times(ops, m, f_mult, 2.0)
-    t_f, t_b = _num(fwd.sum(axis=0)), _num(bwd.sum(axis=0))
-    t_af, t_ab = _num(fwd[is_attn].sum(axis=0)), _num(bwd[is_attn].sum(axis=0))
+    t_f, t_b = _num(rowsum(fwd)), _num(rowsum(bwd))
+    t_af, t_ab = _num(rowsum(fwd[is_attn])), _num(rowsum(bwd[is_attn]))
     model_fwd = sum(o.model_flops for o in comp)
     attn_model = sum(o.model_flops for o in comp if o.kind == "attention")
     model = 3 * model_fwd
@@ -213,4 +225,4 @@ def io_cost(io: list[TOp], m: Machine, last_stage: bool, first_stage: bool, toke
         return 0.0, 0.0, 0.0
     fwd, _ = _times(ops, m, 1.0, 1.0)
     bwd, _ = _times(ops, m, 2.0, 2.0)
-    return _num(fwd.sum(axis=0)), _num(bwd.sum(axis=0)), 3 * sum(o.model_flops for o in ops)
+    return _num(rowsum(fwd)), _num(rowsum(bwd)), 3 * sum(o.model_flops for o in ops)

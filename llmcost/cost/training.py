@@ -1,7 +1,10 @@
-"""Training step time, FLOPs, MFU / HFU and memory per device for one plan (runtime: no sympy).
+"""Training plans: the plan, its checks and layout, and the cost of one plan (runtime: no sympy).
 
-The quantities are the expressions of :mod:`llmcost.cost.training_formulas`, evaluated through
-the generated numpy module; their inputs are computed here:
+:func:`evaluate` checks a plan (:func:`check`) and costs it through
+:func:`llmcost.cost.train_step.evaluate`, the one composition of a training step, run here on a
+length-1 array and by ``llmcost search train`` on plan grids. The quantities are the expressions
+of :mod:`llmcost.cost.training_formulas`, evaluated through the generated numpy module; their
+inputs:
 
 * compute per micro-batch and device: per-operator roofline of the forward, backward and
   recomputation of every layer of the busiest pipeline stage (:mod:`.train_compute`);
@@ -28,11 +31,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from llmcost.cost import _training_generated as G
-from llmcost.cost import train_compute as TC
-from llmcost.cost.train_compute import LayerCost, Machine
+from llmcost.cost.train_compute import Machine
 from llmcost.errors import PlanError, UserError
-from llmcost.graph import model_values
 from llmcost.hardware import Hardware
 from llmcost.modelspec import ModelSpec
 
@@ -130,7 +130,7 @@ def _int(v: Any, name: str, minimum: int = 1) -> int:
     return v
 
 
-def _layers(spec: ModelSpec) -> list[tuple[str, int]]:
+def model_layers(spec: ModelSpec) -> list[tuple[str, int]]:
     """Layers in pipeline order: encoder layers then decoder layers, as (stack, index)."""
     return [("enc", i) for i in range(spec.num_encoder_layers)] + [("dec", i) for i in range(spec.num_layers)]
 
@@ -187,15 +187,10 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
             raise PlanError("the interleaved schedule needs pp > 1")
     elif plan.virtual_stages not in (None, 1):
         raise PlanError(f"virtual_stages={plan.virtual_stages} needs schedule interleaved")
-    layers = _layers(spec)
-    n = len(layers)
-    chunks = pp * v
-    if n < chunks:
-        raise PlanError(f"{n} layers cannot fill pp*v = {chunks} pipeline chunks")
-    short = -n % chunks
-    if short > 2:
-        raise PlanError(f"{n} layers do not divide over pp*v = {chunks} chunks (only the first and last "
-                        "chunk may hold one layer fewer, Megatron --decoder-first/last-pipeline-num-layers)")
+    n = len(model_layers(spec))
+    why = pipeline_split_error(n, pp, v)
+    if why:
+        raise PlanError(why)
     stage_layers = split_layers(n, pp, v)
     mb = _int(plan.micro_batch, "micro_batch")
     gb = plan.global_batch if plan.global_batch is not None else dp * mb
@@ -237,16 +232,33 @@ def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
     return "raise tp/pp (or ep for MoE), or use more GPUs"
 
 
+def pipeline_split_error(n: int, pp: int, v: int) -> str | None:
+    """Why ``n`` layers cannot be split over ``pp·v`` pipeline chunks, or None when they can.
+
+    Any split that gives every chunk a layer is allowed: frameworks place uneven layer counts
+    (Megatron-LM ``--decoder-first-pipeline-num-layers`` / ``--decoder-last-pipeline-num-layers``
+    and custom pipeline layouts; torchtitan's arbitrary stage splits); :func:`split_layers` spreads
+    them as evenly as possible and the stage with the most work paces the pipeline. The single
+    rule shared by :func:`check` and ``llmcost search train``."""
+    chunks = pp * v
+    if n < chunks:
+        return f"{n} layers cannot fill pp*v = {chunks} pipeline chunks (each chunk holds at least one layer)"
+    return None
+
+
 def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
     """Layer indices per pipeline stage for ``n`` layers over ``pp·v`` chunks, chunk ``c`` on stage
-    ``c mod pp``; the last chunk, then the first, hold one layer fewer when ``pp·v`` does not
-    divide ``n`` (the caller checks that at most 2 are short)."""
+    ``c mod pp``, as evenly as possible: ``n mod (pp·v)`` chunks hold ``⌈n/(pp·v)⌉`` layers, the
+    others one fewer. The lighter chunks sit at the ends, the last chunk first, then the first,
+    the second-to-last, the second, ...: the first stage also holds the embedding and the most
+    in-flight activations, the last the output layer and the loss (Llama 3 §3.3.2 removes one
+    layer from the first and the last stage; Megatron's first/last-stage layer options)."""
     chunks = pp * v
-    short = -n % chunks
-    per = -(-n // chunks)
-    sizes = [per] * chunks
-    for i in range(short):  # the last chunk, then the first, hold one fewer
-        sizes[-1 if i == 0 else 0] -= 1
+    per, r = divmod(n, chunks)
+    sizes = [per + (1 if r else 0)] * chunks
+    ends_inward = [chunks - 1 - i // 2 if i % 2 == 0 else i // 2 for i in range(chunks)]
+    for c in ends_inward[:chunks - r if r else 0]:
+        sizes[c] -= 1
     bounds = [sum(sizes[:i]) for i in range(chunks + 1)]
     stage_layers: list[list[int]] = [[] for _ in range(pp)]
     for c in range(chunks):
@@ -254,25 +266,12 @@ def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
     return stage_layers
 
 
-# --- communication -------------------------------------------------------------------------------
-def _group_gpn(lay: Layout, group: int, stride: int) -> int:
-    """Ranks of a group (rank stride ``stride``) that share a node."""
-    if stride >= lay.gpn:
-        return 1
-    return math.gcd(max(1, lay.gpn // stride), group)
-
-
-def _coll(hw: Hardware, op: str, size: float, group: int, gpn: int) -> float:
-    if group < 2 or size <= 0:
-        return 0.0
-    from llmcost.cost.collectives import collective
-
-    return float(collective(hw, op, float(size), group, gpn).time)
-
-
 @dataclass
 class TrainResult:
-    """Everything ``llmcost train`` reports for one plan (SI units; per device unless stated)."""
+    """Everything ``llmcost train`` reports for one plan (SI units; per device unless stated).
+
+    ``row`` is the plan's row of :func:`llmcost.cost.train_step.evaluate`; the rates, MFU / HFU
+    and memory total are read from it (the search's columns for the same plan)."""
 
     step_time: float
     breakdown: dict[str, float]
@@ -285,42 +284,40 @@ class TrainResult:
     layout: Layout
     notes: list[str] = field(default_factory=list)
     values: dict[str, float] = field(default_factory=dict)  # symbol values of the step expression
+    row: dict[str, float] = field(default_factory=dict)
 
     @property
     def tokens_per_s(self) -> float:
-        return float(G.tokens_per_s(self.step_time, self.tokens_step))
+        return self.row["tokens_per_s"]
 
     @property
     def mfu(self) -> float:
-        return float(G.mfu(self.model_flops_step, self.gpus, self.peak, self.step_time))
+        return self.row["mfu"]
 
     @property
     def hfu(self) -> float:
-        return float(G.mfu(self.hw_flops_step, self.gpus, self.peak, self.step_time))
+        return self.row["hfu"]
 
     @property
     def model_tflops_per_gpu(self) -> float:
-        return float(G.tflops_per_gpu(self.model_flops_step, self.gpus, self.step_time)) / 1e12
+        return self.row["model_tflops_per_gpu"]
 
     @property
     def hardware_tflops_per_gpu(self) -> float:
-        return float(G.tflops_per_gpu(self.hw_flops_step, self.gpus, self.step_time)) / 1e12
+        return self.row["hardware_tflops_per_gpu"]
 
     @property
     def memory_total(self) -> float:
-        return sum(self.memory.values())
+        return self.row["memory_bytes"]
 
     def metrics(self) -> dict[str, float]:
         """The validation README's train metric names (per step)."""
-        return {
-            "iteration_time_s": self.step_time,
-            "tokens_per_s_per_gpu": self.tokens_per_s / self.gpus,
-            "model_tflops_per_gpu": self.model_tflops_per_gpu,
-            "hardware_tflops_per_gpu": self.hardware_tflops_per_gpu,
-            "mfu": self.mfu,
-            "hfu": self.hfu,
-            "memory_gib_per_gpu": self.memory_total / 2**30,
-        }
+        return {k: self.row[k] for k in METRICS}
+
+
+METRICS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu",
+           "hfu", "memory_gib_per_gpu")
+"""The validation README's per-step train metrics."""
 
 
 def uses_dropout(spec: ModelSpec) -> bool:
@@ -346,7 +343,7 @@ def machine(hw: Hardware, precision: str) -> Machine:
                    eta_m=hw.memory_efficiency, t_kernel=T_KERNEL)
 
 
-def _precision_bytes(lay: Layout) -> tuple[float, float, float, float]:
+def precision_bytes(zero: int, precision: str) -> tuple[float, float, float, float]:
     """(b_w, b_g, b_o, b_a): bytes per weight, gradient, optimizer-state parameter, activation.
 
     Megatron (zero 0, with or without the distributed optimizer; [MEG-distopt] table): bf16/fp8
@@ -354,193 +351,45 @@ def _precision_bytes(lay: Layout) -> tuple[float, float, float, float]:
     an fp32 gradient copy in the optimizer (16). ZeRO / FSDP (Rajbhandari 2020 §3): gradients in
     the parameter dtype (2) and 12 bytes of optimizer state. FP8 / FP4 training keeps bf16
     weights and activations between layers (Transformer Engine; NVIDIA FP8 primer)."""
-    if lay.plan.zero:
+    if zero:
         return 2.0, 2.0, 12.0, 2.0
-    if lay.plan.precision == "fp16":
+    if precision == "fp16":
         return 2.0, 2.0, 16.0, 2.0
     return 2.0, 4.0, 12.0, 2.0
 
 
 def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bool = False) -> TrainResult:
-    """Step time, FLOPs, MFU/HFU and memory per device of ``plan`` (see the module docstring)."""
-    from llmcost.cost import train_memory as TM
+    """Step time, FLOPs, MFU/HFU and memory per device of ``plan`` (see the module docstring).
+
+    The plan is checked (:func:`check`) and costed as a length-1 array by
+    :func:`llmcost.cost.train_step.evaluate`, the composition ``llmcost search train`` runs on its
+    grids; this function only adds the notes. With attention 'auto', a plan whose materialized
+    scores do not fit is costed with FlashAttention (noted). ``check_memory``: PlanError when the
+    plan does not fit, else a note."""
+    from dataclasses import replace
+
+    from llmcost.cost import train_step as TS
 
     lay = check(spec, plan, hw)
-    tp, pp, dp, cp, ep, v, m, seq = lay.tp, lay.pp, lay.dp, lay.cp, lay.ep, lay.v, lay.m, lay.seq
-    b = lay.plan.micro_batch
-    peak = hw.peak[plan.precision]
-    eta_m, bw = hw.memory_efficiency, hw.memory_bandwidth
-    b_w, b_g, b_o, b_a = _precision_bytes(lay)
-    t_sp = tp if lay.sp else 1
-    tokens_dev = b * seq / cp
-    h = spec.hidden_size
-    dropout = uses_dropout(spec)
-    mach = machine(hw, plan.precision)
-    vals = model_values(spec)
-    vals.update(tp=tp, cp=cp, ep=ep, etp=tp if ep == 1 else 1, b_w=b_w, b_a=b_a, b_kv=b_a, b_r=max(b_a, 2.0),
-                c_dq=0.0, seq=seq, micro_batch=b, ctx=seq, seq_enc=seq)
-    layers = _layers(spec)
-    cache: dict[tuple[str, int | None], LayerCost] = {}
-
-    def lcost(idx: int) -> LayerCost:
-        stack, i = layers[idx]
-        shape, win = TC.layer_shape(spec, stack, i)
-        key = (shape, win)
-        if key not in cache:
-            ops = TC.graph_ops(shape, win, vals)
-            s_kv = min(seq, win) if win else seq
-            ops = TC.training_ops(ops, causal=stack == "dec", flash=lay.flash, dropout=dropout, t_sp=t_sp,
-                                  tokens=tokens_dev, h=h, heads=spec.num_heads / tp, seq_kv=s_kv, b_a=b_a)
-            cache[key] = TC.layer_cost(ops, plan.recompute, mach, lay.flash)
-        return cache[key]
-
-    # --- communication per layer per micro-batch (sizes from the graph's collective ops) -------
-    passes = 2 + (1 if plan.recompute == "full" else 0)  # forward, backward (+ recomputed forward)
-    gpn_tp = _group_gpn(lay, tp, 1)
-    gpn_cp = _group_gpn(lay, cp, tp)
-    gpn_ep = _group_gpn(lay, ep, tp * cp)
-    ccache: dict[tuple[str, float, int, int], float] = {}
-
-    def coll(op: str, size: float, group: int, gpn: int) -> float:
-        key = (op, size, group, gpn)
-        if key not in ccache:
-            ccache[key] = _coll(hw, op, size, group, gpn)
-        return ccache[key]
-
-    def layer_comm(lc: LayerCost) -> tuple[float, float, float]:
-        t_tp = t_cp = t_ep = 0.0
-        for o in lc.collectives():
-            if o.size <= 0:
-                continue
-            if o.group == "tp" and tp > 1:
-                # Megatron TP: all-reduce per block forward and backward; with sequence parallel a
-                # reduce-scatter + all-gather of the same volume (Korthikanti 2022 §4.2.2)
-                one = (coll("all_gather", o.size, tp, gpn_tp) + coll("reduce_scatter", o.size, tp, gpn_tp)
-                       if lay.sp else coll("all_reduce", o.size, tp, gpn_tp))
-                t_tp += passes * one
-            elif o.group == "cp" and cp > 1 and o.variant == "pass_kv":
-                # ring attention (Megatron CP): c-1 K,V steps forward, K,V + dK,dV backward, each
-                # step hidden behind the attention of the previous one (formulas.md §3.6)
-                fwd = (cp - 1) * coll("send_recv", o.size, 2, min(2, gpn_cp))
-                t_cp += max(0.0, fwd - lc.t_attn_fwd) + max(0.0, 2 * fwd - lc.t_attn_bwd)
-                if plan.recompute == "full":
-                    t_cp += max(0.0, fwd - lc.t_attn_fwd)
-            elif o.group == "ep" and ep > 1:
-                t_ep += passes * coll("all_to_all", o.size, ep, gpn_ep)  # dispatch/combine fwd, bwd (+ rc)
-        return t_tp, t_cp, t_ep
-
-    # --- per-stage compute + comm; the busiest stage paces the pipeline --------------------------
-    io_ops = TC.graph_ops("io__forward__all", None, vals)
-    stages = []
-    for s_idx, idxs in enumerate(lay.stage_layers):
-        tf = tb = trc = ttp = tcp = tep = 0.0
-        for idx in idxs:
-            lc = lcost(idx)
-            tf, tb, trc = tf + lc.t_fwd, tb + lc.t_bwd, trc + lc.t_rc
-            a, c_, e = layer_comm(lc)
-            ttp, tcp, tep = ttp + a, tcp + c_, tep + e
-        iof, iob, _ = TC.io_cost(io_ops, mach, s_idx == pp - 1, s_idx == 0, tokens_dev, spec.vocab_size, tp)
-        tf, tb = tf + iof, tb + iob
-        stages.append((tf + tb + trc + ttp + tcp + tep, tf, tb, trc, ttp, tcp, tep))
-    _, t_f, t_b, t_rc, t_tp, t_cp, t_ep = max(stages, key=lambda x: x[0])
-    t_comm = t_tp + t_cp + t_ep
-    act_bytes = tokens_dev * h * b_a
-
-    # pipeline p2p: boundary activations, scattered over TP ranks (Narayanan 2021 §4.1)
-    t_p2p = 0.0
-    if pp > 1:
-        stride = tp * cp * dp
-        t_p2p = _coll(hw, "send_recv", act_bytes / tp, 2, 2 if stride < lay.gpn and lay.gpn // stride >= 2 else 1)
-
-    pipe = getattr(G, f"pipeline__{plan.schedule}")(m, pp, t_b, t_comm, t_f, t_p2p, t_rc, v)
-    bubble_fn = getattr(G, f"bubble__{plan.schedule}")
-    if plan.schedule == "interleaved":
-        bubble = bubble_fn(pp, t_b, t_comm, t_f, t_rc, v)
-    elif plan.schedule == "zero_bubble":
-        bubble = bubble_fn(pp, t_comm, t_f, t_rc)
-    else:
-        bubble = bubble_fn(pp, t_b, t_comm, t_f, t_rc)
-
-    # --- parameters per device and data-parallel traffic ----------------------------------------
-    pd = TM.params_per_device(spec, lay)
-    dpc = dp * cp  # gradients are reduced over data x context parallel ranks (Megatron)
-    gpn_dp = _group_gpn(lay, dpc, tp)
-    dist_opt = plan.distributed_optimizer or plan.zero in (1, 2)
-    exp_dp = dpc // ep
-    gpn_edp = _group_gpn(lay, exp_dp, tp * ep) if exp_dp > 1 else 1
-    t_dp = t_ag = t_z3 = 0.0
-    b_comm = b_g
-    if plan.zero == 3:
-        per_mb = passes  # gathers: forward, backward (+ recompute)
-        t_z3 = (per_mb * _coll(hw, "all_gather", pd.dense * b_w, dpc, gpn_dp)
-                + _coll(hw, "reduce_scatter", pd.dense * b_comm, dpc, gpn_dp)
-                + per_mb * _coll(hw, "all_gather", pd.expert * b_w, exp_dp, gpn_edp)
-                + _coll(hw, "reduce_scatter", pd.expert * b_comm, exp_dp, gpn_edp))
-    elif dist_opt:
-        t_dp = (_coll(hw, "reduce_scatter", pd.dense * b_comm, dpc, gpn_dp)
-                + _coll(hw, "reduce_scatter", pd.expert * b_comm, exp_dp, gpn_edp))
-        t_ag = (_coll(hw, "all_gather", pd.dense * b_w, dpc, gpn_dp)
-                + _coll(hw, "all_gather", pd.expert * b_w, exp_dp, gpn_edp))
-    else:
-        t_dp = (_coll(hw, "all_reduce", pd.dense * b_comm, dpc, gpn_dp)
-                + _coll(hw, "all_reduce", pd.expert * b_comm, exp_dp, gpn_edp))
-    n_buckets = max(1.0, (pd.dense + pd.expert) / BUCKET_PARAMS)
-    dp_exposed = (G.dp__overlap(n_buckets, t_ag, t_b, t_dp, t_f) if plan.overlap_dp
-                  else G.dp__serial(t_ag, t_dp))
-    z3_exposed = G.zero3(m, t_b, t_f, t_rc, t_z3) if plan.zero == 3 else 0.0
-
-    # --- optimizer and offload -------------------------------------------------------------------
-    z_o = dpc if (dist_opt or plan.zero) else 1
-    psi_opt = (pd.dense + pd.expert * dpc / max(exp_dp, 1) / max(dpc, 1)) / z_o if z_o > 1 else pd.dense + pd.expert
-    opt_bytes = 24 + b_g + b_w
-    t_opt = 0.0
-    t_off = 0.0
-    if plan.offload == "none":
-        t_opt = float(G.optimizer(eta_m, bw, opt_bytes, psi_opt))
-    else:
-        t_off = TM.offload_time(hw, lay, psi_opt, b_w, b_g)
-    step = pipe + dp_exposed + z3_exposed + t_opt + t_off
-
-    # --- FLOPs (all devices) ---------------------------------------------------------------------
-    seqs_step = lay.global_batch
-    model_layers = hw_layers = 0.0
-    for idx in range(len(layers)):
-        lc = lcost(idx)
-        model_layers += lc.model_flops
-        hw_layers += lc.hw_flops
-    lg_flops = TC.io_cost(io_ops, mach, True, True, tokens_dev, spec.vocab_size, tp)[2]
-    # per-device layer FLOPs x TP ranks x CP ranks = per micro-batch of b sequences
-    per_mb_model = (model_layers + lg_flops) * tp * cp
-    per_mb_hw = (hw_layers + lg_flops) * tp * cp
-    n_mb_total = seqs_step / b
-    model_flops = per_mb_model * n_mb_total
-    hw_flops = per_mb_hw * n_mb_total
-
-    memory = TM.memory(spec, lay, pd, b_w, b_g, b_o, b_a, dropout)
-    breakdown = {
-        "compute_fwd": m * t_f, "compute_bwd": m * t_b, "compute_recompute": m * t_rc,
-        "tp_comm": m * t_tp, "cp_comm": m * t_cp, "ep_comm": m * t_ep,
-        "pp_p2p": float(pipe - m * (t_f + t_b + t_rc + t_comm) - bubble),
-        "pp_bubble": float(bubble), "dp_comm": float(dp_exposed), "zero3_comm": float(z3_exposed),
-        "optimizer": t_opt, "offload": t_off,
-    }
-    res = TrainResult(float(step), breakdown, memory, model_flops, hw_flops, seqs_step * seq, plan.gpus, peak, lay)
-    res.values = {"n_micro": m, "pp": pp, "v_stages": v, "t_fwd": t_f, "t_bwd": t_b, "t_rc": t_rc,
-                  "t_comm_mb": t_comm, "t_p2p": t_p2p, "t_dp": t_dp, "t_ag": t_ag, "n_buckets": n_buckets,
-                  "t_z3": t_z3, "t_opt": t_opt, "t_offload": t_off}
+    out = TS.evaluate(spec, hw, TS.plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    row = {k: float(v[0]) for k, v in out.items()}
+    fell_back = bool(out["fell_back"][0])
+    if fell_back:
+        plan = replace(plan, attention="flash")
+        lay = replace(lay, plan=plan, flash=True)
+    memory = {k: row[f"memory_{k}"] for k in TS.MEMORY}
+    breakdown = {k: row[k] for k in TS.BREAKDOWN}
+    res = TrainResult(row["iteration_time_s"], breakdown, memory, row["model_flops_per_step"],
+                      row["hardware_flops_per_step"], lay.global_batch * lay.seq, plan.gpus, hw.peak[plan.precision],
+                      lay, row=row)
+    res.values = {k: row[k] for k in TS.VALUES if k in row}
+    res.values.update(n_micro=lay.m, pp=lay.pp, v_stages=lay.v)
     res.notes.append(f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}")
-    if any(len(x) != len(lay.stage_layers[0]) for x in lay.stage_layers):
-        res.notes.append("uneven pipeline: " + "/".join(str(len(x)) for x in lay.stage_layers) + " layers per stage")
+    sizes = [len(x) for x in lay.stage_layers]
+    if len(set(sizes)) > 1:
+        res.notes.append("uneven pipeline: " + "/".join(map(str, sizes)) + " layers per stage (the busiest stage"
+                         " paces the pipeline)")
     cap = hw.memory_usable
-    if res.memory_total > cap and plan.attention == "auto" and not lay.flash:
-        # 'auto' picked the materialized s^2 scores, which do not fit: a run of this plan can only
-        # have used a memory-efficient fused attention (FlashAttention, Dao et al. 2022; what
-        # Megatron-Core / Transformer Engine select), so cost that instead (see :func:`check`)
-        from dataclasses import replace
-
-        res2 = evaluate(spec, replace(plan, attention="flash"), hw, check_memory=check_memory)
-        res2.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
-        return res2
     if res.memory_total > cap:
         msg = (f"does not fit: {res.memory_total / 2**30:.1f} GiB per GPU needed, {hw.id} has "
                f"{cap / 2**30:.1f} GiB (" + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in memory.items() if v) + "); "
@@ -548,4 +397,6 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
         if check_memory:
             raise PlanError(msg)
         res.notes.append(msg)
+    if fell_back:
+        res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
     return res

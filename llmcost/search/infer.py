@@ -2,10 +2,10 @@
 x batch sizes, evaluated vectorized over the batch (runtime: no sympy).
 
 Each (hardware, parallel layout, formats) is one :class:`llmcost.cost.inference.Evaluator`; all
-batch sizes of it go through the same phase functions as :func:`llmcost.cost.inference.cost`
-at once (micro-batch on one array axis, decode contexts on the other), and the metrics are
-:meth:`InferenceResult.metrics` on those arrays. ``tests/test_search.py`` re-costs returned
-plans one by one with ``cost`` and compares.
+batch sizes of it go through :func:`llmcost.cost.inference.serve`, the composition
+:func:`llmcost.cost.inference.cost` runs on one batch, at once (micro-batch on one array axis,
+decode contexts on the other), and the metrics are :meth:`InferenceResult.metrics` on those
+arrays. ``tests/test_search.py`` re-costs returned plans one by one with ``cost``: identical.
 """
 
 from __future__ import annotations
@@ -45,62 +45,20 @@ class InferSpace:
 
 
 def _metrics_batches(ev: I.Evaluator, batches: np.ndarray) -> dict[str, np.ndarray]:
-    """:func:`llmcost.cost.inference.cost` for every system batch of ``batches`` at once."""
+    """The metrics of every system batch of ``batches`` at once: :func:`llmcost.cost.inference.serve`
+    (the composition :func:`llmcost.cost.inference.cost` runs on one batch) on the array of
+    per-replica batches, and :meth:`InferenceResult.metrics` on its arrays."""
     p = ev.plan
-    spec = ev.spec
-    b_rep = batches // p.dp
-    m = np.maximum(1, np.minimum(b_rep, p.pp))
-    mbs = b_rep / m
-    pre = I._prefill(ev, mbs, p.prompt_len)
-    # memory (inference._memory at b_rep, the workspace per batch)
-    final = p.prompt_len + p.output_len
-    ctx_m = 1 + p.output_len if spec.is_encoder_decoder else final
-    kv_phase = I._decode(ev, b_rep.astype(float), float(ctx_m), p.prompt_len)
-    ops = list(kv_phase.ops)
-    if spec.is_encoder_decoder:
-        enc = ev.phase(I._phase_groups(ev, "encoder"), "io__encoder__all", micro_batch=1.0, seq=1.0, ctx=1.0)
-        ops += [o for o in enc.ops if o.group != "io"]
-    layer_w = sum(o.count * float(np.max(o.weight_bytes)) for o in ops if o.group != "io")
-    io_w = {o.name: float(np.max(o.weight_bytes)) for o in ops if o.group == "io"}
-    head = io_w.get("embedding", 0.0) + io_w.get("lm_head", 0.0)
-    if p.pp > 1:
-        head = max(io_w.get("embedding", 0.0), io_w.get("lm_head", 0.0))
-    weights = layer_w / p.pp + head + io_w.get("final_norm", 0.0)
-    kv = np.asarray(kv_phase.kv_bytes, dtype=float) / p.pp
-    acts = [np.broadcast_to(np.asarray(o.hbm_bytes - o.weight_bytes, dtype=float), mbs.shape)
-            for o in pre.ops if o.kind != "collective"]
-    work = np.maximum(0.0, np.max(np.stack(acts), axis=0)) if acts else np.zeros(mbs.shape)
-    usable = ev.hw.memory_usable
-    reserved = I.RESERVED_FRACTION * usable
-    total = weights + kv + work + reserved
-    mem = {"weights": weights, "kv_cache": kv, "activations": work, "reserved": reserved, "total": total,
-           "usable": usable}
-    # latency
-    p2p = np.zeros(mbs.shape)
-    if p.pp > 1:
-        p2p = np.asarray(ev.collective_time("send_recv", "pp", mbs * p.prompt_len / p.cp * spec.hidden_size
-                                            * ev.vals["b_r"]), dtype=float)
-    ttft = (m + p.pp - 1) / p.pp * np.asarray(pre.time, dtype=float) + (p.pp - 1) * p2p
-    if p.output_len > 1:
-        ctx = p.prompt_len + np.arange(1, p.output_len, dtype=float)
-    else:
-        ctx = np.array([p.prompt_len + 1.0])
-    if spec.is_encoder_decoder:
-        ctx = ctx - p.prompt_len + 1
-    dec = I._decode(ev, mbs[:, None], ctx[None, :], p.prompt_len)
-    p2p_d = np.zeros(mbs.shape)
-    if p.pp > 1:
-        p2p_d = np.asarray(ev.collective_time("send_recv", "pp", mbs * spec.hidden_size * ev.vals["b_r"]), dtype=float)
-    steps = np.broadcast_to(np.asarray(dec.time, dtype=float), (mbs.size, ctx.size)) + (p.pp - 1) * p2p_d[:, None]
-    tpot = steps.mean(axis=1)
-    e2e = ttft + (steps.sum(axis=1) if p.output_len > 1 else 0.0)
-    r = I.InferenceResult(model=spec.name, hardware=ev.hw.id, plan=p, batch=batches, gpus=p.devices,  # type: ignore[arg-type]
-                          ttft=ttft, tpot=tpot, e2e=e2e, memory=mem, max_batch=0, prefill=pre, decode=dec,  # type: ignore[arg-type]
-                          math=ev.math, formats=ev.formats, price_per_hour=ev.hw.price_per_hour, tdp=ev.hw.tdp)
-    out = {k: np.asarray(v, dtype=float) if v is not None else np.full(mbs.shape, np.nan)
-           for k, v in r.metrics().items() if k != "max_batch"}
-    out["output_tokens_per_s_per_user"] = 1.0 / tpot
-    out["fits"] = ~(total > usable)
+    r = I.serve(ev, batches // p.dp)
+    mem = r["memory"]
+    res = I.InferenceResult(model=ev.spec.name, hardware=ev.hw.id, plan=p, batch=batches,  # type: ignore[arg-type]
+                            gpus=p.devices, ttft=r["ttft"], tpot=r["tpot"], e2e=r["e2e"], memory=mem, max_batch=0,
+                            prefill=r["prefill"], decode=r["decode"], math=ev.math, formats=ev.formats,
+                            price_per_hour=ev.hw.price_per_hour, tdp=ev.hw.tdp)
+    shape = np.shape(batches)
+    out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) if v is not None else np.full(shape, np.nan)
+           for k, v in res.metrics().items() if k != "max_batch"}
+    out["fits"] = ~(np.asarray(mem["total"]) > mem["usable"])
     return out
 
 
