@@ -473,18 +473,33 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
 
 
 def largest_batch(ev: Evaluator) -> int:
-    """Largest system batch (a multiple of dp) whose memory fits: memory is affine in the batch."""
+    """Largest system batch (a multiple of dp) whose memory fits.
+
+    Memory grows monotonically with the batch but is only piecewise affine (below ``pp``
+    the micro-batch count changes with the batch), so the per-replica batch is found by
+    doubling and then bisecting on the memory function itself.
+    """
     p = ev.plan
-    m = []
-    for b in (1.0, 2.0):
-        pre = _prefill(ev, b / _micro(int(b), p.pp), p.prompt_len)
-        m.append(_memory(ev, b, pre)["total"])
-    slope = m[1] - m[0]
-    fixed = m[0] - slope
     usable = ev.hw.memory_usable
-    if fixed + slope > usable:
+
+    def fits(b_rep: int) -> bool:
+        pre = _prefill(ev, b_rep / _micro(b_rep, p.pp), p.prompt_len)
+        return float(_memory(ev, float(b_rep), pre)["total"]) <= usable
+
+    if not fits(1):
         return 0
-    return int((usable - fixed) // slope) * p.dp if slope > 0 else 10**9
+    lo, hi = 1, 2
+    while fits(hi):
+        lo, hi = hi, hi * 2
+        if hi > 2**30:
+            return 10**9
+    while hi - lo > 1:  # fits(lo) and not fits(hi)
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo * p.dp
 
 
 def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResult:
