@@ -17,6 +17,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check llmcost tests bench
+	$(BIN)/ruff format --check llmcost tests bench
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

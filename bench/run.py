@@ -15,13 +15,62 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS: list[list[str]] = [
     ["collective", "all_reduce", "--size", "1GiB", "--gpus", "64", "--hw", "h100-sxm"],
-    ["infer", "llama-3.1-70b", "--hw", "h100-sxm", "--tp", "4", "--batch", "16", "--prompt-len", "2048",
-     "--output-len", "256"],
-    ["train", "gpt3-175b", "--hw", "a100-sxm4-80gb", "--gpus", "64", "--tp", "8", "--pp", "8", "--micro-batch", "1",
-     "--global-batch", "64", "--seq-len", "2048", "--recompute", "selective", "--schedule", "interleaved",
-     "--virtual-stages", "3", "--precision", "fp16"],
-    ["tts", "qwen3-8b", "--hw", "h100-sxm", "--strategy", "best_of_n", "--samples", "16", "--prompt-len", "512",
-     "--gen-len", "8192", "--verifier", "qwen3-0.6b"],
+    [
+        "infer",
+        "llama-3.1-70b",
+        "--hw",
+        "h100-sxm",
+        "--tp",
+        "4",
+        "--batch",
+        "16",
+        "--prompt-len",
+        "2048",
+        "--output-len",
+        "256",
+    ],
+    [
+        "train",
+        "gpt3-175b",
+        "--hw",
+        "a100-sxm4-80gb",
+        "--gpus",
+        "64",
+        "--tp",
+        "8",
+        "--pp",
+        "8",
+        "--micro-batch",
+        "1",
+        "--global-batch",
+        "64",
+        "--seq-len",
+        "2048",
+        "--recompute",
+        "selective",
+        "--schedule",
+        "interleaved",
+        "--virtual-stages",
+        "3",
+        "--precision",
+        "fp16",
+    ],
+    [
+        "tts",
+        "qwen3-8b",
+        "--hw",
+        "h100-sxm",
+        "--strategy",
+        "best_of_n",
+        "--samples",
+        "16",
+        "--prompt-len",
+        "512",
+        "--gen-len",
+        "8192",
+        "--verifier",
+        "qwen3-0.6b",
+    ],
 ]
 TARGET_S = 0.5
 
@@ -31,8 +80,13 @@ def cold_times(args: list[str], runs: int) -> list[float]:
     out = []
     for _ in range(runs):
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "llmcost", *args], cwd=ROOT, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run(
+            [sys.executable, "-m", "llmcost", *args],
+            cwd=ROOT,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         out.append(time.perf_counter() - t)
     return out
 
@@ -49,8 +103,19 @@ def main() -> None:
 
 # --- plan search (issue 6): plans evaluated per second on one core, cold wall time --------------------
 SEARCH_COMMANDS: list[list[str]] = [
-    ["search", "train", "gpt3-175b", "--hw", "a100-sxm4-80gb", "--gpus", "1024", "--global-batch", "1536",
-     "--seq-len", "2048"],
+    [
+        "search",
+        "train",
+        "gpt3-175b",
+        "--hw",
+        "a100-sxm4-80gb",
+        "--gpus",
+        "1024",
+        "--global-batch",
+        "1536",
+        "--seq-len",
+        "2048",
+    ],
 ]
 SEARCH_TARGET_PLANS_S = 100_000
 SEARCH_TARGET_WALL_S = 3.0
@@ -71,17 +136,25 @@ def search_bench(runs: int) -> None:
         walls, rates, n = [], [], 0
         for _ in range(runs):
             t = time.perf_counter()
-            out = subprocess.run([sys.executable, "-m", "llmcost", *args, "--format", "json"], cwd=ROOT, check=True,
-                                 capture_output=True, text=True, preexec_fn=_one_core)
+            out = subprocess.run(
+                [sys.executable, "-m", "llmcost", *args, "--format", "json"],
+                cwd=ROOT,
+                check=True,
+                capture_output=True,
+                text=True,
+                preexec_fn=_one_core,
+            )
             walls.append(time.perf_counter() - t)
             data = json.loads(out.stdout)
             n = data["plans_evaluated"]
             rates.append(n / data["elapsed_s"])
         wall, rate = statistics.median(walls), statistics.median(rates)
         ok = "ok" if rate >= SEARCH_TARGET_PLANS_S and wall < SEARCH_TARGET_WALL_S else "over target"
-        print(f"llmcost {' '.join(args)}: {n:,} plans, {rate:,.0f} plans/s (search alone), cold wall median "
-              f"{wall:.2f} s over {runs} runs, one core (targets {SEARCH_TARGET_PLANS_S:,} plans/s, "
-              f"{SEARCH_TARGET_WALL_S} s: {ok})")
+        print(
+            f"llmcost {' '.join(args)}: {n:,} plans, {rate:,.0f} plans/s (search alone), cold wall median "
+            f"{wall:.2f} s over {runs} runs, one core (targets {SEARCH_TARGET_PLANS_S:,} plans/s, "
+            f"{SEARCH_TARGET_WALL_S} s: {ok})"
+        )
 
 
 if __name__ == "__main__":

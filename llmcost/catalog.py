@@ -51,7 +51,9 @@ def user_dirs(extra: Iterable[str | Path] = ()) -> list[Path]:
     for p, origin in sources:
         path = Path(p).expanduser()
         if not path.is_dir():
-            raise UserError(f"{origin}: '{p}' is not a directory; give a folder holding hardware/ or models/ files")
+            raise UserError(
+                f"{origin}: '{p}' is not a directory; give a folder holding hardware/ or models/ files"
+            )
         dirs.append(path)
     return dirs
 

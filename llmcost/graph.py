@@ -75,7 +75,17 @@ if TYPE_CHECKING:
     from llmcost.modelspec import ModelSpec
 
 PHASES = ("forward", "decode", "encoder")
-KINDS = ("gemm", "attention", "norm", "elementwise", "embedding", "lm_head", "router", "expert_gemm", "collective")
+KINDS = (
+    "gemm",
+    "attention",
+    "norm",
+    "elementwise",
+    "embedding",
+    "lm_head",
+    "router",
+    "expert_gemm",
+    "collective",
+)
 QUANTITIES = ("flops", "hbm_bytes", "weight_bytes", "dequant", "size")
 
 
@@ -165,7 +175,12 @@ def _define() -> None:
         ("b_kv", "B", "bytes per KV-cache element (scales included)", "b_{kv}"),
         ("b_r", "B", "bytes per element of reduced activations (>= 2: 16-bit reductions)", "b_r"),
         ("c_dq", "1", "vector ops per weight element to dequantize (0 unless weight-only)", "c_{dq}"),
-        ("sep_ar", "1", "1 when attention and FFN are reduced separately, 0 for parallel attention", r"\sigma"),
+        (
+            "sep_ar",
+            "1",
+            "1 when attention and FFN are reduced separately, 0 for parallel attention",
+            r"\sigma",
+        ),
         ("untied", "1", "1 when the LM head is a separate table, 0 when tied to the embedding", "u"),
     ):
         define(name, unit, doc, latex=latex)
@@ -181,8 +196,16 @@ def S(name: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- op builders
-def _gemm(name: str, M: Any, K: Any, N: Any, kind: str = "gemm", doc: str = "", resident: Any = None,
-          touched: Any = None) -> Op:
+def _gemm(
+    name: str,
+    M: Any,
+    K: Any,
+    N: Any,
+    kind: str = "gemm",
+    doc: str = "",
+    resident: Any = None,
+    touched: Any = None,
+) -> Op:
     """GEMM [M,K]x[K,N] (formulas.md §1.3); ``touched`` scales the weight read (MoE)."""
     import sympy as sp
 
@@ -191,7 +214,9 @@ def _gemm(name: str, M: Any, K: Any, N: Any, kind: str = "gemm", doc: str = "", 
     read = w_el if touched is None else touched * w_el
     res = w_el * bw if resident is None else resident
     tiles = sp.Max(1, M / 128) if touched is None else sp.Max(1, M / (128 * touched))
-    return Op(name, kind, 2 * M * K * N, read * bw + M * K * ba + M * N * ba, res, cdq * read * tiles, doc=doc)
+    return Op(
+        name, kind, 2 * M * K * N, read * bw + M * K * ba + M * N * ba, res, cdq * read * tiles, doc=doc
+    )
 
 
 def _norm(name: str, T: Any, width: Any) -> Op:
@@ -236,25 +261,49 @@ def _attention_std(phase: str) -> list[Op]:
     ops = [_norm("attn_norm", T, h), _gemm("qkv_proj", T, h, qh + 2 * kvh)]
     if phase == "decode":
         keys = sp.Min(ctx, W) / c
-        ops.append(Op("attention", "attention", 2 * b * keys * heads * (dh + dv),
-                      b * keys * 2 * kvh * bkv + b * heads * (dh + dv) * ba + b * 2 * kvh * bkv, 0,
-                      doc="decode: read the KV cache once (formulas.md §1.6)"))
+        ops.append(
+            Op(
+                "attention",
+                "attention",
+                2 * b * keys * heads * (dh + dv),
+                b * keys * 2 * kvh * bkv + b * heads * (dh + dv) * ba + b * 2 * kvh * bkv,
+                0,
+                doc="decode: read the KV cache once (formulas.md §1.6)",
+            )
+        )
     else:
         pairs = _pairs(s, W) if phase == "forward" else s * s
         write = T * 2 * kvh * bkv if phase == "forward" else 0
-        ops.append(Op("attention", "attention", 2 * b * pairs / c * heads * (dh + dv),
-                      T * heads * (dh + dv) * ba + b * s * 2 * kvh * ba + write, 0,
-                      doc="FlashAttention IO: Q,K,V read, O written once (Dao 2022 Thm 2)"))
+        ops.append(
+            Op(
+                "attention",
+                "attention",
+                2 * b * pairs / c * heads * (dh + dv),
+                T * heads * (dh + dv) * ba + b * s * 2 * kvh * ba + write,
+                0,
+                doc="FlashAttention IO: Q,K,V read, O written once (Dao 2022 Thm 2)",
+            )
+        )
     ops.append(_gemm("o_proj", T, heads * dv, h))
     if phase == "forward":
         ops += [
-            _coll("cp_pass_kv", "send_recv", "cp", b * (s / c) * 2 * kvh * bkv, "pass_kv",
-                  "ring pass-KV: one K,V shard per step, cp-1 steps (Yang et al. 2024 §3)"),
+            _coll(
+                "cp_pass_kv",
+                "send_recv",
+                "cp",
+                b * (s / c) * 2 * kvh * bkv,
+                "pass_kv",
+                "ring pass-KV: one K,V shard per step, cp-1 steps (Yang et al. 2024 §3)",
+            ),
             _coll("cp_pass_q", "send_recv", "cp", T * qh * ba, "pass_q", "ring pass-Q: queries per step"),
-            _coll("cp_q_return", "all_to_all", "cp", T * qh * S("b_r"), "pass_q", "pass-Q partial outputs + LSE"),
+            _coll(
+                "cp_q_return", "all_to_all", "cp", T * qh * S("b_r"), "pass_q", "pass-Q partial outputs + LSE"
+            ),
         ]
     elif phase == "decode":
-        ops.append(_coll("cp_merge", "all_reduce", "cp", b * qh * br, doc="merge partial attention over KV shards"))
+        ops.append(
+            _coll("cp_merge", "all_reduce", "cp", b * qh * br, doc="merge partial attention over KV shards")
+        )
     ops.append(_coll("attn_allreduce", "all_reduce", "tp", T * h * br * S("sep_ar")))
     return ops
 
@@ -271,7 +320,11 @@ def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
     heads = nq / t
     ops = [_norm("attn_norm", T, h)]
     if q_lora:
-        ops += [_gemm("q_a_proj", T, h, qr), _norm("q_a_norm", T, qr), _gemm("q_b_proj", T, qr, heads * (dn + dr))]
+        ops += [
+            _gemm("q_a_proj", T, h, qr),
+            _norm("q_a_norm", T, qr),
+            _gemm("q_b_proj", T, qr, heads * (dn + dr)),
+        ]
     else:
         ops.append(_gemm("q_proj", T, h, heads * (dn + dr)))
     ops += [_gemm("kv_a_proj", T, h, dc + dr), _norm("kv_a_norm", T, dc)]
@@ -279,28 +332,55 @@ def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
         keys = sp.Min(ctx, W) / c
         bw, cdq = S("b_w"), S("c_dq")
         ops += [
-            Op("q_absorb", "gemm", 2 * T * heads * dn * dc, heads * dn * dc * bw + T * heads * (dn + dc) * ba,
-               heads * dn * dc * bw, cdq * heads * dn * dc * sp.Max(1, T / 128),
-               doc="W_UK absorbed into the query: a per-head batched GEMM [T,d_nope]x[d_nope,d_c]"),
-            Op("attention", "attention", 2 * b * keys * heads * (2 * dc + dr),
-               b * keys * (dc + dr) * bkv + b * heads * (2 * dc + dr) * ba + b * (dc + dr) * bkv, 0,
-               doc="attention over the latent cache (formulas.md §1.6 MLA)"),
-            Op("v_absorb", "gemm", 2 * T * heads * dc * dv, heads * dc * dv * bw + T * heads * (dc + dv) * ba,
-               heads * dc * dv * bw, cdq * heads * dc * dv * sp.Max(1, T / 128),
-               doc="W_UV applied to the latent output: per-head [T,d_c]x[d_c,d_v]"),
+            Op(
+                "q_absorb",
+                "gemm",
+                2 * T * heads * dn * dc,
+                heads * dn * dc * bw + T * heads * (dn + dc) * ba,
+                heads * dn * dc * bw,
+                cdq * heads * dn * dc * sp.Max(1, T / 128),
+                doc="W_UK absorbed into the query: a per-head batched GEMM [T,d_nope]x[d_nope,d_c]",
+            ),
+            Op(
+                "attention",
+                "attention",
+                2 * b * keys * heads * (2 * dc + dr),
+                b * keys * (dc + dr) * bkv + b * heads * (2 * dc + dr) * ba + b * (dc + dr) * bkv,
+                0,
+                doc="attention over the latent cache (formulas.md §1.6 MLA)",
+            ),
+            Op(
+                "v_absorb",
+                "gemm",
+                2 * T * heads * dc * dv,
+                heads * dc * dv * bw + T * heads * (dc + dv) * ba,
+                heads * dc * dv * bw,
+                cdq * heads * dc * dv * sp.Max(1, T / 128),
+                doc="W_UV applied to the latent output: per-head [T,d_c]x[d_c,d_v]",
+            ),
         ]
         ops.append(_coll("cp_merge", "all_reduce", "cp", b * heads * dv * br))
     else:
         ops.append(_gemm("kv_b_proj", T, dc, heads * (dn + dv)))
-        ops.append(Op("attention", "attention", 2 * b * _pairs(s, W) / c * heads * (dn + dr + dv),
-                      T * heads * (dn + dr + dv) * ba + b * s * heads * (dn + dr + dv) * ba + T * (dc + dr) * bkv, 0,
-                      doc="FlashAttention IO over up-projected K,V; latent cache written"))
+        ops.append(
+            Op(
+                "attention",
+                "attention",
+                2 * b * _pairs(s, W) / c * heads * (dn + dr + dv),
+                T * heads * (dn + dr + dv) * ba + b * s * heads * (dn + dr + dv) * ba + T * (dc + dr) * bkv,
+                0,
+                doc="FlashAttention IO over up-projected K,V; latent cache written",
+            )
+        )
         ops += [
             _coll("cp_pass_kv", "send_recv", "cp", b * (s / c) * (dc + dr) * bkv, "pass_kv"),
             _coll("cp_pass_q", "send_recv", "cp", T * heads * (dn + dr) * ba, "pass_q"),
             _coll("cp_q_return", "all_to_all", "cp", T * heads * dv * br, "pass_q"),
         ]
-    ops += [_gemm("o_proj", T, heads * dv, h), _coll("attn_allreduce", "all_reduce", "tp", T * h * br * S("sep_ar"))]
+    ops += [
+        _gemm("o_proj", T, heads * dv, h),
+        _coll("attn_allreduce", "all_reduce", "tp", T * h * br * S("sep_ar")),
+    ]
     return ops
 
 
@@ -321,7 +401,15 @@ def _cross(phase: str) -> list[Op]:
         kv_io = b * se * 2 * kvh * ba + b * se * 2 * kvh * bkv
     else:
         kv_io = b * se * 2 * kvh * bkv
-    ops.append(Op("cross_attention", "attention", 2 * T * se * heads * (dh + dv), T * heads * (dh + dv) * ba + kv_io, 0))
+    ops.append(
+        Op(
+            "cross_attention",
+            "attention",
+            2 * T * se * heads * (dh + dv),
+            T * heads * (dh + dv) * ba + kv_io,
+            0,
+        )
+    )
     ops += [_gemm("cross_o_proj", T, heads * dv, h), _coll("cross_allreduce", "all_reduce", "tp", T * h * br)]
     return ops
 
@@ -333,7 +421,11 @@ def _ffn(phase: str, moe: bool) -> list[Op]:
     ops = [_norm("ffn_norm", T, h)]
     if not moe:
         f = S("d_ff")
-        ops += [_gemm("up_proj", T, h, nup * f / t), _elementwise("act", T, f / t, nup), _gemm("down_proj", T, f / t, h)]
+        ops += [
+            _gemm("up_proj", T, h, nup * f / t),
+            _elementwise("act", T, f / t, nup),
+            _gemm("down_proj", T, f / t, h),
+        ]
     else:
         import sympy as sp
 
@@ -349,11 +441,25 @@ def _ffn(phase: str, moe: bool) -> list[Op]:
         ops += [
             _gemm("router", T, h, E, kind="router"),
             _coll("ep_dispatch", "all_to_all", "ep", T * k * h * ba / t),
-            _gemm("experts_up", assign, h, nup * fe / et, kind="expert_gemm", touched=touched,
-                  resident=local * h * nup * fe / et * bw),
+            _gemm(
+                "experts_up",
+                assign,
+                h,
+                nup * fe / et,
+                kind="expert_gemm",
+                touched=touched,
+                resident=local * h * nup * fe / et * bw,
+            ),
             _elementwise("experts_act", assign, fe / et, nup),
-            _gemm("experts_down", assign, fe / et, h, kind="expert_gemm", touched=touched,
-                  resident=local * h * fe / et * bw),
+            _gemm(
+                "experts_down",
+                assign,
+                fe / et,
+                h,
+                kind="expert_gemm",
+                touched=touched,
+                resident=local * h * fe / et * bw,
+            ),
             _coll("ep_combine", "all_to_all", "ep", T * k * h * ba / t),
             _gemm("shared_up", T, h, nup * fs / t),
             _elementwise("shared_act", T, fs / t, nup),
@@ -410,8 +516,14 @@ def io_ops(phase: str, logits: str = "all") -> tuple[Op, ...]:
     if phase == "encoder":
         return (emb, _norm("encoder_final_norm", T, h))
     M = b if (logits == "last" or phase == "decode") else T
-    head = Op("lm_head", "lm_head", 2 * M * h * V / t, V * h / t * bw + M * h * ba + M * V / t * 4,
-              S("untied") * V * h / t * bw, S("c_dq") * V * h / t)
+    head = Op(
+        "lm_head",
+        "lm_head",
+        2 * M * h * V / t,
+        V * h / t * bw + M * h * ba + M * V / t * 4,
+        S("untied") * V * h / t * bw,
+        S("c_dq") * V * h / t,
+    )
     return (emb, _norm("final_norm", T, h), head)
 
 
@@ -457,19 +569,42 @@ def model_values(spec: ModelSpec) -> dict[str, float]:
     """Numbers for the model-dimension symbols of ``spec``."""
     moe, mla = spec.moe, spec.mla
     out: dict[str, float] = {
-        "d_model": spec.hidden_size, "n_q": spec.num_heads, "n_kv": spec.num_kv_heads,
-        "d_head": spec.head_dim, "d_v": spec.v_head_dim, "q_dim": spec.q_dim, "kv_dim": spec.kv_dim,
-        "d_ff": spec.intermediate_size, "n_up": 2 if spec.gated_mlp else 1, "vocab": spec.vocab_size,
-        "sep_ar": 0 if spec.parallel_attn else 1, "untied": 0 if spec.tie_word_embeddings else 1,
-        "n_experts": 1, "top_k": 1, "d_expert": 0, "d_shared": 0,
-        "kv_lora": 0, "q_lora": 0, "d_nope": 0, "d_rope": 0,
+        "d_model": spec.hidden_size,
+        "n_q": spec.num_heads,
+        "n_kv": spec.num_kv_heads,
+        "d_head": spec.head_dim,
+        "d_v": spec.v_head_dim,
+        "q_dim": spec.q_dim,
+        "kv_dim": spec.kv_dim,
+        "d_ff": spec.intermediate_size,
+        "n_up": 2 if spec.gated_mlp else 1,
+        "vocab": spec.vocab_size,
+        "sep_ar": 0 if spec.parallel_attn else 1,
+        "untied": 0 if spec.tie_word_embeddings else 1,
+        "n_experts": 1,
+        "top_k": 1,
+        "d_expert": 0,
+        "d_shared": 0,
+        "kv_lora": 0,
+        "q_lora": 0,
+        "d_nope": 0,
+        "d_rope": 0,
     }
     if moe is not None:
-        out.update(n_experts=moe.num_experts, top_k=moe.top_k, d_expert=moe.expert_intermediate_size,
-                   d_shared=moe.num_shared_experts * moe.shared_intermediate_size)
+        out.update(
+            n_experts=moe.num_experts,
+            top_k=moe.top_k,
+            d_expert=moe.expert_intermediate_size,
+            d_shared=moe.num_shared_experts * moe.shared_intermediate_size,
+        )
     if mla is not None:
-        out.update(kv_lora=mla.kv_lora_rank, q_lora=mla.q_lora_rank or 0, d_nope=mla.qk_nope_head_dim,
-                   d_rope=mla.qk_rope_head_dim, d_v=mla.v_head_dim)
+        out.update(
+            kv_lora=mla.kv_lora_rank,
+            q_lora=mla.q_lora_rank or 0,
+            d_nope=mla.qk_nope_head_dim,
+            d_rope=mla.qk_rope_head_dim,
+            d_v=mla.v_head_dim,
+        )
     return {k: float(v) for k, v in out.items()}
 
 

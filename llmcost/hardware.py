@@ -106,7 +106,9 @@ class Hardware:
         for t in self.fabric:
             if t.key == key:
                 return t
-        raise UserError(f"{self.id} has no fabric tier '{key}'; tiers: {', '.join(t.key for t in self.fabric)}")
+        raise UserError(
+            f"{self.id} has no fabric tier '{key}'; tiers: {', '.join(t.key for t in self.fabric)}"
+        )
 
 
 # Flat datasheet-style keys accepted in overrides (the validation case format uses them),
@@ -121,7 +123,30 @@ _FLAT_KEYS: dict[str, tuple[tuple[str, ...], str]] = {
     "hbm_bandwidth_tbps": (("memory", "bandwidth"), "TB/s"),
     "tdp_w": (("tdp",), "W"),
 }
-_ENTRY_KEYS = ["id", "name", "vendor", "type", "aliases", "architecture", "released", "compute", "compute_note", "memory", "cache", "fabric", "node", "pcie", "host_memory", "tdp", "price", "efficiency", "sources", "confidence", "notes", "based_on"]
+_ENTRY_KEYS = [
+    "id",
+    "name",
+    "vendor",
+    "type",
+    "aliases",
+    "architecture",
+    "released",
+    "compute",
+    "compute_note",
+    "memory",
+    "cache",
+    "fabric",
+    "node",
+    "pcie",
+    "host_memory",
+    "tdp",
+    "price",
+    "efficiency",
+    "sources",
+    "confidence",
+    "notes",
+    "based_on",
+]
 
 
 def normalize_overrides(overrides: dict[str, Any], hw_id: str) -> dict[str, Any]:
@@ -131,7 +156,9 @@ def normalize_overrides(overrides: dict[str, Any], hw_id: str) -> dict[str, Any]
         if key in _FLAT_KEYS:
             path, unit = _FLAT_KEYS[key]
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise UserError(f"hardware override '{key}' for {hw_id}: expected a number in {unit}, got {value!r}")
+                raise UserError(
+                    f"hardware override '{key}' for {hw_id}: expected a number in {unit}, got {value!r}"
+                )
             node = out
             for part in path[:-1]:
                 node = node.setdefault(part, {})
@@ -290,12 +317,16 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     assert cap is not None
     usable = r.quantity("memory.usable", "bytes", required=False) or cap
     if usable > cap:
-        raise r.fail("memory.usable", f"at most memory.capacity ({r.get('memory.capacity')})", r.get("memory.usable"))
+        raise r.fail(
+            "memory.usable", f"at most memory.capacity ({r.get('memory.capacity')})", r.get("memory.usable")
+        )
     mem_bw = r.quantity("memory.bandwidth", "bandwidth")
     assert mem_bw is not None
     fabric_raw = r.get("fabric")
     if not isinstance(fabric_raw, dict) or not fabric_raw:
-        raise r.fail("fabric", "an ordered mapping of tiers such as {scale_up: {...}, scale_out: {...}}", fabric_raw)
+        raise r.fail(
+            "fabric", "an ordered mapping of tiers such as {scale_up: {...}, scale_out: {...}}", fabric_raw
+        )
     # Tiers are ordered by group size (innermost first, the unbounded tier last), so the
     # order of the YAML mapping does not matter.
     tiers = tuple(
@@ -307,10 +338,13 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     for inner, outer in zip(tiers[:-1], tiers[1:], strict=True):
         if inner.devices is None:
             raise r.fail(
-                f"fabric.{inner.key}.devices", f"a device count: only one tier may be unbounded, and '{outer.key}' is too"
+                f"fabric.{inner.key}.devices",
+                f"a device count: only one tier may be unbounded, and '{outer.key}' is too",
             )
         if outer.devices == inner.devices:
-            raise r.fail(f"fabric.{outer.key}.devices", f"more devices than tier '{inner.key}' ({inner.devices})")
+            raise r.fail(
+                f"fabric.{outer.key}.devices", f"more devices than tier '{inner.key}' ({inner.devices})"
+            )
     sources = r.get("sources")
     if not isinstance(sources, list) or not sources:
         raise r.fail("sources", "a non-empty list of where the figures came from", sources)

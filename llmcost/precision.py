@@ -61,8 +61,16 @@ _FLOAT = ("bf16", "fp16", "fp8", "fp4")
 def normalize(fmt: str, what: str = "precision") -> str:
     """Canonical format name; UserError listing the formats otherwise."""
     key = str(fmt).strip().lower()
-    key = {"bfloat16": "bf16", "float16": "fp16", "half": "fp16", "e4m3": "fp8", "mxfp4": "fp4", "nvfp4": "fp4",
-           "w8": "int8", "w4": "int4"}.get(key, key)
+    key = {
+        "bfloat16": "bf16",
+        "float16": "fp16",
+        "half": "fp16",
+        "e4m3": "fp8",
+        "mxfp4": "fp4",
+        "nvfp4": "fp4",
+        "w8": "int8",
+        "w4": "int4",
+    }.get(key, key)
     if key not in FORMATS:
         raise UserError(f"{what}: '{fmt}' is not a format; use one of {', '.join(FORMATS)}")
     return key
@@ -88,8 +96,10 @@ def gemm_math(weights: str, activations: str) -> GemmMath:
         return GemmMath(a, False)
     if BITS[w] <= BITS[a]:  # narrower (or same width, other family): weight-only, dequantized to a
         return GemmMath(a, True)
-    raise PlanError(f"activations in {a} with {w} weights is not a supported GEMM; use activations at least "
-                    f"as wide as the weights (e.g. --activations {w}) or quantize the weights too")
+    raise PlanError(
+        f"activations in {a} with {w} weights is not a supported GEMM; use activations at least "
+        f"as wide as the weights (e.g. --activations {w}) or quantize the weights too"
+    )
 
 
 def attention_math(kv_cache: str, activations: str) -> str:

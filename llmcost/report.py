@@ -64,8 +64,14 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
-def render(data: Sequence[Mapping[str, Any]] | Mapping[str, Any], fmt: str, *, title: str | None = None,
-           columns: Sequence[str] | None = None, notes: Sequence[str] = ()) -> str:
+def render(
+    data: Sequence[Mapping[str, Any]] | Mapping[str, Any],
+    fmt: str,
+    *,
+    title: str | None = None,
+    columns: Sequence[str] | None = None,
+    notes: Sequence[str] = (),
+) -> str:
     """The text :func:`emit` prints (tables rendered without colour for reproducible output)."""
     check_format(fmt)
     if fmt == "json":
@@ -120,7 +126,13 @@ def _width() -> int:
     return max(100, shutil.get_terminal_size((160, 40)).columns)
 
 
-def emit(data: Sequence[Mapping[str, Any]] | Mapping[str, Any], fmt: str, *, title: str | None = None,
-         columns: Sequence[str] | None = None, notes: Sequence[str] = ()) -> None:
+def emit(
+    data: Sequence[Mapping[str, Any]] | Mapping[str, Any],
+    fmt: str,
+    *,
+    title: str | None = None,
+    columns: Sequence[str] | None = None,
+    notes: Sequence[str] = (),
+) -> None:
     """Print ``data`` to stdout in ``fmt`` (table | json | yaml | csv)."""
     sys.stdout.write(render(data, fmt, title=title, columns=columns, notes=notes) + "\n")

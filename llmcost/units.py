@@ -91,14 +91,14 @@ def parse(value: object, dim: str, *, what: str = "value", allow_bare: bool = Fa
         raise UserError(f"{what}: expected a {dim} quantity such as {_EXAMPLE[dim]}, got {value!r}")
     if isinstance(value, (int, float)):
         if not allow_bare:
-            raise UserError(
-                f"{what}: {value!r} has no unit; write it with one, such as {_EXAMPLE[dim]}"
-            )
+            raise UserError(f"{what}: {value!r} has no unit; write it with one, such as {_EXAMPLE[dim]}")
         number, factor = float(value), 1.0
     elif isinstance(value, str):
         m = _RE.match(value)
         if not m:
-            raise UserError(f"{what}: cannot read {value!r}; expected a {dim} quantity such as {_EXAMPLE[dim]}")
+            raise UserError(
+                f"{what}: cannot read {value!r}; expected a {dim} quantity such as {_EXAMPLE[dim]}"
+            )
         number = float(m.group("num"))
         unit = (m.group("unit") or "").strip()
         if not unit:
@@ -108,7 +108,9 @@ def parse(value: object, dim: str, *, what: str = "value", allow_bare: bool = Fa
         else:
             f = _unit_factor(unit, dim)
             if f is None:
-                raise UserError(f"{what}: unit '{unit}' in {value!r} is not a {dim} unit; use e.g. {_EXAMPLE[dim]}")
+                raise UserError(
+                    f"{what}: unit '{unit}' in {value!r} is not a {dim} unit; use e.g. {_EXAMPLE[dim]}"
+                )
             factor = f
     else:
         raise UserError(f"{what}: expected a {dim} quantity such as {_EXAMPLE[dim]}, got {value!r}")

@@ -73,8 +73,12 @@ class CaseResult:
     def as_json(self) -> dict[str, Any]:
         """The README's JSON form: id, kind, metric, measured, predicted, error (+ reason)."""
         out: dict[str, Any] = {
-            "id": self.id, "kind": self.kind, "metric": self.metric,
-            "measured": self.measured, "predicted": self.predicted, "error": self.error,
+            "id": self.id,
+            "kind": self.kind,
+            "metric": self.metric,
+            "measured": self.measured,
+            "predicted": self.predicted,
+            "error": self.error,
         }
         if self.predicted is None:
             out["reason"] = self.reason
@@ -103,7 +107,11 @@ def load_cases(paths: Iterable[Path]) -> list[dict[str, Any]]:
                 if key not in case:
                     raise UserError(f"{where}: missing required key '{key}'")
             metric = case["metric"]
-            if not isinstance(metric, dict) or "name" not in metric or not isinstance(metric.get("value"), (int, float)):
+            if (
+                not isinstance(metric, dict)
+                or "name" not in metric
+                or not isinstance(metric.get("value"), (int, float))
+            ):
                 raise UserError(f"{where} ({case['id']}): 'metric' must be {{name: ..., value: <number>}}")
             if metric["value"] == 0:
                 raise UserError(f"{where} ({case['id']}): measured value 0 has no relative error")
@@ -134,8 +142,15 @@ def run_case(case: dict[str, Any]) -> CaseResult:
     """Evaluate one case; user errors in it become a reason, not a crash."""
     metric = case["metric"]
     measured = float(metric["value"])
-    res = CaseResult(str(case["id"]), str(case["kind"]), str(metric["name"]), measured, None, None,
-                     tolerance=case.get("tolerance"))
+    res = CaseResult(
+        str(case["id"]),
+        str(case["kind"]),
+        str(metric["name"]),
+        measured,
+        None,
+        None,
+        tolerance=case.get("tolerance"),
+    )
     fn = EVALUATORS.get(res.kind)
     if fn is None:
         res.reason = f"kind '{res.kind}' is not modelled yet"
@@ -201,7 +216,9 @@ def _collective(case: dict[str, Any], hw: Hardware) -> Prediction:
     cluster = case.get("cluster") or {}
     name = case["metric"]["name"]
     if name not in _COLLECTIVE_METRICS:
-        return Prediction(None, f"metric '{name}' is not a collective metric ({', '.join(_COLLECTIVE_METRICS)})")
+        return Prediction(
+            None, f"metric '{name}' is not a collective metric ({', '.join(_COLLECTIVE_METRICS)})"
+        )
     try:
         size = float(spec["size_bytes"])
         gpus = int(spec.get("gpus") or cluster["gpus"])
@@ -209,8 +226,12 @@ def _collective(case: dict[str, Any], hw: Hardware) -> Prediction:
     except (KeyError, TypeError, ValueError) as e:
         raise UserError(f"case {case['id']}: collective needs op, size_bytes and gpus ({e})") from None
     gpn = spec.get("gpus_per_node", cluster.get("gpus_per_node"))
-    r = collective(hw, op, size, gpus, int(gpn) if gpn is not None else None, str(spec.get("algorithm") or "auto"))
-    value = {"time_s": float(r.time), "busbw_gbps": float(r.busbw) / 1e9, "algbw_gbps": float(r.algbw) / 1e9}[name]
+    r = collective(
+        hw, op, size, gpus, int(gpn) if gpn is not None else None, str(spec.get("algorithm") or "auto")
+    )
+    value = {"time_s": float(r.time), "busbw_gbps": float(r.busbw) / 1e9, "algbw_gbps": float(r.algbw) / 1e9}[
+        name
+    ]
     return Prediction(value, detail={"algorithm": str(r.algo)})
 
 

@@ -48,8 +48,19 @@ def test_counts_and_errors() -> None:
 def test_budget_cli(cli) -> None:
     r = cli("budget", "--flops", "5.76e23", "--format", "json")
     assert r.code == 0 and json.loads(r.out)["tokens_per_param"] == pytest.approx(20)
-    r = cli("budget", "--model", "chinchilla-70b", "--tokens", "1.4T", "--hw", "h100-sxm", "--gpus", "1024",
-            "--format", "json")
+    r = cli(
+        "budget",
+        "--model",
+        "chinchilla-70b",
+        "--tokens",
+        "1.4T",
+        "--hw",
+        "h100-sxm",
+        "--gpus",
+        "1024",
+        "--format",
+        "json",
+    )
     out = json.loads(r.out)
     assert out["total_flops"] == pytest.approx(5.76e23, rel=0.05)  # Hoffmann et al. 2022 Table 4
     assert out["time_to_train_s"] > 0 and out["cost_usd"] > 0

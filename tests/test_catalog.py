@@ -12,7 +12,48 @@ from llmcost.catalog import Catalog, shipped_root
 from llmcost.errors import CatalogError, UnknownIdError, UserError
 
 DATA = Path(__file__).parent / "data"
-REQUIRED_HW = ["v100-sxm2-32gb", "a100-sxm4-40gb", "a100-sxm4-80gb", "a100-pcie-80gb", "h100-sxm", "h100-pcie", "h100-nvl", "h800-sxm", "h20", "h200-sxm", "gh200", "b200", "gb200", "b300", "gb300", "l40s", "l4", "rtx-4090", "rtx-5090", "a10g", "mi250x", "mi250x-gcd", "mi300x", "mi325x", "mi355x", "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-v7", "gaudi2", "gaudi3", "ascend-910b", "ascend-910c", "trainium2", "inferentia2", "sn40l", "xeon-8480", "epyc-9654", "grace"]
+REQUIRED_HW = [
+    "v100-sxm2-32gb",
+    "a100-sxm4-40gb",
+    "a100-sxm4-80gb",
+    "a100-pcie-80gb",
+    "h100-sxm",
+    "h100-pcie",
+    "h100-nvl",
+    "h800-sxm",
+    "h20",
+    "h200-sxm",
+    "gh200",
+    "b200",
+    "gb200",
+    "b300",
+    "gb300",
+    "l40s",
+    "l4",
+    "rtx-4090",
+    "rtx-5090",
+    "a10g",
+    "mi250x",
+    "mi250x-gcd",
+    "mi300x",
+    "mi325x",
+    "mi355x",
+    "tpu-v4",
+    "tpu-v5e",
+    "tpu-v5p",
+    "tpu-v6e",
+    "tpu-v7",
+    "gaudi2",
+    "gaudi3",
+    "ascend-910b",
+    "ascend-910c",
+    "trainium2",
+    "inferentia2",
+    "sn40l",
+    "xeon-8480",
+    "epyc-9654",
+    "grace",
+]
 
 
 def _entry() -> dict:
@@ -159,10 +200,21 @@ def test_overrides_deep_merge() -> None:
 def test_flat_datasheet_override_keys() -> None:
     """The validation case format writes overrides as flat datasheet keys."""
     hw = Catalog().hardware("h100-sxm")
-    over = {"bf16_tflops": 800, "fp8_tflops": 1600, "hbm_capacity_gib": 96, "hbm_bandwidth_tbps": 2.4, "tdp_w": 500}
+    over = {
+        "bf16_tflops": 800,
+        "fp8_tflops": 1600,
+        "hbm_capacity_gib": 96,
+        "hbm_bandwidth_tbps": 2.4,
+        "tdp_w": 500,
+    }
     h = hw.with_overrides(over)
     assert h.peak["bf16"] == 800e12 and h.peak["fp8"] == 1600e12
-    assert h.memory_capacity == 96 * 2**30 and h.memory_usable == h.memory_capacity and h.memory_bandwidth == 2.4e12 and h.tdp == 500
+    assert (
+        h.memory_capacity == 96 * 2**30
+        and h.memory_usable == h.memory_capacity
+        and h.memory_bandwidth == 2.4e12
+        and h.tdp == 500
+    )
     with pytest.raises(UserError, match="did you mean 'bf16_tflops'"):
         hw.with_overrides({"bf16_tflop": 800})
 

@@ -134,7 +134,9 @@ def test_model_import_round_trip(cli, tmp_path: Path) -> None:
     assert r.code == 0, r.err
     r = cli("--catalog", str(out), "model", "show", "tiny", "--format", "json")
     assert r.code == 0, r.err
-    per_layer = 2 * 256 * 256 + 2 * 256 * 128 + 3 * 256 * 512 + 2 * 256  # q,o; k,v (2 KV heads x 64); SwiGLU; 2 norms
+    per_layer = (
+        2 * 256 * 256 + 2 * 256 * 128 + 3 * 256 * 512 + 2 * 256
+    )  # q,o; k,v (2 KV heads x 64); SwiGLU; 2 norms
     assert json.loads(r.out)["computed_params"]["total"] == 2 * 1000 * 256 + 2 * per_layer + 256
 
 

@@ -84,7 +84,9 @@ def test_user_errors() -> None:
 def test_nvls_matches_nccl_1455_series() -> None:
     """NVLS busbw grows with n as 2(n-1)/(n+1) (switch reduction moves S(n+1)/n per device)."""
     h100 = get_hardware("h100-sxm")
-    bus = [float(C.collective(h100, "all_reduce", 4 * 2**30, n, algo="nvls").busbw) / 1e9 for n in (5, 6, 7, 8)]
+    bus = [
+        float(C.collective(h100, "all_reduce", 4 * 2**30, n, algo="nvls").busbw) / 1e9 for n in (5, 6, 7, 8)
+    ]
     assert bus == sorted(bus)
     for got, meas in zip(bus, (420, 440, 460, 480), strict=True):  # NVIDIA/nccl #1455
         assert got == pytest.approx(meas, rel=0.05)
@@ -92,15 +94,28 @@ def test_nvls_matches_nccl_1455_series() -> None:
 
 def _fake(topology: str, **tier: object) -> object:
     base = {
-        "id": f"fake-{topology}", "name": "fake", "vendor": "x", "type": "gpu", "sources": ["test"],
-        "compute": {"bf16": "1000 TFLOPS"}, "memory": {"capacity": "192 GiB", "bandwidth": "5 TB/s"},
-        "tdp": "750 W", "node": {"devices": 8},
+        "id": f"fake-{topology}",
+        "name": "fake",
+        "vendor": "x",
+        "type": "gpu",
+        "sources": ["test"],
+        "compute": {"bf16": "1000 TFLOPS"},
+        "memory": {"capacity": "192 GiB", "bandwidth": "5 TB/s"},
+        "tdp": "750 W",
+        "node": {"devices": 8},
         "fabric": {
             "scale_up": {"name": "up", "devices": 8, "latency": "2 us", "topology": topology, **tier},
-            "scale_out": {"name": "nic", "devices": None, "bandwidth": "400 Gbit/s", "latency": "10 us",
-                          "topology": "rail_fat_tree"},
+            "scale_out": {
+                "name": "nic",
+                "devices": None,
+                "bandwidth": "400 Gbit/s",
+                "latency": "10 us",
+                "topology": "rail_fat_tree",
+            },
         },
-        "efficiency": {k: {"value": 1.0, "source": "test"} for k in ("compute", "memory", "scale_up", "scale_out")},
+        "efficiency": {
+            k: {"value": 1.0, "source": "test"} for k in ("compute", "memory", "scale_up", "scale_out")
+        },
     }
     return hardware_from_dict(base, where="test")
 
@@ -118,7 +133,9 @@ def test_mesh_uses_all_links_only_for_multi_link_algorithms() -> None:
     a2a = C.collective(mesh, "all_to_all", big, 8, algo="direct")
     assert float(a2a.busbw) == pytest.approx(448e9, rel=3e-3)
     switch = _fake("switch", bandwidth="448 GB/s")
-    assert float(C.collective(switch, "all_reduce", big, 2, algo="ring").busbw) == pytest.approx(448e9, rel=3e-3)
+    assert float(C.collective(switch, "all_reduce", big, 2, algo="ring").busbw) == pytest.approx(
+        448e9, rel=3e-3
+    )
 
 
 def test_torus_bidirectional_rings() -> None:
@@ -166,12 +183,16 @@ def test_time_grows_with_size(hw_id: str, op: str, gpus: int, size: float, k: fl
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(HW), ops, st.sampled_from([2, 8, 16, 64]), sizes, st.floats(1.01, 10), st.integers(0, 1))
+@given(
+    st.sampled_from(HW), ops, st.sampled_from([2, 8, 16, 64]), sizes, st.floats(1.01, 10), st.integers(0, 1)
+)
 def test_time_falls_with_bandwidth(hw_id: str, op: str, gpus: int, size: float, k: float, tier: int) -> None:
     hw = get_hardware(hw_id)
     key = hw.fabric[min(tier, len(hw.fabric) - 1)].key
     bw = hw.raw["fabric"][key]["bandwidth"]
-    faster = hw.with_overrides({"fabric": {key: {"bandwidth": f"{float(bw.split()[0]) * k} {bw.split()[1]}"}}})
+    faster = hw.with_overrides(
+        {"fabric": {key: {"bandwidth": f"{float(bw.split()[0]) * k} {bw.split()[1]}"}}}
+    )
     for a, b in zip(C.costs(hw, op, size, gpus), C.costs(faster, op, size, gpus), strict=True):
         assert float(b.time) <= float(a.time) * (1 + 1e-12)
 
@@ -220,8 +241,14 @@ def test_cli_collective_json_sweep_crossover(cli) -> None:  # type: ignore[no-un
 
 
 def test_cli_collective_errors(cli) -> None:  # type: ignore[no-untyped-def]
-    for args in (["bogus"], ["all_reduce", "--gpus", "1"], ["all_reduce", "--algo", "zzz"],
-                 ["all_reduce", "--hw", "h1000"], ["all_reduce", "--size", "-3GiB"], ["all_reduce", "--gpus", "12"]):
+    for args in (
+        ["bogus"],
+        ["all_reduce", "--gpus", "1"],
+        ["all_reduce", "--algo", "zzz"],
+        ["all_reduce", "--hw", "h1000"],
+        ["all_reduce", "--size", "-3GiB"],
+        ["all_reduce", "--gpus", "12"],
+    ):
         r = cli("collective", *args)
         assert r.code == 2, args
         assert "Traceback" not in r.err and r.err.strip()

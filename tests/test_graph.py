@@ -21,19 +21,46 @@ def spec(mid: str):  # noqa: ANN201
 
 
 def numbers(s, **work: float) -> dict:  # noqa: ANN001
-    v = dict(G.model_values(s), tp=1, cp=1, ep=1, etp=1, b_w=2, b_a=2, b_kv=2, b_r=2, c_dq=0,
-             micro_batch=1, seq=1, ctx=1, seq_enc=1, window=float("inf"))
+    v = dict(
+        G.model_values(s),
+        tp=1,
+        cp=1,
+        ep=1,
+        etp=1,
+        b_w=2,
+        b_a=2,
+        b_kv=2,
+        b_r=2,
+        c_dq=0,
+        micro_batch=1,
+        seq=1,
+        ctx=1,
+        seq_enc=1,
+        window=float("inf"),
+    )
     v.update(work)
     return v
 
 
 def evaluate(expr, vals: dict) -> float:  # noqa: ANN001
     e = sp.sympify(expr)
-    return float(e.subs({x: (sp.oo if vals[x.name] == float("inf") else vals[x.name]) for x in e.free_symbols}))
+    return float(
+        e.subs({x: (sp.oo if vals[x.name] == float("inf") else vals[x.name]) for x in e.free_symbols})
+    )
 
 
-@pytest.mark.parametrize("mid", ["llama-2-70b", "deepseek-v3", "gemma-3-27b", "mixtral-8x7b", "t5-v1_1-xxl",
-                                 "qwen3-30b-a3b", "gpt-oss-20b"])
+@pytest.mark.parametrize(
+    "mid",
+    [
+        "llama-2-70b",
+        "deepseek-v3",
+        "gemma-3-27b",
+        "mixtral-8x7b",
+        "t5-v1_1-xxl",
+        "qwen3-30b-a3b",
+        "gpt-oss-20b",
+    ],
+)
 def test_groups_cover_every_layer(mid: str) -> None:
     s = spec(mid)
     for phase in ("forward", "decode"):
@@ -50,7 +77,9 @@ def test_gemm_flops_are_2_params_tokens(mid: str) -> None:
     vals = numbers(s, micro_batch=2, seq=512)
     gemm = evaluate(g.total("flops", ("gemm", "lm_head")), vals)
     c = count_params(s)
-    norms = s.num_layers * 2 * s.hidden_size + s.hidden_size + (2 * s.head_dim * s.num_layers if s.qk_norm else 0)
+    norms = (
+        s.num_layers * 2 * s.hidden_size + s.hidden_size + (2 * s.head_dim * s.num_layers if s.qk_norm else 0)
+    )
     weights = c.total - c.embedding + (c.embedding if s.tie_word_embeddings else 0) - norms
     assert gemm == pytest.approx(2 * weights * 1024, rel=1e-12)
 

@@ -97,15 +97,18 @@ def test_largest_batch_fits_and_next_does_not() -> None:
         run("llama-3.1-70b", tp=4, batch=r.max_batch + 1, prompt_len=2048, output_len=512)
 
 
-@pytest.mark.parametrize("plan,match", [
-    ({"tp": 3}, "heads do not divide"),
-    ({"tp": 8, "gpus": 4}, "GPUs but"),
-    ({"pp": 5}, "layers do not divide"),
-    ({"ep": 2, "dp": 2}, "mixture-of-experts"),
-    ({"batch": 3, "dp": 2}, "does not divide over dp"),
-    ({"weights": "fp4", "activations": "fp4"}, "no fp4 compute"),
-    ({"weights": "bf16", "activations": "fp8"}, "not a supported GEMM"),
-])
+@pytest.mark.parametrize(
+    "plan,match",
+    [
+        ({"tp": 3}, "heads do not divide"),
+        ({"tp": 8, "gpus": 4}, "GPUs but"),
+        ({"pp": 5}, "layers do not divide"),
+        ({"ep": 2, "dp": 2}, "mixture-of-experts"),
+        ({"batch": 3, "dp": 2}, "does not divide over dp"),
+        ({"weights": "fp4", "activations": "fp4"}, "no fp4 compute"),
+        ({"weights": "bf16", "activations": "fp8"}, "not a supported GEMM"),
+    ],
+)
 def test_plan_errors(plan: dict, match: str) -> None:
     with pytest.raises(PlanError, match=match):
         run(**plan)
@@ -125,8 +128,11 @@ def test_precision_effects() -> None:
 def test_parallelism_terms_present() -> None:
     names = {o.name for o in run("mixtral-8x7b", tp=2, dp=2, ep=2, batch=4).decode.ops}
     assert {"attn_allreduce", "ffn_allreduce", "ep_dispatch", "ep_combine"} <= names
-    r = I.cost("llama-3.1-70b", H100, I.plan_from_dict({"tp": 8, "cp": 2, "batch": 1, "prompt_len": 65536,
-                                                          "output_len": 2}))
+    r = I.cost(
+        "llama-3.1-70b",
+        H100,
+        I.plan_from_dict({"tp": 8, "cp": 2, "batch": 1, "prompt_len": 65536, "output_len": 2}),
+    )
     assert any(o.name.startswith("cp_ring") for o in r.prefill.ops)
     pp = run("llama-3.1-70b", tp=4, pp=2, batch=8)
     one = run("llama-3.1-70b", tp=8, batch=8)
@@ -134,8 +140,20 @@ def test_parallelism_terms_present() -> None:
 
 
 def test_cli_json_and_errors(cli) -> None:  # noqa: ANN001
-    r = cli("infer", "llama-3.1-8b", "--hw", "h100-sxm", "--batch", "4", "--prompt-len", "256",
-            "--output-len", "16", "--format", "json")
+    r = cli(
+        "infer",
+        "llama-3.1-8b",
+        "--hw",
+        "h100-sxm",
+        "--batch",
+        "4",
+        "--prompt-len",
+        "256",
+        "--output-len",
+        "16",
+        "--format",
+        "json",
+    )
     assert r.code == 0, r.err
     data = json.loads(r.out)
     assert set(I.METRICS) <= set(data)
@@ -185,8 +203,11 @@ def test_inference_validation_median_goal() -> None:
     assert statistics.median(errs) <= 0.20
 
 
-@pytest.mark.xfail(reason="issue-4 goal, second half, not met: batch-1 TTFT/TPOT of inf-01, inf-03-isl128, "
-                   "inf-14, inf-15-*, inf-16-* are 16-52% fast (see the validation table)", strict=False)
+@pytest.mark.xfail(
+    reason="issue-4 goal, second half, not met: batch-1 TTFT/TPOT of inf-01, inf-03-isl128, "
+    "inf-14, inf-15-*, inf-16-* are 16-52% fast (see the validation table)",
+    strict=False,
+)
 def test_inference_validation_latency_goal() -> None:
     """Goal (issue 4), second half: dense TTFT/TPOT on H100/A100 within 15%."""
     results = _results()

@@ -14,7 +14,18 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_wheel_ships_catalogs_and_runs_elsewhere(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(dist), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(dist),
+            str(ROOT),
+        ],
         check=True,
         capture_output=True,
         timeout=300,
@@ -34,7 +45,9 @@ def test_wheel_ships_catalogs_and_runs_elsewhere(tmp_path: Path) -> None:
     )
     env = dict(os.environ, PYTHONPATH=str(site))
     env.pop("LLMCOST_CATALOG", None)
-    code = "import llmcost, sys; from llmcost.cli import main; print(llmcost.__file__, file=sys.stderr); main()"
+    code = (
+        "import llmcost, sys; from llmcost.cli import main; print(llmcost.__file__, file=sys.stderr); main()"
+    )
     p = subprocess.run(
         [sys.executable, "-c", code, "hw", "list", "--format", "json"],
         cwd=tmp_path,

@@ -44,8 +44,17 @@ def test_vectorized_matches_scalar() -> None:
 
 
 def test_expression_matches_numeric() -> None:
-    vals = {"flops": 1e12, "hbm_bytes": 1e9, "net_bytes": 1e8, "net_bw": 5e10, "peak_flops": F, "mem_bw": W,
-            "eta_c": 0.7, "eta_m": 0.85, "t_launch": 4e-6}
+    vals = {
+        "flops": 1e12,
+        "hbm_bytes": 1e9,
+        "net_bytes": 1e8,
+        "net_bw": 5e10,
+        "peak_flops": F,
+        "mem_bw": W,
+        "eta_c": 0.7,
+        "eta_m": 0.85,
+        "t_launch": 4e-6,
+    }
     e = expression()
     got = float(sp.N(e.subs({sym(k): v for k, v in vals.items()})))
     r = roofline(1e12, 1e9, F, W, eta_c=0.7, eta_m=0.85, t_launch=4e-6, net_bytes=1e8, net_bw=5e10)

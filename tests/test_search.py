@@ -34,28 +34,57 @@ def h100() -> object:
 # --- space -------------------------------------------------------------------------------------------
 def test_train_space_count_matches_brute_force(llama8, h100) -> None:
     """Every combination the single-plan validator accepts is enumerated, and nothing else."""
-    space = ST.TrainSpace(gpus=(8,), global_batch=16, seq_len=4096, zero=("0", "1"), recompute=("none", "full"),
-                          schedule=("1f1b", "interleaved", "gpipe"), precision=("bf16",))
+    space = ST.TrainSpace(
+        gpus=(8,),
+        global_batch=16,
+        seq_len=4096,
+        zero=("0", "1"),
+        recompute=("none", "full"),
+        schedule=("1f1b", "interleaved", "gpipe"),
+        precision=("bf16",),
+    )
     grid = ST.enumerate_space(llama8, h100, space)
     brute = set()
     divs = C.divisors(8)
     for tp, pp, cp, mb in itertools.product(divs, divs, divs, C.divisors(16)):
-        for z, rc, (sched, vs) in itertools.product((0, 1), ("none", "full"),
-                                                   (("1f1b", [None]), ("gpipe", [None]),
-                                                    ("interleaved", range(2, 33)))):
+        for z, rc, (sched, vs) in itertools.product(
+            (0, 1), ("none", "full"), (("1f1b", [None]), ("gpipe", [None]), ("interleaved", range(2, 33)))
+        ):
             for v in vs:
                 if pp == 1 and sched != "1f1b":
                     continue  # schedules coincide without a pipeline: listed once
-                plan = TR.TrainPlan(gpus=8, tp=tp, pp=pp, cp=cp, micro_batch=mb, global_batch=16, seq_len=4096,
-                                    zero=z, recompute=rc, schedule=sched, virtual_stages=v, precision="bf16")
+                plan = TR.TrainPlan(
+                    gpus=8,
+                    tp=tp,
+                    pp=pp,
+                    cp=cp,
+                    micro_batch=mb,
+                    global_batch=16,
+                    seq_len=4096,
+                    zero=z,
+                    recompute=rc,
+                    schedule=sched,
+                    virtual_stages=v,
+                    precision="bf16",
+                )
                 try:
                     TR.check(llama8, plan, h100)
                 except PlanError:
                     continue
                 brute.add((tp, pp, cp, mb, z, rc, sched, v or 1))
-    got = {(int(grid.cols["tp"][i]), int(grid.cols["pp"][i]), int(grid.cols["cp"][i]), int(grid.cols["mb"][i]),
-            ST.ZMODES[int(grid.cols["zmode"][i])][0], ST.RC[int(grid.cols["rc"][i])],
-            ST.SCHED[int(grid.cols["sched"][i])], int(grid.cols["v"][i])) for i in range(len(grid))}
+    got = {
+        (
+            int(grid.cols["tp"][i]),
+            int(grid.cols["pp"][i]),
+            int(grid.cols["cp"][i]),
+            int(grid.cols["mb"][i]),
+            ST.ZMODES[int(grid.cols["zmode"][i])][0],
+            ST.RC[int(grid.cols["rc"][i])],
+            ST.SCHED[int(grid.cols["sched"][i])],
+            int(grid.cols["v"][i]),
+        )
+        for i in range(len(grid))
+    }
     assert len(got) == len(grid)  # no duplicates
     assert got == brute
 
@@ -64,9 +93,20 @@ def test_uneven_pipeline_split_searched(h100) -> None:
     """The search and ``training.check`` share the split rule: DeepSeek-V3's 61 layers over 16 stages
     are searched, and only pp*v chunks beyond the layer count are rejected (one reason)."""
     ds = from_config(get_model_config("deepseek-v3"), where="deepseek-v3")
-    space = ST.TrainSpace(gpus=(2048,), global_batch=15360, seq_len=4096, tp=(1,), pp=(16, 64), cp=(1,), ep=(32,),
-                          micro_batch=(1,), zero=("distopt",), recompute=("full",), schedule=("1f1b",),
-                          precision=("fp8",))
+    space = ST.TrainSpace(
+        gpus=(2048,),
+        global_batch=15360,
+        seq_len=4096,
+        tp=(1,),
+        pp=(16, 64),
+        cp=(1,),
+        ep=(32,),
+        micro_batch=(1,),
+        zero=("distopt",),
+        recompute=("full",),
+        schedule=("1f1b",),
+        precision=("fp8",),
+    )
     grid = ST.enumerate_space(ds, h100, space)
     assert set(grid.cols["pp"].tolist()) == {16}
     assert grid.rejected["fewer layers than pp*v pipeline chunks"] == 1  # pp 64 > 61 layers
@@ -74,22 +114,43 @@ def test_uneven_pipeline_split_searched(h100) -> None:
 
 
 def test_narrowing_flags(llama8, h100) -> None:
-    space = ST.TrainSpace(gpus=(16,), global_batch=32, seq_len=2048, tp=(4,), micro_batch=(1, 2),
-                          recompute=("selective",), precision=("fp8",))
+    space = ST.TrainSpace(
+        gpus=(16,),
+        global_batch=32,
+        seq_len=2048,
+        tp=(4,),
+        micro_batch=(1, 2),
+        recompute=("selective",),
+        precision=("fp8",),
+    )
     grid = ST.enumerate_space(llama8, h100, space)
     assert len(grid) > 0
     assert set(grid.cols["tp"]) == {4} and set(grid.cols["mb"]) <= {1, 2}
-    assert set(grid.cols["rc"]) == {ST.RC.index("selective")} and set(grid.cols["prec"]) == {ST.PREC.index("fp8")}
+    assert set(grid.cols["rc"]) == {ST.RC.index("selective")} and set(grid.cols["prec"]) == {
+        ST.PREC.index("fp8")
+    }
 
 
 # --- the search and ``llmcost train`` are one function -------------------------------------------------
-TRAIN_KEYS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu",
-              "hfu", "memory_gib_per_gpu")
+TRAIN_KEYS = (
+    "iteration_time_s",
+    "tokens_per_s_per_gpu",
+    "model_tflops_per_gpu",
+    "hardware_tflops_per_gpu",
+    "mfu",
+    "hfu",
+    "memory_gib_per_gpu",
+)
 
 
-@pytest.mark.parametrize("model,hw,gpus,gb,seq", [("llama-3.1-8b", "h100-sxm", 16, 64, 4096),
-                                                   ("gpt3-175b", "a100-sxm4-80gb", 64, 64, 2048),
-                                                   ("mixtral-8x7b", "h100-sxm", 16, 32, 4096)])
+@pytest.mark.parametrize(
+    "model,hw,gpus,gb,seq",
+    [
+        ("llama-3.1-8b", "h100-sxm", 16, 64, 4096),
+        ("gpt3-175b", "a100-sxm4-80gb", 64, 64, 2048),
+        ("mixtral-8x7b", "h100-sxm", 16, 32, 4096),
+    ],
+)
 def test_train_grid_row_is_the_single_plan(model: str, hw: str, gpus: int, gb: int, seq: int) -> None:
     """``training.evaluate`` costs a plan as a length-1 grid through ``train_step.evaluate``, the
     function the search runs: every plan gives the same bits alone as inside the grid (memory and
@@ -128,8 +189,15 @@ def test_single_plan_path_has_no_composition_of_its_own() -> None:
 def _small_train(**kw: object) -> C.SearchResult:
     spec = from_config(get_model_config("llama-3.1-8b"), where="x")
     space = ST.TrainSpace(gpus=(16,), global_batch=64, seq_len=4096)
-    args = dict(tokens=1e12, objective="throughput", top=8, pareto=None, min_throughput=None, max_memory_gib=None,
-                show_progress=False)
+    args = dict(
+        tokens=1e12,
+        objective="throughput",
+        top=8,
+        pareto=None,
+        min_throughput=None,
+        max_memory_gib=None,
+        show_progress=False,
+    )
     args.update(kw)
     return run.train_search(spec, get_hardware("h100-sxm"), space, **args)  # type: ignore[arg-type]
 
@@ -141,7 +209,9 @@ def test_top_plans_valid_fitting_sorted_and_identical() -> None:
     tps = [p["metrics"]["tokens_per_s"] for p in res.plans]
     assert tps == sorted(tps, reverse=True)
     for p in res.plans:
-        r = TR.evaluate(spec, TR.TrainPlan.from_mapping(p["plan"]), get_hardware("h100-sxm"), check_memory=True)
+        r = TR.evaluate(
+            spec, TR.TrainPlan.from_mapping(p["plan"]), get_hardware("h100-sxm"), check_memory=True
+        )
         assert r.step_time == p["metrics"]["iteration_time_s"]
         assert all(r.metrics()[k] == p["metrics"][k] for k in TRAIN_KEYS)
         assert p["bottleneck"] in ST.BREAKDOWN
@@ -155,7 +225,9 @@ def test_pareto_front_is_exactly_the_non_dominated_set() -> None:
     front = set(C.pareto_front(x, y, ok, True, False).tolist())  # maximize x, minimize y
 
     def dominated(i: int) -> bool:
-        return any(ok[j] and x[j] >= x[i] and y[j] <= y[i] and (x[j] > x[i] or y[j] < y[i]) for j in range(400))
+        return any(
+            ok[j] and x[j] >= x[i] and y[j] <= y[i] and (x[j] > x[i] or y[j] < y[i]) for j in range(400)
+        )
 
     expect = {i for i in range(400) if ok[i] and not dominated(i)}
     assert front == expect
@@ -177,8 +249,23 @@ def test_constraint_rejects_everything() -> None:
 def test_cli_train_json_and_plan_round_trip(cli, tmp_path: Path) -> None:
     """The top plans of ``search train`` re-run one by one through ``llmcost train --plan`` JSON give
     identical metrics (one function, and JSON floats round-trip exactly)."""
-    r = cli("search", "train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "16", "--global-batch", "64",
-            "--seq-len", "4096", "--top", "3", "-f", "json")
+    r = cli(
+        "search",
+        "train",
+        "llama-3.1-8b",
+        "--hw",
+        "h100-sxm",
+        "--gpus",
+        "16",
+        "--global-batch",
+        "64",
+        "--seq-len",
+        "4096",
+        "--top",
+        "3",
+        "-f",
+        "json",
+    )
     assert r.code == 0, r.err
     data = json.loads(r.out)
     assert set(data) >= {"plans_evaluated", "elapsed_s", "rejected", "plans"}
@@ -195,40 +282,60 @@ def test_cli_train_json_and_plan_round_trip(cli, tmp_path: Path) -> None:
 
 
 def test_cli_train_table_and_csv(cli) -> None:
-    r = cli("search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", "--tp", "2,4", "--top", "4")
+    r = cli(
+        "search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", "--tp", "2,4", "--top", "4"
+    )
     assert r.code == 0, r.err
     assert "bottleneck" in r.out and "plans evaluated" in r.out
-    r = cli("search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", "--tp", "4", "-f", "csv")
+    r = cli(
+        "search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", "--tp", "4", "-f", "csv"
+    )
     assert r.code == 0, r.err
     lines = r.out.strip().splitlines()
     assert lines[0].startswith("plan.gpus") and all(",4," in ln for ln in lines[1:])
 
 
-@pytest.mark.parametrize("args,msg", [
-    (("--tp", "x"), "--tp"),
-    (("--zero", "7"), "--zero"),
-    (("--recompute", "sometimes"), "--recompute"),
-    (("--tp", "3"), "no valid train plan"),
-    (("--max-memory", "0.001"), "no valid train plan"),
-    (("--objective", "nonsense"), "--objective"),
-    (("--objective", "time_to_train"), "--tokens"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (("--tp", "x"), "--tp"),
+        (("--zero", "7"), "--zero"),
+        (("--recompute", "sometimes"), "--recompute"),
+        (("--tp", "3"), "no valid train plan"),
+        (("--max-memory", "0.001"), "no valid train plan"),
+        (("--objective", "nonsense"), "--objective"),
+        (("--objective", "time_to_train"), "--tokens"),
+    ],
+)
 def test_cli_train_errors(cli, args: tuple[str, ...], msg: str) -> None:
     r = cli("search", "train", "llama-3.1-8b", "--gpus", "8", "--global-batch", "32", *args)
     assert r.code == 2
     assert msg in r.err and len(r.err.strip().splitlines()) == 1
 
 
-INFER_KEYS = ("ttft_s", "tpot_s", "e2e_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu",
-              "input_tokens_per_s_per_gpu", "memory_gib_per_gpu")
+INFER_KEYS = (
+    "ttft_s",
+    "tpot_s",
+    "e2e_latency_s",
+    "output_tokens_per_s",
+    "output_tokens_per_s_per_gpu",
+    "input_tokens_per_s_per_gpu",
+    "memory_gib_per_gpu",
+)
 
 
 def test_infer_grid_row_is_the_single_plan() -> None:
     """``inference.cost`` and the search run one composition (``inference.serve``) on a number or
     an array of batches: every plan gives the same bits alone as inside the search."""
     hws = [get_hardware("h100-sxm"), get_hardware("l40s")]
-    space = SI.InferSpace(prompt_len=512, output_len=32, batch=(1, 8, 64, 512), weights=("bf16", "int4"),
-                          kv_cache=(None,), activations=(None,))
+    space = SI.InferSpace(
+        prompt_len=512,
+        output_len=32,
+        batch=(1, 8, 64, 512),
+        weights=("bf16", "int4"),
+        kv_cache=(None,),
+        activations=(None,),
+    )
     plans, cols, rej, n = SI.search_space("mixtral-8x7b", hws, space)
     assert n == len(plans) > 0
     hw = {h.id: h for h in hws}
@@ -245,13 +352,31 @@ def test_infer_grid_row_is_the_single_plan() -> None:
 
 
 def test_cli_infer_slo_pareto_and_round_trip(cli, tmp_path: Path) -> None:
-    r = cli("search", "infer", "llama-3.1-8b", "--hw", "h100-sxm,l40s", "--gpus", "2", "--prompt-len", "512",
-            "--output-len", "64", "--max-tpot", "30ms", "--pareto", "-f", "json")
+    r = cli(
+        "search",
+        "infer",
+        "llama-3.1-8b",
+        "--hw",
+        "h100-sxm,l40s",
+        "--gpus",
+        "2",
+        "--prompt-len",
+        "512",
+        "--output-len",
+        "64",
+        "--max-tpot",
+        "30ms",
+        "--pareto",
+        "-f",
+        "json",
+    )
     assert r.code == 0, r.err
     data = json.loads(r.out)
     assert data["plans"] and all(p["metrics"]["tpot_s"] <= 0.030 for p in data["plans"])
-    pts = [(p["metrics"]["output_tokens_per_s_per_gpu"], p["metrics"]["output_tokens_per_s_per_user"])
-           for p in data["plans"]]
+    pts = [
+        (p["metrics"]["output_tokens_per_s_per_gpu"], p["metrics"]["output_tokens_per_s_per_user"])
+        for p in data["plans"]
+    ]
     for a in pts:
         assert not any(b[0] >= a[0] and b[1] >= a[1] and b != a for b in pts)
     p = data["plans"][0]

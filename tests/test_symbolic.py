@@ -52,7 +52,8 @@ def test_generated_module_is_up_to_date() -> None:
     from llmcost.cost import collective_formulas as F
 
     assert F.GENERATED.read_text() == F.generated_source(), (
-        "llmcost/cost/_collectives_generated.py is stale: run python -m llmcost.cost.collective_formulas")
+        "llmcost/cost/_collectives_generated.py is stale: run python -m llmcost.cost.collective_formulas"
+    )
 
 
 def test_generated_functions_match_sympy() -> None:
@@ -69,8 +70,10 @@ def test_generated_functions_match_sympy() -> None:
 
 
 def test_runtime_path_does_not_import_sympy() -> None:
-    code = ("import sys; from llmcost.catalog import get_hardware; from llmcost.cost.collectives import collective;"
-            "collective(get_hardware('h100-sxm'), 'all_reduce', 2**30, 64); print('sympy' in sys.modules)")
+    code = (
+        "import sys; from llmcost.catalog import get_hardware; from llmcost.cost.collectives import collective;"
+        "collective(get_hardware('h100-sxm'), 'all_reduce', 2**30, 64); print('sympy' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

@@ -30,9 +30,19 @@ def _spec(model_id: str):
     return from_config(get_model_config(model_id), where=model_id)
 
 
-GPT_22B = {"model_type": "gpt", "num_hidden_layers": 48, "hidden_size": 6144, "num_attention_heads": 64,
-           "num_key_value_heads": 64, "head_dim": 96, "intermediate_size": 24576, "vocab_size": 51200,
-           "hidden_act": "gelu", "tie_word_embeddings": True, "max_position_embeddings": 2048}
+GPT_22B = {
+    "model_type": "gpt",
+    "num_hidden_layers": 48,
+    "hidden_size": 6144,
+    "num_attention_heads": 64,
+    "num_key_value_heads": 64,
+    "head_dim": 96,
+    "intermediate_size": 24576,
+    "vocab_size": 51200,
+    "hidden_act": "gelu",
+    "tie_word_embeddings": True,
+    "max_position_embeddings": 2048,
+}
 
 
 def _golden_text() -> str:
@@ -54,8 +64,19 @@ def test_generated_module_is_fresh() -> None:
 def test_korthikanti_table2_reduces() -> None:
     """The general activation form reduces to Korthikanti Table 2 for MHA, f=4h, GeLU, dropout."""
     s, b, h, a, t = sp.symbols("s b h a t", positive=True)
-    sub = {F.S("seq"): s, F.S("micro_batch"): b, F.S("d_model"): h, F.S("n_q"): a, F.S("tp"): t, F.S("cp"): 1,
-           F.S("q_dim"): h, F.S("kv_dim"): h, F.S("d_ff_act"): 4 * h, F.S("phi_a"): 4, F.S("dropout"): 1}
+    sub = {
+        F.S("seq"): s,
+        F.S("micro_batch"): b,
+        F.S("d_model"): h,
+        F.S("n_q"): a,
+        F.S("tp"): t,
+        F.S("cp"): 1,
+        F.S("q_dim"): h,
+        F.S("kv_dim"): h,
+        F.S("d_ff_act"): 4 * h,
+        F.S("phi_a"): 4,
+        F.S("dropout"): 1,
+    }
     tp_only = F.expression("act__materialized").subs({**sub, F.S("tp_sp"): 1})
     assert sp.simplify(tp_only - s * b * h * (10 + 24 / t + 5 * a * s / (h * t))) == 0
     tp_sp = F.expression("act__materialized").subs({**sub, F.S("tp_sp"): t})
@@ -79,8 +100,13 @@ def test_gpt3_flops_match_narayanan() -> None:
     """Model FLOPs per step reproduce 72·B·s·l·h²(1 + s/6h + V/12lh) (Korthikanti / Narayanan w/o recompute)."""
     spec = from_config(GPT_22B, where="22b")
     hw = get_hardware("a100-sxm4-80gb")
-    r = evaluate(spec, TrainPlan(gpus=8, tp=8, micro_batch=4, global_batch=4, seq_len=2048, precision="fp16",
-                                 recompute="full"), hw)
+    r = evaluate(
+        spec,
+        TrainPlan(
+            gpus=8, tp=8, micro_batch=4, global_batch=4, seq_len=2048, precision="fp16", recompute="full"
+        ),
+        hw,
+    )
     B, s, n, h, V = 4, 2048, 48, 6144, 51200
     ref = 72 * B * s * n * h**2 * (1 + s / (6 * h) + V / (12 * n * h))
     assert abs(r.model_flops_step / ref - 1) < 0.01  # biases / norms aside
@@ -88,15 +114,18 @@ def test_gpt3_flops_match_narayanan() -> None:
     assert abs(r.hw_flops_step / hw_ref - 1) < 0.01
 
 
-@pytest.mark.parametrize("plan,reason", [
-    (dict(gpus=64, tp=3), "divide"),
-    (dict(gpus=16, tp=8, global_batch=3), "global_batch"),
-    (dict(gpus=16, tp=8, pp=2, schedule="interleaved", virtual_stages=17), "cannot fill"),
-    (dict(gpus=8, tp=8, recompute="some"), "recompute"),
-    (dict(gpus=8, tp=4, dp=4), "must equal"),
-    (dict(gpus=8, ep=2), "MoE"),
-    (dict(gpus=8, precision="fp4"), "fp4"),
-])
+@pytest.mark.parametrize(
+    "plan,reason",
+    [
+        (dict(gpus=64, tp=3), "divide"),
+        (dict(gpus=16, tp=8, global_batch=3), "global_batch"),
+        (dict(gpus=16, tp=8, pp=2, schedule="interleaved", virtual_stages=17), "cannot fill"),
+        (dict(gpus=8, tp=8, recompute="some"), "recompute"),
+        (dict(gpus=8, tp=4, dp=4), "must equal"),
+        (dict(gpus=8, ep=2), "MoE"),
+        (dict(gpus=8, precision="fp4"), "fp4"),
+    ],
+)
 def test_plans_rejected_with_reason(plan: dict, reason: str) -> None:
     with pytest.raises(PlanError, match=reason):
         evaluate(_spec("llama-3.1-8b"), TrainPlan(**plan), get_hardware("h100-sxm"))
@@ -104,23 +133,44 @@ def test_plans_rejected_with_reason(plan: dict, reason: str) -> None:
 
 def test_does_not_fit() -> None:
     with pytest.raises(PlanError, match="does not fit"):
-        evaluate(_spec("llama-3.1-70b"), TrainPlan(gpus=8, tp=8, seq_len=8192), get_hardware("h100-sxm"),
-                 check_memory=True)
+        evaluate(
+            _spec("llama-3.1-70b"),
+            TrainPlan(gpus=8, tp=8, seq_len=8192),
+            get_hardware("h100-sxm"),
+            check_memory=True,
+        )
 
 
-PLANS = st.fixed_dictionaries({
-    "tp": st.sampled_from([1, 2, 4, 8]), "pp": st.sampled_from([1, 2, 4]), "dp": st.sampled_from([1, 2, 4]),
-    "mb": st.sampled_from([1, 2]), "m": st.sampled_from([1, 4, 8]),
-    "rc": st.sampled_from(["none", "selective", "full"]), "sched": st.sampled_from(["1f1b", "gpipe", "zero_bubble"]),
-    "zero": st.sampled_from([0, 1, 2]), "seq": st.sampled_from([1024, 4096]),
-})
+PLANS = st.fixed_dictionaries(
+    {
+        "tp": st.sampled_from([1, 2, 4, 8]),
+        "pp": st.sampled_from([1, 2, 4]),
+        "dp": st.sampled_from([1, 2, 4]),
+        "mb": st.sampled_from([1, 2]),
+        "m": st.sampled_from([1, 4, 8]),
+        "rc": st.sampled_from(["none", "selective", "full"]),
+        "sched": st.sampled_from(["1f1b", "gpipe", "zero_bubble"]),
+        "zero": st.sampled_from([0, 1, 2]),
+        "seq": st.sampled_from([1024, 4096]),
+    }
+)
 
 
 def _eval(p: dict, hw=None, **over):
     hw = hw or get_hardware("h100-sxm")
-    plan = TrainPlan(gpus=p["tp"] * p["pp"] * p["dp"], tp=p["tp"], pp=p["pp"], dp=p["dp"], micro_batch=p["mb"],
-                     global_batch=p["mb"] * p["dp"] * p["m"], seq_len=p["seq"], recompute=p["rc"],
-                     schedule=p["sched"], zero=p["zero"], **over)
+    plan = TrainPlan(
+        gpus=p["tp"] * p["pp"] * p["dp"],
+        tp=p["tp"],
+        pp=p["pp"],
+        dp=p["dp"],
+        micro_batch=p["mb"],
+        global_batch=p["mb"] * p["dp"] * p["m"],
+        seq_len=p["seq"],
+        recompute=p["rc"],
+        schedule=p["sched"],
+        zero=p["zero"],
+        **over,
+    )
     return evaluate(_spec("llama-3.1-8b"), plan, hw)
 
 
@@ -149,10 +199,12 @@ def test_memory_grows_with_micro_batch(p: dict) -> None:
 def test_more_bandwidth_never_slower(p: dict, k: float) -> None:
     hw = get_hardware("h100-sxm")
     raw = hw.raw
-    fast = hw.with_overrides({
-        "memory": {"bandwidth": f"{hw.memory_bandwidth * k / 1e12} TB/s"},
-        "fabric": {t.key: {"bandwidth": f"{t.bandwidth * k / 1e9} GB/s"} for t in hw.fabric},
-    })
+    fast = hw.with_overrides(
+        {
+            "memory": {"bandwidth": f"{hw.memory_bandwidth * k / 1e12} TB/s"},
+            "fabric": {t.key: {"bandwidth": f"{t.bandwidth * k / 1e9} GB/s"} for t in hw.fabric},
+        }
+    )
     assert raw is hw.raw
     assert _eval(p, fast).step_time <= _eval(p, hw).step_time * (1 + 1e-9)
 
@@ -177,7 +229,9 @@ def test_pipeline_split_is_as_even_as_possible() -> None:
     assert [len(s) for s in TR.split_layers(126, 16, 1)] == [7] + [8] * 14 + [7]  # Llama 3 405B (§3.3.2)
     assert [len(s) for s in TR.split_layers(95, 8, 1)] == [12] * 7 + [11]
     assert [len(s) for s in TR.split_layers(96, 8, 3)] == [12] * 8
-    v = TR.split_layers(30, 4, 2)  # 8 chunks 3,4,4,4,4,4,4,3 (the first and last lighter), chunk c on stage c mod 4
+    v = TR.split_layers(
+        30, 4, 2
+    )  # 8 chunks 3,4,4,4,4,4,4,3 (the first and last lighter), chunk c on stage c mod 4
     assert [len(s) for s in v] == [7, 8, 8, 7] and v[0] == [0, 1, 2, 15, 16, 17, 18]
     assert "cannot fill" in (TR.pipeline_split_error(61, 32, 2) or "")
 
@@ -189,8 +243,9 @@ def test_uneven_stages_paced_by_the_busiest_stage() -> None:
     plan = TrainPlan(gpus=16, pp=16, global_batch=64, seq_len=4096, micro_batch=1)
 
     def run(n: int):
-        return evaluate(from_config({**get_model_config("llama-3.1-8b"), "num_hidden_layers": n}, where=str(n)),
-                        plan, hw)
+        return evaluate(
+            from_config({**get_model_config("llama-3.1-8b"), "num_hidden_layers": n}, where=str(n)), plan, hw
+        )
 
     r48, r61, r64 = run(48), run(61), run(64)
     layer = r64.values["t_fwd"] - r48.values["t_fwd"]  # one layer's forward
@@ -198,7 +253,8 @@ def test_uneven_stages_paced_by_the_busiest_stage() -> None:
     assert any("uneven pipeline: 3/4/4/4/4/4/4/4/4/4/4/4/4/4/3/3" in n for n in r61.notes)
     v = r61.values
     assert r61.breakdown["pp_bubble"] == pytest.approx(
-        float(G.bubble__1f1b(16, v["t_bwd"], v["t_comm_mb"], v["t_fwd"], v["t_rc"])), rel=1e-12)
+        float(G.bubble__1f1b(16, v["t_bwd"], v["t_comm_mb"], v["t_fwd"], v["t_rc"])), rel=1e-12
+    )
 
 
 def test_deepseek_v3_pp16_runs() -> None:
@@ -208,8 +264,12 @@ def test_deepseek_v3_pp16_runs() -> None:
     base = dict(gpus=2048, pp=16, ep=64, global_batch=15360, seq_len=4096, precision="fp8")
     with pytest.raises(PlanError, match="does not fit.*recompute"):
         evaluate(_spec("deepseek-v3"), TrainPlan(**base), hw, check_memory=True)
-    r = evaluate(_spec("deepseek-v3"), TrainPlan(**base, recompute="full", distributed_optimizer=True), hw,
-                 check_memory=True)
+    r = evaluate(
+        _spec("deepseek-v3"),
+        TrainPlan(**base, recompute="full", distributed_optimizer=True),
+        hw,
+        check_memory=True,
+    )
     assert r.step_time > 0 and [len(s) for s in r.layout.stage_layers].count(4) == 13
 
 
@@ -226,20 +286,51 @@ def test_interleaving_shrinks_bubble() -> None:
 
 def test_moe_mla_encdec_evaluate() -> None:
     hw = get_hardware("h100-sxm")
-    r = evaluate(_spec("deepseek-v3"), TrainPlan(gpus=256, tp=8, ep=32, global_batch=256, seq_len=4096,
-                                                  distributed_optimizer=True, precision="fp8"), hw)
+    r = evaluate(
+        _spec("deepseek-v3"),
+        TrainPlan(
+            gpus=256, tp=8, ep=32, global_batch=256, seq_len=4096, distributed_optimizer=True, precision="fp8"
+        ),
+        hw,
+    )
     assert r.breakdown["ep_comm"] > 0 and 0 < r.mfu < 1
     r = evaluate(_spec("t5-v1_1-xxl"), TrainPlan(gpus=64, tp=8, global_batch=64, seq_len=512), hw)
     assert r.step_time > 0
 
 
 def test_cli_train_json_and_errors(cli) -> None:
-    r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp", "2", "--global-batch", "64",
-            "--seq-len", "4096", "--tokens", "1T", "--format", "json")
+    r = cli(
+        "train",
+        "llama-3.1-8b",
+        "--hw",
+        "h100-sxm",
+        "--gpus",
+        "8",
+        "--tp",
+        "2",
+        "--global-batch",
+        "64",
+        "--seq-len",
+        "4096",
+        "--tokens",
+        "1T",
+        "--format",
+        "json",
+    )
     assert r.code == 0, r.err
     out = json.loads(r.out)
-    for key in ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
-                "mfu", "hfu", "memory_gib_per_gpu", "gpu_hours", "time_to_train_s", "total_flops"):
+    for key in (
+        "iteration_time_s",
+        "tokens_per_s_per_gpu",
+        "model_tflops_per_gpu",
+        "hardware_tflops_per_gpu",
+        "mfu",
+        "hfu",
+        "memory_gib_per_gpu",
+        "gpu_hours",
+        "time_to_train_s",
+        "total_flops",
+    ):
         assert key in out
     r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp", "3")
     assert r.code == 2 and r.err.count("\n") == 1 and "divide" in r.err
@@ -249,17 +340,21 @@ def test_cli_train_json_and_errors(cli) -> None:
 
 def test_cli_plan_file(cli, tmp_path: Path) -> None:
     f = tmp_path / "plan.yaml"
-    f.write_text("plan: {tp: 8, pp: 1, micro_batch: 1, global_batch: 16, seq_len: 2048, recompute: selective}\n"
-                 "cluster: {gpus: 16, gpus_per_node: 8}\n")
+    f.write_text(
+        "plan: {tp: 8, pp: 1, micro_batch: 1, global_batch: 16, seq_len: 2048, recompute: selective}\n"
+        "cluster: {gpus: 16, gpus_per_node: 8}\n"
+    )
     r = cli("train", "llama-3.1-8b", "--hw", "a100-sxm4-80gb", "--plan", str(f), "--format", "yaml")
     assert r.code == 0, r.err
 
 
 def test_runtime_path_does_not_import_sympy() -> None:
-    code = ("import sys; from llmcost.cli import main\n"
-            "try:\n main(['train','llama-3.1-8b','--hw','h100-sxm','--gpus','8','--tp','8','-f','json'])\n"
-            "except SystemExit: pass\n"
-            "assert 'sympy' not in sys.modules, 'sympy imported'")
+    code = (
+        "import sys; from llmcost.cli import main\n"
+        "try:\n main(['train','llama-3.1-8b','--hw','h100-sxm','--gpus','8','--tp','8','-f','json'])\n"
+        "except SystemExit: pass\n"
+        "assert 'sympy' not in sys.modules, 'sympy imported'"
+    )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
 
 
@@ -268,7 +363,9 @@ def test_auto_attention_falls_back_to_flash_when_scores_do_not_fit() -> None:
     do not fit can only have run with a fused attention: FlashAttention is costed (noted)."""
     spec = from_config({**GPT_22B, "max_position_embeddings": 8192}, where="22b")
     hw = get_hardware("a100-sxm4-80gb")
-    plan = TrainPlan(gpus=8, tp=8, micro_batch=1, global_batch=8, seq_len=8192, precision="bf16", recompute="none")
+    plan = TrainPlan(
+        gpus=8, tp=8, micro_batch=1, global_batch=8, seq_len=8192, precision="bf16", recompute="none"
+    )
     r = evaluate(spec, plan, hw)
     assert r.layout.flash and any("FlashAttention costed" in n for n in r.notes)
     forced = evaluate(spec, TrainPlan(**{**plan.__dict__, "attention": "materialized"}), hw)

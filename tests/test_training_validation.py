@@ -19,12 +19,19 @@ def test_training_cases_table(capsys) -> None:
         err = r.reason if r.error is None else f"{100 * r.error:+7.1f}%"
         lines.append(f"{r.id:46s} {r.metric:24s} {r.measured:11.4g} {pred:>11s} {err:>8s}")
     errs = [abs(r.error) for r in results if r.error is not None]
-    t5 = [abs(r.error) for r in results if r.error is not None and r.id.startswith("seqsel-tab5")
-          and r.metric == "iteration_time_s"]
-    lines.append(f"evaluated {len(errs)}/{len(results)}; median |error| {100 * statistics.median(errs):.1f}%, "
-                 f"mean {100 * statistics.fmean(errs):.1f}%")
-    lines.append(f"Korthikanti Table 5 iteration time ({len(t5)} runs): mean |error| "
-                 f"{100 * statistics.fmean(t5):.1f}%, max {100 * max(t5):.1f}% (Calculon: 3.65% / 8.87%)")
+    t5 = [
+        abs(r.error)
+        for r in results
+        if r.error is not None and r.id.startswith("seqsel-tab5") and r.metric == "iteration_time_s"
+    ]
+    lines.append(
+        f"evaluated {len(errs)}/{len(results)}; median |error| {100 * statistics.median(errs):.1f}%, "
+        f"mean {100 * statistics.fmean(errs):.1f}%"
+    )
+    lines.append(
+        f"Korthikanti Table 5 iteration time ({len(t5)} runs): mean |error| "
+        f"{100 * statistics.fmean(t5):.1f}%, max {100 * max(t5):.1f}% (Calculon: 3.65% / 8.87%)"
+    )
     with capsys.disabled():
         print("\n" + "\n".join(lines))
     assert len(errs) == len(results)  # every public case is modelled

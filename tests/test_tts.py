@@ -111,16 +111,27 @@ def test_tts_validation_cases(capsys: pytest.CaptureFixture[str]) -> None:
 @given(strategy=st.sampled_from(T.STRATEGIES), n=st.integers(1, 24), lo=st.integers(64, 4096))
 def test_cost_grows_with_samples_and_length(strategy: str, n: int, lo: int) -> None:
     a = run(strategy=strategy, samples=n, gen_len=lo)
-    for b in (run(strategy=strategy, samples=n + 1, gen_len=lo), run(strategy=strategy, samples=n, gen_len=lo + 64)):
+    for b in (
+        run(strategy=strategy, samples=n + 1, gen_len=lo),
+        run(strategy=strategy, samples=n, gen_len=lo + 64),
+    ):
         ma, mb = a.metrics(), b.metrics()
         for k in ("eflops_per_query", "flops_per_query", "bytes_per_query", "latency_s", "kv_cache_gib"):
             assert mb[k] >= ma[k] * (1 - 1e-9), k
 
 
 @settings(max_examples=30, deadline=None)
-@given(strategy=st.sampled_from(T.STRATEGIES), n=st.integers(1, 16), lo=st.integers(16, 4096),
-       topk=st.integers(1, 512), block=st.sampled_from([1, 16, 64]), li=st.integers(0, 2000))
-def test_sparse_attention_never_costs_more(strategy: str, n: int, lo: int, topk: int, block: int, li: int) -> None:
+@given(
+    strategy=st.sampled_from(T.STRATEGIES),
+    n=st.integers(1, 16),
+    lo=st.integers(16, 4096),
+    topk=st.integers(1, 512),
+    block=st.sampled_from([1, 16, 64]),
+    li=st.integers(0, 2000),
+)
+def test_sparse_attention_never_costs_more(
+    strategy: str, n: int, lo: int, topk: int, block: int, li: int
+) -> None:
     dense = run(strategy=strategy, samples=n, gen_len=lo, prompt_len=li)
     sparse = run(strategy=strategy, samples=n, gen_len=lo, prompt_len=li, sparse=T.Sparse(topk, block))
     assert sparse.eflops <= dense.eflops * (1 + 1e-12)
@@ -145,7 +156,10 @@ def test_shared_prompt_counted_once() -> None:
     unshared = T.query_totals(r.prims, replace(r.plan, sparse=T.Sparse(10**6)), 16.0, 512.0, 0.0, r.intensity)
     assert unshared["kv_read_bytes"] == pytest.approx(k * 16 * (4000 * 512 + 512 * 513 / 2))
     assert r.totals["kv_read_bytes"] == pytest.approx(k * (4000 * 512 + 16 * 512 * 513 / 2))
-    assert "dense used" in run("qwen3-8b", samples=16, prompt_len=4000, gen_len=512, sparse=T.Sparse(10**6)).notes[0]
+    assert (
+        "dense used"
+        in run("qwen3-8b", samples=16, prompt_len=4000, gen_len=512, sparse=T.Sparse(10**6)).notes[0]
+    )
 
 
 def test_one_sample_strategies_agree() -> None:
@@ -223,7 +237,9 @@ def test_accuracy_files(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------------------ CLI
 def test_cli_tts(cli) -> None:  # noqa: ANN001
-    r = cli("tts", "qwen3-1.7b", "--hw", "h100-sxm", "--samples", "4", "--gen-len", "2048", "--format", "json")
+    r = cli(
+        "tts", "qwen3-1.7b", "--hw", "h100-sxm", "--samples", "4", "--gen-len", "2048", "--format", "json"
+    )
     assert r.code == 0, r.err
     m = json.loads(r.out)
     for k in T.METRICS:
@@ -238,10 +254,29 @@ def test_cli_tts(cli) -> None:  # noqa: ANN001
 
 def test_cli_search_tts(cli, tmp_path: Path) -> None:  # noqa: ANN001
     acc = tmp_path / "a.yaml"
-    acc.write_text("- {model: qwen3-1.7b, gen_len: 1024, p: 0.2}\n- {model: qwen3-1.7b, gen_len: 4096, p: 0.4}\n"
-                   "- {model: qwen3-0.6b, gen_len: 1024, p: 0.1}\n- {model: qwen3-0.6b, gen_len: 4096, p: 0.2}\n")
-    r = cli("search", "tts", "--models", "qwen3-1.7b,qwen3-0.6b", "--hw", "h100-sxm", "--budget-eflops", "1e15",
-            "--gen-lens", "1024,2048,4096", "--samples", "1,4,16", "--accuracy", str(acc), "--pareto", "--format", "json")
+    acc.write_text(
+        "- {model: qwen3-1.7b, gen_len: 1024, p: 0.2}\n- {model: qwen3-1.7b, gen_len: 4096, p: 0.4}\n"
+        "- {model: qwen3-0.6b, gen_len: 1024, p: 0.1}\n- {model: qwen3-0.6b, gen_len: 4096, p: 0.2}\n"
+    )
+    r = cli(
+        "search",
+        "tts",
+        "--models",
+        "qwen3-1.7b,qwen3-0.6b",
+        "--hw",
+        "h100-sxm",
+        "--budget-eflops",
+        "1e15",
+        "--gen-lens",
+        "1024,2048,4096",
+        "--samples",
+        "1,4,16",
+        "--accuracy",
+        str(acc),
+        "--pareto",
+        "--format",
+        "json",
+    )
     assert r.code == 0, r.err
     out = json.loads(r.out)
     assert set(out) >= {"plans_evaluated", "elapsed_s", "rejected", "plans"}
@@ -254,14 +289,27 @@ def test_cli_search_tts(cli, tmp_path: Path) -> None:  # noqa: ANN001
     assert r.code == 2 and "--accuracy" in r.err
     r = cli("search", "tts", "--models", "qwen3-0.6b", "--budget-seconds", "5", "--budget-usd", "1")
     assert r.code == 2
-    r = cli("search", "tts", "--models", "qwen3-0.6b", "--hw", "b200", "--budget-seconds", "20", "--format", "table")
+    r = cli(
+        "search",
+        "tts",
+        "--models",
+        "qwen3-0.6b",
+        "--hw",
+        "b200",
+        "--budget-seconds",
+        "20",
+        "--format",
+        "table",
+    )
     assert r.code == 0 and "plans evaluated" in r.out
 
 
 def test_runtime_path_does_not_import_sympy() -> None:
-    code = ("import sys; from llmcost.cli import main\n"
-            "try:\n    main(['tts', 'qwen3-0.6b', '--format', 'json'])\nexcept SystemExit:\n    pass\n"
-            "assert 'sympy' not in sys.modules, 'sympy imported'")
+    code = (
+        "import sys; from llmcost.cli import main\n"
+        "try:\n    main(['tts', 'qwen3-0.6b', '--format', 'json'])\nexcept SystemExit:\n    pass\n"
+        "assert 'sympy' not in sys.modules, 'sympy imported'"
+    )
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
 

@@ -43,7 +43,14 @@ def test_gb_is_not_gib_and_bits_are_not_bytes() -> None:
 
 @pytest.mark.parametrize(
     ("value", "dim"),
-    [("80 GiB", "bandwidth"), ("3 TB/s", "bytes"), ("fast", "time"), ("-1 GiB", "bytes"), ("1 Gbit", "bytes"), (80, "bytes")],
+    [
+        ("80 GiB", "bandwidth"),
+        ("3 TB/s", "bytes"),
+        ("fast", "time"),
+        ("-1 GiB", "bytes"),
+        ("1 Gbit", "bytes"),
+        (80, "bytes"),
+    ],
 )
 def test_parse_rejects_wrong_or_missing_units(value: object, dim: str) -> None:
     with pytest.raises(UserError) as e:

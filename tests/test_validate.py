@@ -30,17 +30,23 @@ def test_shipped_collective_cases_meet_median_goal() -> None:
     for r in results:
         err = "-" if r.error is None else f"{100 * r.error:+.1f}%"
         pred = "-" if r.predicted is None else f"{r.predicted:.4g}"
-        print(f"{r.id:34s} {r.metric:11s} {r.measured:11.4g} {pred:>11s} {err:>8s}  {r.detail.get('algorithm', r.reason)}")
+        print(
+            f"{r.id:34s} {r.metric:11s} {r.measured:11.4g} {pred:>11s} {err:>8s}  {r.detail.get('algorithm', r.reason)}"
+        )
     s = summary["collective"]
-    print(f"collective: {s['evaluated']}/{s['count']} evaluated, median |err| {100 * s['median_abs_error']:.1f}%, "
-          f"mean {100 * s['mean_abs_error']:.1f}%, max {100 * s['max_abs_error']:.1f}%, "
-          f"within tolerance {s['within_tolerance']}")
+    print(
+        f"collective: {s['evaluated']}/{s['count']} evaluated, median |err| {100 * s['median_abs_error']:.1f}%, "
+        f"mean {100 * s['mean_abs_error']:.1f}%, max {100 * s['max_abs_error']:.1f}%, "
+        f"within tolerance {s['within_tolerance']}"
+    )
     assert s["evaluated"] == s["count"] == 20
     assert s["median_abs_error"] <= MEDIAN_GOAL
     latency = [abs(r.error) for r in results if r.metric == "time_s" and r.measured < 1e-4]
     bandwidth = [abs(r.error) for r in results if r.metric == "busbw_gbps"]
-    print(f"latency-bound (KiB) median |err| {100 * statistics.median(latency):.1f}%, "
-          f"bandwidth-bound (GiB) median |err| {100 * statistics.median(bandwidth):.1f}%")
+    print(
+        f"latency-bound (KiB) median |err| {100 * statistics.median(latency):.1f}%, "
+        f"bandwidth-bound (GiB) median |err| {100 * statistics.median(bandwidth):.1f}%"
+    )
 
 
 def test_unmodelled_kinds_are_listed_with_reason(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -55,8 +61,13 @@ def test_unmodelled_kinds_are_listed_with_reason(monkeypatch) -> None:  # type: 
 
 
 def test_json_shape_matches_readme(cli) -> None:  # type: ignore[no-untyped-def]
-    r = cli("validate", str(ROOT / "validation" / "collectives.yaml"), str(ROOT / "validation" / "tts.yaml"),
-            "--format", "json")
+    r = cli(
+        "validate",
+        str(ROOT / "validation" / "collectives.yaml"),
+        str(ROOT / "validation" / "tts.yaml"),
+        "--format",
+        "json",
+    )
     assert r.code == 0, r.err
     data = json.loads(r.out)
     assert set(data) == {"cases", "summary"}
@@ -87,6 +98,7 @@ def test_evaluator_registry_and_inline_cases(tmp_path: Path) -> None:
     )
     saved = EVALUATORS.pop("tts", None)
     try:
+
         @register_evaluator("tts")
         def _tts(case: dict, hw: object) -> Prediction:
             return Prediction(2.2)
@@ -112,7 +124,9 @@ def test_bad_files(tmp_path: Path) -> None:
     with pytest.raises(UserError):
         load_cases([bad])
     unknown = tmp_path / "hw.yaml"
-    unknown.write_text("- id: x\n  kind: collective\n  hardware: h9000\n  collective: {op: all_reduce, size_bytes: 1024, gpus: 8}\n"
-                       "  metric: {name: time_s, value: 1.0e-5}\n")
+    unknown.write_text(
+        "- id: x\n  kind: collective\n  hardware: h9000\n  collective: {op: all_reduce, size_bytes: 1024, gpus: 8}\n"
+        "  metric: {name: time_s, value: 1.0e-5}\n"
+    )
     results, _ = run([unknown])
     assert results[0].predicted is None and "h9000" in (results[0].reason or "")

@@ -50,7 +50,17 @@ def _register() -> None:
     from llmcost.cli import catalog_cmd
 
     catalog_cmd.register(app)
-    for name in ("collective_cmd", "explain_cmd", "validate_cmd", "infer_cmd", "train_cmd", "budget_cmd", "tts_cmd", "search_cmd", "search_plan_cmd"):
+    for name in (
+        "collective_cmd",
+        "explain_cmd",
+        "validate_cmd",
+        "infer_cmd",
+        "train_cmd",
+        "budget_cmd",
+        "tts_cmd",
+        "search_cmd",
+        "search_plan_cmd",
+    ):
         try:
             mod = __import__(f"llmcost.cli.{name}", fromlist=["register"])
         except ModuleNotFoundError as e:  # a command module not written yet

@@ -11,16 +11,30 @@ from llmcost.cli.options import FormatOpt
 
 def budget(
     flops: Annotated[str | None, typer.Option("--flops", help="FLOP budget, e.g. 5.76e23.")] = None,
-    gpu_hours: Annotated[str | None, typer.Option("--gpu-hours", help="Device-hour budget (needs --hw).")] = None,
-    model: Annotated[str | None, typer.Option("--model", help="Model id: FLOPs of training it on --tokens.")] = None,
+    gpu_hours: Annotated[
+        str | None, typer.Option("--gpu-hours", help="Device-hour budget (needs --hw).")
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Model id: FLOPs of training it on --tokens.")
+    ] = None,
     tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens, e.g. 1.4T.")] = None,
-    seq_len: Annotated[int, typer.Option("--seq-len", help="Sequence length for the attention FLOPs.")] = 2048,
+    seq_len: Annotated[
+        int, typer.Option("--seq-len", help="Sequence length for the attention FLOPs.")
+    ] = 2048,
     hw: Annotated[str | None, typer.Option("--hw", help="Hardware id for time and cost.")] = None,
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs of the cluster (time of the run).")] = None,
-    mfu: Annotated[float, typer.Option("--mfu", help="Assumed model FLOPs utilisation for time and cost.")] = 0.40,
+    mfu: Annotated[
+        float, typer.Option("--mfu", help="Assumed model FLOPs utilisation for time and cost.")
+    ] = 0.40,
     precision: Annotated[str, typer.Option("--precision", help="Peak used: bf16, fp16, fp8.")] = "bf16",
-    fit: Annotated[str, typer.Option("--fit", help="tokens20 (Chinchilla D=20N), approach3 (Hoffmann Eq. 4), "
-                                                   "epoch (Besiroglu et al. 2024 refit).")] = "tokens20",
+    fit: Annotated[
+        str,
+        typer.Option(
+            "--fit",
+            help="tokens20 (Chinchilla D=20N), approach3 (Hoffmann Eq. 4), "
+            "epoch (Besiroglu et al. 2024 refit).",
+        ),
+    ] = "tokens20",
     fmt: FormatOpt = "table",
 ) -> None:
     """Chinchilla compute-optimal N and D for --flops or --gpu-hours; or total FLOPs of --model on
@@ -50,8 +64,14 @@ def budget(
         hw_for = hardware if hardware is not None else _default_hw()
         fpt = flops_per_token(spec, seq_len, hw_for, precision)
         n = count_params(spec).active
-        out.update(model=model, params=n, tokens=d, flops_per_token=fpt, total_flops=fpt * d,
-                   total_flops_6nd=B.flops_6nd(n, d))
+        out.update(
+            model=model,
+            params=n,
+            tokens=d,
+            flops_per_token=fpt,
+            total_flops=fpt * d,
+            total_flops_6nd=B.flops_6nd(n, d),
+        )
         c = fpt * d
     else:
         if (flops is None) == (gpu_hours is None):
@@ -63,26 +83,42 @@ def budget(
                 raise UserError("--gpu-hours needs --hw (and uses --mfu)")
             c = B.flops_from_gpu_hours(B.parse_count(gpu_hours, "--gpu-hours"), peak, mfu)
         o = B.compute_optimal(c, fit)
-        out.update(fit=fit, flops=c, params=o.params, tokens=o.tokens, tokens_per_param=o.tokens_per_param,
-                   predicted_loss=o.loss)
+        out.update(
+            fit=fit,
+            flops=c,
+            params=o.params,
+            tokens=o.tokens,
+            tokens_per_param=o.tokens_per_param,
+            predicted_loss=o.loss,
+        )
     if hardware is not None and peak is not None:
         hours = c / (peak * mfu * 3600)
-        out.update(hardware=hardware.id, mfu_assumed=mfu, gpu_hours=hours, energy_j=hours * 3600 * hardware.tdp)
+        out.update(
+            hardware=hardware.id, mfu_assumed=mfu, gpu_hours=hours, energy_j=hours * 3600 * hardware.tdp
+        )
         if hardware.price_per_hour:
             out["cost_usd"] = hours * hardware.price_per_hour
         if gpus:
             out.update(gpus=gpus, time_to_train_s=B.run_time(c, gpus, peak, mfu))
     if fmt == "table":
-        emit([{"quantity": k, "value": _show(v)} for k, v in out.items()], fmt, title="training budget",
-             notes=[_fit_note(fit)] if model is None else ["total_flops: matmuls incl. attention (full s^2), no recompute"])
+        emit(
+            [{"quantity": k, "value": _show(v)} for k, v in out.items()],
+            fmt,
+            title="training budget",
+            notes=[_fit_note(fit)]
+            if model is None
+            else ["total_flops: matmuls incl. attention (full s^2), no recompute"],
+        )
     else:
         emit(out, fmt)
 
 
 def _fit_note(fit: str) -> str:
-    return {"tokens20": "Hoffmann et al. 2022 Approaches 1-2: D = 20 N, C = 6 N D",
-            "approach3": "Hoffmann et al. 2022 Approach 3, Eq. 4 with Eq. 10 coefficients",
-            "epoch": "Besiroglu et al. 2024 refit of Approach 3"}[fit]
+    return {
+        "tokens20": "Hoffmann et al. 2022 Approaches 1-2: D = 20 N, C = 6 N D",
+        "approach3": "Hoffmann et al. 2022 Approach 3, Eq. 4 with Eq. 10 coefficients",
+        "epoch": "Besiroglu et al. 2024 refit of Approach 3",
+    }[fit]
 
 
 def _show(v: Any) -> str:

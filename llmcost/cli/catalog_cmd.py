@@ -125,7 +125,8 @@ def model_import(
     path: Annotated[Path, typer.Argument(help="A Hugging Face config.json on disk.")],
     name: Annotated[str | None, typer.Option("--name", help="Catalog id (default: the folder name).")] = None,
     out_dir: Annotated[
-        Path | None, typer.Option("--out", help="Write <id>.yaml into this catalog directory instead of printing.")
+        Path | None,
+        typer.Option("--out", help="Write <id>.yaml into this catalog directory instead of printing."),
     ] = None,
     fmt: FormatOpt = "yaml",
 ) -> None:
@@ -140,7 +141,9 @@ def model_import(
         emit(entry, fmt)
         return
     if not out_dir.is_dir():
-        raise UserError(f"--out: '{out_dir}' is not a directory; create it or name an existing catalog folder")
+        raise UserError(
+            f"--out: '{out_dir}' is not a directory; create it or name an existing catalog folder"
+        )
     target = out_dir / f"{entry['id']}.yaml"
     target.write_text(render(entry, "yaml") + "\n", encoding="utf-8")
     print(f"wrote {target} (use it with --catalog {out_dir})")

@@ -30,14 +30,26 @@ def _sizes(lo: float, hi: float) -> list[float]:
 
 
 def collective(
-    op: Annotated[str, typer.Argument(help="all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, send_recv")],
-    size: Annotated[str, typer.Option("--size", help="Full buffer per rank (nccl-tests convention), e.g. 1GiB.")] = "1GiB",
+    op: Annotated[
+        str, typer.Argument(help="all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, send_recv")
+    ],
+    size: Annotated[
+        str, typer.Option("--size", help="Full buffer per rank (nccl-tests convention), e.g. 1GiB.")
+    ] = "1GiB",
     gpus: Annotated[int, typer.Option("--gpus", help="Ranks in the group.")] = 8,
     hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
-    gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="Ranks per host (default: as many as fit).")] = None,
-    algo: Annotated[str, typer.Option("--algo", help="auto (all, fastest marked) or one algorithm.")] = "auto",
-    sweep: Annotated[str | None, typer.Option("--sweep", help="Size range LO:HI, powers of two, e.g. 1KiB:8GiB.")] = None,
-    crossover: Annotated[str | None, typer.Option("--crossover", help="A,B: size where algorithms A and B cost the same.")] = None,
+    gpus_per_node: Annotated[
+        int | None, typer.Option("--gpus-per-node", help="Ranks per host (default: as many as fit).")
+    ] = None,
+    algo: Annotated[
+        str, typer.Option("--algo", help="auto (all, fastest marked) or one algorithm.")
+    ] = "auto",
+    sweep: Annotated[
+        str | None, typer.Option("--sweep", help="Size range LO:HI, powers of two, e.g. 1KiB:8GiB.")
+    ] = None,
+    crossover: Annotated[
+        str | None, typer.Option("--crossover", help="A,B: size where algorithms A and B cost the same.")
+    ] = None,
     fmt: FormatOpt = "table",
 ) -> None:
     """Time, algbw and busbw of a collective for each algorithm; the fastest is marked."""
@@ -68,7 +80,11 @@ def collective(
                 row |= {"time": fmt_time(float(top.time[i])), "busbw GB/s": float(top.busbw[i]) / GB}
                 row |= {f"{r.algo}": fmt_time(float(r.time[i])) for r in res}
             else:
-                row |= {"time_s": float(top.time[i]), "algbw_Bps": float(top.algbw[i]), "busbw_Bps": float(top.busbw[i])}
+                row |= {
+                    "time_s": float(top.time[i]),
+                    "algbw_Bps": float(top.algbw[i]),
+                    "busbw_Bps": float(top.busbw[i]),
+                }
                 row |= {f"time_s_{r.algo}": float(r.time[i]) for r in res}
             rows.append(row)
         emit(rows, fmt, title=title + " (sweep)")
@@ -80,11 +96,25 @@ def collective(
     for r in sorted(res, key=lambda r: float(r.time)):
         mark = r.algo == fastest
         if table:
-            rows.append({"algorithm": r.algo + (" *" if mark else ""), "time": fmt_time(float(r.time)),
-                         "algbw GB/s": float(r.algbw) / GB, "busbw GB/s": float(r.busbw) / GB})
+            rows.append(
+                {
+                    "algorithm": r.algo + (" *" if mark else ""),
+                    "time": fmt_time(float(r.time)),
+                    "algbw GB/s": float(r.algbw) / GB,
+                    "busbw GB/s": float(r.busbw) / GB,
+                }
+            )
         else:
-            rows.append({"algorithm": r.algo, "fastest": mark, "size_bytes": nbytes, "time_s": float(r.time),
-                         "algbw_Bps": float(r.algbw), "busbw_Bps": float(r.busbw)})
+            rows.append(
+                {
+                    "algorithm": r.algo,
+                    "fastest": mark,
+                    "size_bytes": nbytes,
+                    "time_s": float(r.time),
+                    "algbw_Bps": float(r.algbw),
+                    "busbw_Bps": float(r.busbw),
+                }
+            )
     levels = ", ".join(f"{lv.tier.key} x{lv.d:g}" for lv in res[0].levels)
     notes = [f"levels: {levels}; * fastest; busbw = algbw x nccl-tests factor"] if table else []
     emit(rows, fmt, title=f"{title}, {fmt_bytes(nbytes)}", notes=notes)
@@ -112,13 +142,23 @@ def _crossover(hardware: Any, op: str, gpus: int, gpn: int | None, spec: str, fm
     rows = []
     for s in roots:
         t = C.costs(hardware, op, s, gpus, gpn, [a])[0].time
-        rows.append({"size": fmt_bytes(s) if fmt == "table" else s,
-                     "time": fmt_time(float(t)) if fmt == "table" else float(t),
-                     "below": _faster(hardware, op, gpus, gpn, a, b, s / 2),
-                     "above": _faster(hardware, op, gpus, gpn, a, b, s * 2)})
+        rows.append(
+            {
+                "size": fmt_bytes(s) if fmt == "table" else s,
+                "time": fmt_time(float(t)) if fmt == "table" else float(t),
+                "below": _faster(hardware, op, gpus, gpn, a, b, s / 2),
+                "above": _faster(hardware, op, gpus, gpn, a, b, s * 2),
+            }
+        )
     if not rows:
-        rows.append({"size": None, "time": None, "below": _faster(hardware, op, gpus, gpn, a, b, 1024.0),
-                     "above": "no crossover between 1 B and 16 TiB"})
+        rows.append(
+            {
+                "size": None,
+                "time": None,
+                "below": _faster(hardware, op, gpus, gpn, a, b, 1024.0),
+                "above": "no crossover between 1 B and 16 TiB",
+            }
+        )
     emit(rows, fmt, title=f"{title}: crossover {a} vs {b}")
 
 

@@ -12,8 +12,9 @@ import typer
 
 from llmcost.cli.options import FormatOpt
 
-explain_app = typer.Typer(help="Show the closed-form expression behind a figure, with the values substituted.",
-                          no_args_is_help=True)
+explain_app = typer.Typer(
+    help="Show the closed-form expression behind a figure, with the values substituted.", no_args_is_help=True
+)
 
 
 def explain_rows(expr: Any, vals: dict[str, Any]) -> list[dict[str, Any]]:
@@ -23,15 +24,25 @@ def explain_rows(expr: Any, vals: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for s in sorted(expr.free_symbols, key=lambda s: s.name):
         info = REGISTRY.info(s.name) if s.name in REGISTRY else None
-        rows.append({"symbol": s.name, "value": vals.get(s.name), "unit": info.unit if info else "",
-                     "meaning": info.doc if info else ""})
+        rows.append(
+            {
+                "symbol": s.name,
+                "value": vals.get(s.name),
+                "unit": info.unit if info else "",
+                "meaning": info.doc if info else "",
+            }
+        )
     return rows
 
 
 @explain_app.command("collective")
 def explain_collective(
-    op: Annotated[str, typer.Argument(help="all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, send_recv")],
-    algo: Annotated[str, typer.Option("--algo", help="Algorithm (auto = the fastest for the size).")] = "auto",
+    op: Annotated[
+        str, typer.Argument(help="all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, send_recv")
+    ],
+    algo: Annotated[
+        str, typer.Option("--algo", help="Algorithm (auto = the fastest for the size).")
+    ] = "auto",
     size: Annotated[str, typer.Option("--size", help="Full buffer per rank, e.g. 1GiB.")] = "1GiB",
     gpus: Annotated[int, typer.Option("--gpus", help="Ranks in the group.")] = 8,
     hw: Annotated[str, typer.Option("--hw", help="Hardware id.")] = "h100-sxm",
@@ -63,8 +74,16 @@ def explain_collective(
     text = sp.latex(expr, symbol_names=names) if latex else sp.pretty(expr, use_unicode=True)
     rows = explain_rows(expr, vals)
     if fmt != "table":
-        emit({"shape": sh.name, "expression": str(expr), "latex": sp.latex(expr, symbol_names=names),
-              "values": {x["symbol"]: x["value"] for x in rows}, "time_s": float(r.time)}, fmt)
+        emit(
+            {
+                "shape": sh.name,
+                "expression": str(expr),
+                "latex": sp.latex(expr, symbol_names=names),
+                "values": {x["symbol"]: x["value"] for x in rows},
+                "time_s": float(r.time),
+            },
+            fmt,
+        )
         return
     levels_txt = ", ".join(f"{lv.tier.key} ({lv.tier.topology}) x{lv.d:g}" for lv in levels)
     print(f"{r.op} / {r.algo} on {gpus} x {hardware.id} [{levels_txt}], S = {size}")

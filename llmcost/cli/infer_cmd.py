@@ -27,7 +27,9 @@ def _plan(plan_file: Path | None, given: dict[str, Any]) -> Any:
         if isinstance(data, dict) and isinstance(data.get("plan"), dict):
             data = data["plan"]
         if not isinstance(data, dict):
-            raise UserError(f"--plan {plan_file}: expected a mapping of plan keys (tp, pp, batch, prompt_len, ...)")
+            raise UserError(
+                f"--plan {plan_file}: expected a mapping of plan keys (tp, pp, batch, prompt_len, ...)"
+            )
         base = dict(data)
     base.update({k: v for k, v in given.items() if v is not None})
     base.setdefault("batch", 1)
@@ -44,14 +46,26 @@ def _ops_rows(r: Any, table: bool) -> list[dict[str, Any]]:
         for o in ph.ops:
             t = float(np.mean(o.time)) * o.count
             bound = str(np.atleast_1d(o.bound)[-1])
-            row = {"phase": phase, "group": o.group, "op": o.name, "kind": o.kind, "count": o.count,
-                   "bound": bound}
+            row = {
+                "phase": phase,
+                "group": o.group,
+                "op": o.name,
+                "kind": o.kind,
+                "count": o.count,
+                "bound": bound,
+            }
             if table:
-                row |= {"time": fmt_time(t), "GFLOP": float(np.mean(o.flops)) * o.count / 1e9,
-                        "MB": float(np.mean(o.hbm_bytes)) * o.count / 1e6}
+                row |= {
+                    "time": fmt_time(t),
+                    "GFLOP": float(np.mean(o.flops)) * o.count / 1e9,
+                    "MB": float(np.mean(o.hbm_bytes)) * o.count / 1e6,
+                }
             else:
-                row |= {"time_s": t, "flops": float(np.mean(o.flops)) * o.count,
-                        "hbm_bytes": float(np.mean(o.hbm_bytes)) * o.count}
+                row |= {
+                    "time_s": t,
+                    "flops": float(np.mean(o.flops)) * o.count,
+                    "hbm_bytes": float(np.mean(o.hbm_bytes)) * o.count,
+                }
             rows.append(row)
     return rows
 
@@ -75,8 +89,10 @@ def _explain(model: str, hw: Any, plan: Any, r: Any) -> list[str]:
         f"eta_c={hw.compute_efficiency}, W_hbm={hw.memory_bandwidth / 1e12:.2f} TB/s, eta_m={hw.memory_efficiency}",
     ]
     m = max(1, min(r.batch // plan.dp, plan.pp))
-    for phase, work in (("forward", {"seq": plan.prompt_len, "ctx": plan.prompt_len}),
-                        ("decode", {"seq": 1, "ctx": plan.prompt_len + plan.output_len // 2})):
+    for phase, work in (
+        ("forward", {"seq": plan.prompt_len, "ctx": plan.prompt_len}),
+        ("decode", {"seq": 1, "ctx": plan.prompt_len + plan.output_len // 2}),
+    ):
         vals = dict(ev.vals, micro_batch=r.batch // plan.dp / m, **work)
         for g in G.layer_groups(ev.spec, phase)[:3]:
             vals["window"] = G.window_value(g.window)
@@ -89,13 +105,22 @@ def _explain(model: str, hw: Any, plan: Any, r: Any) -> list[str]:
                 e = sp.sympify(expr)
                 if e == 0:
                     continue
-                sub = {s: sp.Float(vals[s.name]) if vals[s.name] != float("inf") else sp.oo for s in e.free_symbols}
+                sub = {
+                    s: sp.Float(vals[s.name]) if vals[s.name] != float("inf") else sp.oo
+                    for s in e.free_symbols
+                }
                 val = float(e.subs(sub))
                 lines.append(f"   {op.name}.{q} = {e} = {val:.4g}")
                 if op.kind != "collective":
                     hb = sp.sympify(op.hbm_bytes)
-                    hv = float(hb.subs({s: sp.Float(vals[s.name]) if vals[s.name] != float('inf') else sp.oo
-                                        for s in hb.free_symbols}))
+                    hv = float(
+                        hb.subs(
+                            {
+                                s: sp.Float(vals[s.name]) if vals[s.name] != float("inf") else sp.oo
+                                for s in hb.free_symbols
+                            }
+                        )
+                    )
                     lines.append(f"   {op.name}.hbm_bytes = {hb} = {hv:.4g}")
     return lines
 
@@ -106,19 +131,35 @@ def infer(
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs in all (must equal tp*pp*dp*cp).")] = None,
     tp: Annotated[int | None, typer.Option("--tp", help="Tensor-parallel degree.")] = None,
     pp: Annotated[int | None, typer.Option("--pp", help="Pipeline-parallel degree.")] = None,
-    ep: Annotated[int | None, typer.Option("--ep", help="Expert-parallel degree (MoE; spans dp x tp ranks).")] = None,
+    ep: Annotated[
+        int | None, typer.Option("--ep", help="Expert-parallel degree (MoE; spans dp x tp ranks).")
+    ] = None,
     dp: Annotated[int | None, typer.Option("--dp", help="Data-parallel replicas.")] = None,
-    cp: Annotated[int | None, typer.Option("--cp", help="Context-parallel degree (prefill ring attention).")] = None,
-    batch: Annotated[int | None, typer.Option("--batch", help="Concurrent sequences, whole system (default 1).")] = None,
-    prompt_len: Annotated[int | None, typer.Option("--prompt-len", help="Prompt tokens per sequence.")] = None,
-    output_len: Annotated[int | None, typer.Option("--output-len", help="Generated tokens per sequence.")] = None,
+    cp: Annotated[
+        int | None, typer.Option("--cp", help="Context-parallel degree (prefill ring attention).")
+    ] = None,
+    batch: Annotated[
+        int | None, typer.Option("--batch", help="Concurrent sequences, whole system (default 1).")
+    ] = None,
+    prompt_len: Annotated[
+        int | None, typer.Option("--prompt-len", help="Prompt tokens per sequence.")
+    ] = None,
+    output_len: Annotated[
+        int | None, typer.Option("--output-len", help="Generated tokens per sequence.")
+    ] = None,
     weights: Annotated[str | None, typer.Option("--weights", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
-    activations: Annotated[str | None, typer.Option("--activations", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
+    activations: Annotated[
+        str | None, typer.Option("--activations", help="bf16 fp16 fp8 int8 int4 fp4")
+    ] = None,
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
     gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="GPUs per host.")] = None,
-    plan_file: Annotated[Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")] = None,
+    plan_file: Annotated[
+        Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")
+    ] = None,
     breakdown: Annotated[bool, typer.Option("--breakdown", help="Per-operator time and bound.")] = False,
-    explain: Annotated[bool, typer.Option("--explain", help="Show the expressions with values substituted.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the expressions with values substituted.")
+    ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """TTFT, TPOT, end-to-end latency, throughput, memory per GPU, cost and energy of an inference plan."""
@@ -128,32 +169,51 @@ def infer(
     from llmcost.units import fmt_time
 
     check_format(fmt)
-    given = {"tp": tp, "pp": pp, "ep": ep, "dp": dp, "cp": cp, "batch": batch, "prompt_len": prompt_len,
-             "output_len": output_len, "weights": weights, "activations": activations, "kv_cache": kv_cache,
-             "gpus": gpus, "gpus_per_node": gpus_per_node}
+    given = {
+        "tp": tp,
+        "pp": pp,
+        "ep": ep,
+        "dp": dp,
+        "cp": cp,
+        "batch": batch,
+        "prompt_len": prompt_len,
+        "output_len": output_len,
+        "weights": weights,
+        "activations": activations,
+        "kv_cache": kv_cache,
+        "gpus": gpus,
+        "gpus_per_node": gpus_per_node,
+    }
     plan = _plan(plan_file, given)
     hardware = get_hardware(hw)
     r = cost(model, hardware, plan)
     m = r.metrics()
     table = fmt == "table"
     if breakdown:
-        emit(_ops_rows(r, table), fmt, title=f"{model} on {r.gpus} x {hardware.id}: per operator (all layers)")
+        emit(
+            _ops_rows(r, table), fmt, title=f"{model} on {r.gpus} x {hardware.id}: per operator (all layers)"
+        )
         return
     mem = {k: v / GIB for k, v in r.memory.items()}
     if table:
         data: dict[str, Any] = {
-            "TTFT": fmt_time(r.ttft), "TPOT": fmt_time(r.tpot), "end-to-end latency": fmt_time(r.e2e),
-            "output tokens/s": m["output_tokens_per_s"], "output tokens/s per GPU": m["output_tokens_per_s_per_gpu"],
+            "TTFT": fmt_time(r.ttft),
+            "TPOT": fmt_time(r.tpot),
+            "end-to-end latency": fmt_time(r.e2e),
+            "output tokens/s": m["output_tokens_per_s"],
+            "output tokens/s per GPU": m["output_tokens_per_s_per_gpu"],
             "prefill tokens/s per GPU": m["input_tokens_per_s_per_gpu"],
             "memory GiB per GPU": {k: round(v, 2) for k, v in mem.items()},
             "largest batch that fits": r.max_batch,
             "USD per 1M output tokens": m["usd_per_million_output_tokens"],
             "J per output token (TDP)": m["joules_per_output_token"],
             "precision": f"weights {r.formats[0]}, activations {r.formats[1]}, KV {r.formats[2]}; math "
-                         f"{r.math[0]} (GEMM) / {r.math[1]} (attention)",
+            f"{r.math[0]} (GEMM) / {r.math[1]} (attention)",
         }
-        title = (f"{model} on {r.gpus} x {hardware.id} (tp {plan.tp}, pp {plan.pp}, dp {plan.dp}, cp {plan.cp}, "
-                 f"ep {plan.ep}), batch {r.batch}, {plan.prompt_len} in / {plan.output_len} out")
+        title = (
+            f"{model} on {r.gpus} x {hardware.id} (tp {plan.tp}, pp {plan.pp}, dp {plan.dp}, cp {plan.cp}, "
+            f"ep {plan.ep}), batch {r.batch}, {plan.prompt_len} in / {plan.output_len} out"
+        )
         emit(data, "table", title=title, notes=r.notes)
     else:
         out = dict(m)

@@ -10,8 +10,14 @@ import typer
 from llmcost.cli.options import FormatOpt
 from llmcost.cli.tts_cmd import IntensityOpt, SparseOpt
 
-search_app = typer.Typer(name="search", help="Search plan spaces within a budget.", no_args_is_help=True,
-                         add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+search_app = typer.Typer(
+    name="search",
+    help="Search plan spaces within a budget.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
 
 
 def _ints(text: str | None, default: tuple[int, ...], what: str) -> tuple[int, ...]:
@@ -32,20 +38,33 @@ def _ints(text: str | None, default: tuple[int, ...], what: str) -> tuple[int, .
 def search_tts(
     models: Annotated[str, typer.Option("--models", help="Comma-separated model ids.")],
     hw: Annotated[str, typer.Option("--hw", help="Hardware id.")] = "h100-sxm",
-    budget_eflops: Annotated[float | None, typer.Option("--budget-eflops", help="Kinetics eFLOPs per query.")] = None,
+    budget_eflops: Annotated[
+        float | None, typer.Option("--budget-eflops", help="Kinetics eFLOPs per query.")
+    ] = None,
     budget_usd: Annotated[float | None, typer.Option("--budget-usd", help="USD per query.")] = None,
-    budget_seconds: Annotated[float | None, typer.Option("--budget-seconds", help="Latency per query (s).")] = None,
-    accuracy: Annotated[Path | None, typer.Option("--accuracy", help="YAML/CSV: model, gen_len, p[, wrong_share, "
-                                                  "f_max].")] = None,
+    budget_seconds: Annotated[
+        float | None, typer.Option("--budget-seconds", help="Latency per query (s).")
+    ] = None,
+    accuracy: Annotated[
+        Path | None, typer.Option("--accuracy", help="YAML/CSV: model, gen_len, p[, wrong_share, f_max].")
+    ] = None,
     pareto: Annotated[bool, typer.Option("--pareto", help="Only the cost-accuracy Pareto front.")] = False,
-    strategies: Annotated[str | None, typer.Option("--strategies", help="Comma-separated (default all).")] = None,
-    samples: Annotated[str | None, typer.Option("--samples", help="Comma-separated N (default 1..64, powers of 2).")] = None,
-    gen_lens: Annotated[str | None, typer.Option("--gen-lens", help="Comma-separated lengths (default 1K..32K).")] = None,
+    strategies: Annotated[
+        str | None, typer.Option("--strategies", help="Comma-separated (default all).")
+    ] = None,
+    samples: Annotated[
+        str | None, typer.Option("--samples", help="Comma-separated N (default 1..64, powers of 2).")
+    ] = None,
+    gen_lens: Annotated[
+        str | None, typer.Option("--gen-lens", help="Comma-separated lengths (default 1K..32K).")
+    ] = None,
     prompt_len: Annotated[int, typer.Option("--prompt-len", help="Prompt tokens.")] = 512,
     verifier: Annotated[str | None, typer.Option("--verifier", help="Reward model id.")] = None,
     sparse: SparseOpt = None,
     intensity: IntensityOpt = "kinetics",
-    epsilon: Annotated[float, typer.Option("--epsilon", help="TTSPM saturation: accuracy gain per sample.")] = 0.01,
+    epsilon: Annotated[
+        float, typer.Option("--epsilon", help="TTSPM saturation: accuracy gain per sample.")
+    ] = 0.01,
     tp: Annotated[int | None, typer.Option("--tp", help="Tensor-parallel degree.")] = None,
     weights: Annotated[str | None, typer.Option("--weights", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
@@ -60,8 +79,11 @@ def search_tts(
     from llmcost.report import check_format, emit
 
     check_format(fmt)
-    given = [(k, v) for k, v in (("eflops", budget_eflops), ("usd", budget_usd), ("seconds", budget_seconds))
-             if v is not None]
+    given = [
+        (k, v)
+        for k, v in (("eflops", budget_eflops), ("usd", budget_usd), ("seconds", budget_seconds))
+        if v is not None
+    ]
     if len(given) != 1:
         raise UserError("give exactly one of --budget-eflops, --budget-usd, --budget-seconds")
     kind, budget = given[0]
@@ -69,16 +91,40 @@ def search_tts(
     if not names:
         raise UserError("--models: give at least one model id")
     strats = tuple(s.strip() for s in strategies.split(",")) if strategies else S.T.STRATEGIES
-    base = base_plan(strats[0] if strats else "best_of_n", 1, prompt_len, 1024, verifier, sparse, intensity, 4, 256,
-                     tp, None, weights, kv_cache)
+    base = base_plan(
+        strats[0] if strats else "best_of_n",
+        1,
+        prompt_len,
+        1024,
+        verifier,
+        sparse,
+        intensity,
+        4,
+        256,
+        tp,
+        None,
+        weights,
+        kv_cache,
+    )
     table = None
     if accuracy is not None:
         from llmcost.cost.tts_accuracy import load
 
         table = load(accuracy)
-    res = S.search(names, get_hardware(hw), kind, float(budget), base, strategies=strats,
-                   samples=_ints(samples, S.SAMPLES, "--samples"), gen_lens=_ints(gen_lens, S.GEN_LENS, "--gen-lens"),
-                   accuracy=table, pareto=pareto, epsilon=epsilon, top=top)
+    res = S.search(
+        names,
+        get_hardware(hw),
+        kind,
+        float(budget),
+        base,
+        strategies=strats,
+        samples=_ints(samples, S.SAMPLES, "--samples"),
+        gen_lens=_ints(gen_lens, S.GEN_LENS, "--gen-lens"),
+        accuracy=table,
+        pareto=pareto,
+        epsilon=epsilon,
+        top=top,
+    )
     if fmt != "table":
         if fmt == "csv":
             emit([_row(e, S.BUDGETS[kind]) for e in res["plans"]], fmt)
@@ -89,17 +135,29 @@ def search_tts(
     rej = ", ".join(f"{k}: {v}" for k, v in res["rejected"].items()) or "none"
     notes = [f"{res['plans_evaluated']} plans evaluated in {res['elapsed_s']:.2f} s; rejected: {rej}"]
     what = "Pareto front" if pareto else f"top {len(res['plans'])}"
-    emit([_row(e, key) for e in res["plans"]], "table",
-         title=f"search tts on {hw}: {what} within {key} <= {budget:g}", notes=notes)
+    emit(
+        [_row(e, key) for e in res["plans"]],
+        "table",
+        title=f"search tts on {hw}: {what} within {key} <= {budget:g}",
+        notes=notes,
+    )
     if res.get("saturation"):
         emit(res["saturation"], "table", title=f"TTSPM saturation (gain per extra sample < {epsilon:g})")
 
 
 def _row(e: dict[str, Any], key: str) -> dict[str, Any]:
     p, m = e["plan"], e["metrics"]
-    row = {"model": p["model"], "strategy": p["strategy"], "N": p["samples"], "gen_len": p["gen_len"],
-           key: m[key], "eflops": m["eflops_per_query"], "latency_s": m["latency_s"], "usd": m["usd_per_query"],
-           "kv_gib": m["kv_cache_gib"]}
+    row = {
+        "model": p["model"],
+        "strategy": p["strategy"],
+        "N": p["samples"],
+        "gen_len": p["gen_len"],
+        key: m[key],
+        "eflops": m["eflops_per_query"],
+        "latency_s": m["latency_s"],
+        "usd": m["usd_per_query"],
+        "kv_gib": m["kv_cache_gib"],
+    }
     if "accuracy" in m:
         row["accuracy"] = m["accuracy"]
     return row

@@ -11,7 +11,9 @@ from llmcost.cli.search_cmd import search_app
 
 Opt = typer.Option
 TopOpt = Annotated[int, Opt("--top", help="Plans listed (ignored with --pareto).")]
-ParetoOpt = Annotated[bool, Opt("--pareto", help="Return the Pareto front of --axes instead of the top plans.")]
+ParetoOpt = Annotated[
+    bool, Opt("--pareto", help="Return the Pareto front of --axes instead of the top plans.")
+]
 
 
 def _common_list(text: str | None, what: str, cast: Any = int, choices: Any = None) -> Any:
@@ -58,15 +60,21 @@ def _emit(res: Any, fmt: str, rows: list[dict[str, Any]], title: str) -> None:
     if fmt == "csv":
         flat = []
         for p in res.plans:
-            row = {**{f"plan.{k}": v for k, v in p["plan"].items()}, **p["metrics"], "bottleneck": p["bottleneck"]}
+            row = {
+                **{f"plan.{k}": v for k, v in p["plan"].items()},
+                **p["metrics"],
+                "bottleneck": p["bottleneck"],
+            }
             if "hardware" in p:
                 row = {"hardware": p["hardware"], **row}
             flat.append(row)
         emit(flat, "csv")
         return
     rej = ", ".join(f"{k}: {v:,}" for k, v in list(res.rejected.items())[:4])
-    notes = [f"{res.plans_evaluated:,} plans evaluated in {res.elapsed_s:.2f} s; {res.feasible:,} feasible; "
-             f"rejected: {rej or 'none'}"]
+    notes = [
+        f"{res.plans_evaluated:,} plans evaluated in {res.elapsed_s:.2f} s; {res.feasible:,} feasible; "
+        f"rejected: {rej or 'none'}"
+    ]
     emit(rows, "table", title=title, notes=notes)
 
 
@@ -75,28 +83,49 @@ def search_train(
     model: Annotated[str, typer.Argument(help="Model id (llmcost model list) or a config file.")],
     hw: Annotated[str, Opt("--hw", help="Hardware id.")] = "h100-sxm",
     gpus: Annotated[str, Opt("--gpus", help="GPU count(s), e.g. 1024 or 512,1024.")] = "8",
-    global_batch: Annotated[int | None, Opt("--global-batch", help="Sequences per step (default 8 per GPU).")] = None,
+    global_batch: Annotated[
+        int | None, Opt("--global-batch", help="Sequences per step (default 8 per GPU).")
+    ] = None,
     seq_len: Annotated[int | None, Opt("--seq-len", help="Sequence length.")] = None,
-    tokens: Annotated[str | None, Opt("--tokens", help="Training tokens (time to train, GPU-hours, cost).")] = None,
+    tokens: Annotated[
+        str | None, Opt("--tokens", help="Training tokens (time to train, GPU-hours, cost).")
+    ] = None,
     tp: Annotated[str | None, Opt("--tp", help="Tensor-parallel degrees to try, e.g. 4,8.")] = None,
     pp: Annotated[str | None, Opt("--pp", help="Pipeline degrees to try.")] = None,
     cp: Annotated[str | None, Opt("--cp", help="Context-parallel degrees to try.")] = None,
     ep: Annotated[str | None, Opt("--ep", help="Expert-parallel degrees to try.")] = None,
     micro_batch: Annotated[str | None, Opt("--micro-batch", help="Micro-batch sizes to try.")] = None,
-    virtual_stages: Annotated[str | None, Opt("--virtual-stages", help="Interleaved chunks per device to try.")] = None,
+    virtual_stages: Annotated[
+        str | None, Opt("--virtual-stages", help="Interleaved chunks per device to try.")
+    ] = None,
     zero: Annotated[str | None, Opt("--zero", help="ZeRO modes: 0, distopt, 1, 2, 3 (fsdp).")] = None,
     recompute: Annotated[str | None, Opt("--recompute", help="none, selective, full.")] = None,
     schedule: Annotated[str | None, Opt("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")] = None,
-    precision: Annotated[str | None, Opt("--precision", help="bf16, fp16, fp8, fp4 (default: those with a peak).")] = None,
-    sp: Annotated[str | None, Opt("--sp", help="Sequence parallelism: on, off or on,off (default: on when tp>1).")] = None,
+    precision: Annotated[
+        str | None, Opt("--precision", help="bf16, fp16, fp8, fp4 (default: those with a peak).")
+    ] = None,
+    sp: Annotated[
+        str | None, Opt("--sp", help="Sequence parallelism: on, off or on,off (default: on when tp>1).")
+    ] = None,
     gpus_per_node: Annotated[int | None, Opt("--gpus-per-node", help="GPUs per host.")] = None,
-    objective: Annotated[str, Opt("--objective", help="throughput, step_time, mfu, tokens_per_gpu, time_to_train, "
-                                                      "cost, memory, or a metric name.")] = "throughput",
-    min_throughput: Annotated[float | None, Opt("--min-throughput", help="Minimum tokens/s (whole job).")] = None,
-    max_memory: Annotated[float | None, Opt("--max-memory", help="Maximum GiB per GPU (below capacity).")] = None,
+    objective: Annotated[
+        str,
+        Opt(
+            "--objective",
+            help="throughput, step_time, mfu, tokens_per_gpu, time_to_train, cost, memory, or a metric name.",
+        ),
+    ] = "throughput",
+    min_throughput: Annotated[
+        float | None, Opt("--min-throughput", help="Minimum tokens/s (whole job).")
+    ] = None,
+    max_memory: Annotated[
+        float | None, Opt("--max-memory", help="Maximum GiB per GPU (below capacity).")
+    ] = None,
     top: TopOpt = 10,
     pareto: ParetoOpt = False,
-    axes: Annotated[str | None, Opt("--axes", help="Pareto metrics (default tokens_per_s,memory_gib_per_gpu).")] = None,
+    axes: Annotated[
+        str | None, Opt("--axes", help="Pareto metrics (default tokens_per_s,memory_gib_per_gpu).")
+    ] = None,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
     fmt: FormatOpt = "table",
 ) -> None:
@@ -122,23 +151,50 @@ def search_train(
     if seq < 1 or gb < 1:
         raise UserError("--seq-len and --global-batch must be positive")
     zero_l = _common_list(zero, "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
-    sp_l = _common_list(sp, "--sp", lambda x: {"on": True, "off": False, "true": True, "false": False}[x.lower()])
+    sp_l = _common_list(
+        sp, "--sp", lambda x: {"on": True, "off": False, "true": True, "false": False}[x.lower()]
+    )
     space = TrainSpace(
-        gpus=gl, global_batch=gb, seq_len=seq, tp=_common_list(tp, "--tp"), pp=_common_list(pp, "--pp"),
-        cp=_common_list(cp, "--cp"), ep=_common_list(ep, "--ep"), micro_batch=_common_list(micro_batch, "--micro-batch"),
-        virtual_stages=_common_list(virtual_stages, "--virtual-stages"), zero=zero_l or ZMODE_NAMES,
+        gpus=gl,
+        global_batch=gb,
+        seq_len=seq,
+        tp=_common_list(tp, "--tp"),
+        pp=_common_list(pp, "--pp"),
+        cp=_common_list(cp, "--cp"),
+        ep=_common_list(ep, "--ep"),
+        micro_batch=_common_list(micro_batch, "--micro-batch"),
+        virtual_stages=_common_list(virtual_stages, "--virtual-stages"),
+        zero=zero_l or ZMODE_NAMES,
         recompute=_common_list(recompute, "--recompute", str.lower, RECOMPUTE) or RECOMPUTE,
         schedule=_common_list(schedule, "--schedule", str.lower, SCHEDULES) or SCHEDULES,
-        precision=_common_list(precision, "--precision", str.lower, PRECISIONS), sp=sp_l, gpus_per_node=gpus_per_node)
+        precision=_common_list(precision, "--precision", str.lower, PRECISIONS),
+        sp=sp_l,
+        gpus_per_node=gpus_per_node,
+    )
     run_tokens = parse_count(tokens, "--tokens") if tokens else None
-    res = run.train_search(spec, hardware, space, tokens=run_tokens, objective=objective, top=top,
-                           pareto=_axes(axes, ("tokens_per_s", "memory_gib_per_gpu")) if pareto else None,
-                           min_throughput=min_throughput, max_memory_gib=max_memory,
-                           show_progress=_progress_on(fmt, quiet))
+    res = run.train_search(
+        spec,
+        hardware,
+        space,
+        tokens=run_tokens,
+        objective=objective,
+        top=top,
+        pareto=_axes(axes, ("tokens_per_s", "memory_gib_per_gpu")) if pareto else None,
+        min_throughput=min_throughput,
+        max_memory_gib=max_memory,
+        show_progress=_progress_on(fmt, quiet),
+    )
     rows = [_train_row(i, p) for i, p in enumerate(res.plans, 1)]
-    what = f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
-    _emit(res, fmt, rows, f"search train {spec.name} on {'/'.join(map(str, gl))} x {hardware.id}, "
-                          f"global batch {gb} x {seq}: {what}")
+    what = (
+        f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
+    )
+    _emit(
+        res,
+        fmt,
+        rows,
+        f"search train {spec.name} on {'/'.join(map(str, gl))} x {hardware.id}, "
+        f"global batch {gb} x {seq}: {what}",
+    )
 
 
 def _train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
@@ -147,11 +203,25 @@ def _train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
     pl, m = p["plan"], p["metrics"]
     zero = "distopt" if pl["distributed_optimizer"] else str(pl["zero"])
     sched = pl["schedule"] + (f"/{pl['virtual_stages']}" if pl.get("virtual_stages") else "")
-    row = {"#": rank, "gpus": pl["gpus"], "tp": pl["tp"], "pp": pl["pp"], "dp": pl["dp"], "cp": pl["cp"],
-           "ep": pl["ep"], "sp": "on" if pl["sp"] else "off", "mb": pl["micro_batch"], "zero": zero,
-           "recompute": pl["recompute"], "schedule": sched, "prec": pl["precision"],
-           "step": fmt_time(m["iteration_time_s"]), "tok/s/GPU": round(m["tokens_per_s_per_gpu"], 1),
-           "MFU": f"{100 * m['mfu']:.1f}%", "GiB/GPU": round(m["memory_gib_per_gpu"], 1)}
+    row = {
+        "#": rank,
+        "gpus": pl["gpus"],
+        "tp": pl["tp"],
+        "pp": pl["pp"],
+        "dp": pl["dp"],
+        "cp": pl["cp"],
+        "ep": pl["ep"],
+        "sp": "on" if pl["sp"] else "off",
+        "mb": pl["micro_batch"],
+        "zero": zero,
+        "recompute": pl["recompute"],
+        "schedule": sched,
+        "prec": pl["precision"],
+        "step": fmt_time(m["iteration_time_s"]),
+        "tok/s/GPU": round(m["tokens_per_s_per_gpu"], 1),
+        "MFU": f"{100 * m['mfu']:.1f}%",
+        "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
+    }
     if "time_to_train_s" in m:
         row["days"] = round(m["time_to_train_s"] / 86400, 1)
     if "cost_usd" in m:
@@ -163,8 +233,12 @@ def _train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
 @search_app.command("infer")
 def search_infer(
     model: Annotated[str, typer.Argument(help="Model id (llmcost model list).")],
-    hw: Annotated[str, Opt("--hw", help="Hardware id(s) to compare, e.g. h100-sxm,mi300x,l40s.")] = "h100-sxm",
-    gpus: Annotated[str | None, Opt("--gpus", help="GPU count(s) (default: one node of each hardware).")] = None,
+    hw: Annotated[
+        str, Opt("--hw", help="Hardware id(s) to compare, e.g. h100-sxm,mi300x,l40s.")
+    ] = "h100-sxm",
+    gpus: Annotated[
+        str | None, Opt("--gpus", help="GPU count(s) (default: one node of each hardware).")
+    ] = None,
     prompt_len: Annotated[int, Opt("--prompt-len", help="Prompt tokens per sequence.")] = 1024,
     output_len: Annotated[int, Opt("--output-len", help="Generated tokens per sequence.")] = 256,
     tp: Annotated[str | None, Opt("--tp", help="Tensor-parallel degrees to try.")] = None,
@@ -172,20 +246,41 @@ def search_infer(
     ep: Annotated[str | None, Opt("--ep", help="Expert-parallel degrees to try.")] = None,
     dp: Annotated[str | None, Opt("--dp", help="Replica counts to try.")] = None,
     batch: Annotated[str | None, Opt("--batch", help="System batch sizes (default 1,2,4..1024).")] = None,
-    weights: Annotated[str | None, Opt("--weights", help="Weight formats (default bf16,fp8,int8,int4,fp4).")] = None,
-    activations: Annotated[str | None, Opt("--activations", help="Activation formats (default: per weights, and fp8).")] = None,
-    kv_cache: Annotated[str | None, Opt("--kv-cache", help="KV-cache formats (default: per activations, and fp8).")] = None,
+    weights: Annotated[
+        str | None, Opt("--weights", help="Weight formats (default bf16,fp8,int8,int4,fp4).")
+    ] = None,
+    activations: Annotated[
+        str | None, Opt("--activations", help="Activation formats (default: per weights, and fp8).")
+    ] = None,
+    kv_cache: Annotated[
+        str | None, Opt("--kv-cache", help="KV-cache formats (default: per activations, and fp8).")
+    ] = None,
     gpus_per_node: Annotated[int | None, Opt("--gpus-per-node", help="GPUs per host.")] = None,
     max_ttft: Annotated[str | None, Opt("--max-ttft", help="SLO on time to first token, e.g. 1s.")] = None,
-    max_tpot: Annotated[str | None, Opt("--max-tpot", help="SLO on time per output token, e.g. 50ms.")] = None,
+    max_tpot: Annotated[
+        str | None, Opt("--max-tpot", help="SLO on time per output token, e.g. 50ms.")
+    ] = None,
     max_latency: Annotated[str | None, Opt("--max-latency", help="SLO on end-to-end latency.")] = None,
-    min_throughput: Annotated[float | None, Opt("--min-throughput", help="Minimum output tokens/s (system).")] = None,
-    objective: Annotated[str, Opt("--objective", help="throughput_per_gpu, throughput, cost, latency, ttft, tpot, "
-                                                      "tokens_per_user, or a metric name.")] = "throughput_per_gpu",
+    min_throughput: Annotated[
+        float | None, Opt("--min-throughput", help="Minimum output tokens/s (system).")
+    ] = None,
+    objective: Annotated[
+        str,
+        Opt(
+            "--objective",
+            help="throughput_per_gpu, throughput, cost, latency, ttft, tpot, "
+            "tokens_per_user, or a metric name.",
+        ),
+    ] = "throughput_per_gpu",
     top: TopOpt = 10,
     pareto: ParetoOpt = False,
-    axes: Annotated[str | None, Opt("--axes", help="Pareto metrics (default output_tokens_per_s_per_gpu,"
-                                                   "output_tokens_per_s_per_user).")] = None,
+    axes: Annotated[
+        str | None,
+        Opt(
+            "--axes",
+            help="Pareto metrics (default output_tokens_per_s_per_gpu,output_tokens_per_s_per_user).",
+        ),
+    ] = None,
     quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
     fmt: FormatOpt = "table",
 ) -> None:
@@ -209,21 +304,44 @@ def search_infer(
         return _common_list(text, what, lambda x: Q.normalize(x, what))
 
     space = InferSpace(
-        prompt_len=prompt_len, output_len=output_len, gpus=_common_list(gpus, "--gpus"), tp=_common_list(tp, "--tp"),
-        pp=_common_list(pp, "--pp"), ep=_common_list(ep, "--ep"), dp=_common_list(dp, "--dp"),
-        batch=_common_list(batch, "--batch") or DEFAULT_BATCHES, weights=fmts(weights, "--weights") or DEFAULT_WEIGHTS,
-        activations=fmts(activations, "--activations") or (None, "fp8"), kv_cache=fmts(kv_cache, "--kv-cache") or (None, "fp8"),
-        gpus_per_node=gpus_per_node)
+        prompt_len=prompt_len,
+        output_len=output_len,
+        gpus=_common_list(gpus, "--gpus"),
+        tp=_common_list(tp, "--tp"),
+        pp=_common_list(pp, "--pp"),
+        ep=_common_list(ep, "--ep"),
+        dp=_common_list(dp, "--dp"),
+        batch=_common_list(batch, "--batch") or DEFAULT_BATCHES,
+        weights=fmts(weights, "--weights") or DEFAULT_WEIGHTS,
+        activations=fmts(activations, "--activations") or (None, "fp8"),
+        kv_cache=fmts(kv_cache, "--kv-cache") or (None, "fp8"),
+        gpus_per_node=gpus_per_node,
+    )
     res = run.infer_search(
-        model, hws, space, objective=objective, top=top,
-        pareto=_axes(axes, ("output_tokens_per_s_per_gpu", "output_tokens_per_s_per_user")) if pareto else None,
-        max_ttft=_time(max_ttft, "--max-ttft"), max_tpot=_time(max_tpot, "--max-tpot"),
-        max_latency=_time(max_latency, "--max-latency"), min_throughput=min_throughput,
-        show_progress=_progress_on(fmt, quiet))
+        model,
+        hws,
+        space,
+        objective=objective,
+        top=top,
+        pareto=_axes(axes, ("output_tokens_per_s_per_gpu", "output_tokens_per_s_per_user"))
+        if pareto
+        else None,
+        max_ttft=_time(max_ttft, "--max-ttft"),
+        max_tpot=_time(max_tpot, "--max-tpot"),
+        max_latency=_time(max_latency, "--max-latency"),
+        min_throughput=min_throughput,
+        show_progress=_progress_on(fmt, quiet),
+    )
     rows = [_infer_row(i, p) for i, p in enumerate(res.plans, 1)]
-    what = f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
-    _emit(res, fmt, rows, f"search infer {model} on {', '.join(h.id for h in hws)}, {prompt_len} in / "
-                          f"{output_len} out: {what}")
+    what = (
+        f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
+    )
+    _emit(
+        res,
+        fmt,
+        rows,
+        f"search infer {model} on {', '.join(h.id for h in hws)}, {prompt_len} in / {output_len} out: {what}",
+    )
 
 
 def _infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
@@ -231,13 +349,24 @@ def _infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
 
     pl, m = p["plan"], p["metrics"]
     usd = m.get("usd_per_million_output_tokens")
-    return {"#": rank, "hardware": p["hardware"], "gpus": pl["gpus"], "tp": pl["tp"], "pp": pl["pp"], "dp": pl["dp"],
-            "ep": pl["ep"], "batch": pl["batch"], "W/A/KV": f"{pl['weights']}/{pl['activations']}/{pl['kv_cache']}",
-            "TTFT": fmt_time(m["ttft_s"]), "TPOT": fmt_time(m["tpot_s"]),
-            "tok/s/GPU": round(m["output_tokens_per_s_per_gpu"], 1),
-            "tok/s/user": round(m["output_tokens_per_s_per_user"], 1),
-            "$/M tok": "-" if usd is None else round(usd, 3), "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
-            "bottleneck": p["bottleneck"]}
+    return {
+        "#": rank,
+        "hardware": p["hardware"],
+        "gpus": pl["gpus"],
+        "tp": pl["tp"],
+        "pp": pl["pp"],
+        "dp": pl["dp"],
+        "ep": pl["ep"],
+        "batch": pl["batch"],
+        "W/A/KV": f"{pl['weights']}/{pl['activations']}/{pl['kv_cache']}",
+        "TTFT": fmt_time(m["ttft_s"]),
+        "TPOT": fmt_time(m["tpot_s"]),
+        "tok/s/GPU": round(m["output_tokens_per_s_per_gpu"], 1),
+        "tok/s/user": round(m["output_tokens_per_s_per_user"], 1),
+        "$/M tok": "-" if usd is None else round(usd, 3),
+        "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
+        "bottleneck": p["bottleneck"],
+    }
 
 
 def register(app: typer.Typer) -> None:

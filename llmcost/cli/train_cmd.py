@@ -42,26 +42,46 @@ def train(
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs in the job (= tp*pp*dp*cp).")] = None,
     tp: Annotated[int | None, typer.Option("--tp", help="Tensor-parallel degree.")] = None,
     pp: Annotated[int | None, typer.Option("--pp", help="Pipeline-parallel degree.")] = None,
-    dp: Annotated[int | None, typer.Option("--dp", help="Data-parallel degree (default: what gpus leave).")] = None,
+    dp: Annotated[
+        int | None, typer.Option("--dp", help="Data-parallel degree (default: what gpus leave).")
+    ] = None,
     cp: Annotated[int | None, typer.Option("--cp", help="Context-parallel degree.")] = None,
     ep: Annotated[int | None, typer.Option("--ep", help="Expert-parallel degree (within dp).")] = None,
-    sp: Annotated[bool | None, typer.Option("--sp/--no-sp", help="Sequence parallelism (default: on when tp > 1).")] = None,
+    sp: Annotated[
+        bool | None, typer.Option("--sp/--no-sp", help="Sequence parallelism (default: on when tp > 1).")
+    ] = None,
     zero: Annotated[str | None, typer.Option("--zero", help="ZeRO stage 0-3 or fsdp.")] = None,
-    dist_opt: Annotated[bool | None, typer.Option("--distributed-optimizer/--no-distributed-optimizer",
-                                                  help="Megatron distributed optimizer.")] = None,
-    micro_batch: Annotated[int | None, typer.Option("--micro-batch", help="Sequences per micro-batch.")] = None,
+    dist_opt: Annotated[
+        bool | None,
+        typer.Option(
+            "--distributed-optimizer/--no-distributed-optimizer", help="Megatron distributed optimizer."
+        ),
+    ] = None,
+    micro_batch: Annotated[
+        int | None, typer.Option("--micro-batch", help="Sequences per micro-batch.")
+    ] = None,
     global_batch: Annotated[int | None, typer.Option("--global-batch", help="Sequences per step.")] = None,
     seq_len: Annotated[int | None, typer.Option("--seq-len", help="Sequence length.")] = None,
     recompute: Annotated[str | None, typer.Option("--recompute", help="none, selective or full.")] = None,
-    schedule: Annotated[str | None, typer.Option("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")] = None,
-    virtual_stages: Annotated[int | None, typer.Option("--virtual-stages", help="Model chunks per device (interleaved).")] = None,
+    schedule: Annotated[
+        str | None, typer.Option("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")
+    ] = None,
+    virtual_stages: Annotated[
+        int | None, typer.Option("--virtual-stages", help="Model chunks per device (interleaved).")
+    ] = None,
     precision: Annotated[str | None, typer.Option("--precision", help="bf16, fp16, fp8 or fp4.")] = None,
     attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
     offload: Annotated[str | None, typer.Option("--offload", help="none, cpu or nvme (needs ZeRO).")] = None,
     gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="GPUs per host.")] = None,
-    tokens: Annotated[str | None, typer.Option("--tokens", help="Training tokens of the run, e.g. 15T.")] = None,
-    plan_file: Annotated[Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Print the step-time expression and its values.")] = False,
+    tokens: Annotated[
+        str | None, typer.Option("--tokens", help="Training tokens of the run, e.g. 15T.")
+    ] = None,
+    plan_file: Annotated[
+        Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
+    ] = None,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Print the step-time expression and its values.")
+    ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
@@ -75,10 +95,26 @@ def train(
     zero_v: Any = None
     if zero is not None:
         zero_v = "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
-    given = {"tp": tp, "pp": pp, "dp": dp, "cp": cp, "ep": ep, "sp": sp, "zero": zero_v,
-             "distributed_optimizer": dist_opt, "micro_batch": micro_batch, "global_batch": global_batch,
-             "seq_len": seq_len, "recompute": recompute, "schedule": schedule, "virtual_stages": virtual_stages,
-             "precision": precision, "attention": attention, "offload": offload, "gpus_per_node": gpus_per_node}
+    given = {
+        "tp": tp,
+        "pp": pp,
+        "dp": dp,
+        "cp": cp,
+        "ep": ep,
+        "sp": sp,
+        "zero": zero_v,
+        "distributed_optimizer": dist_opt,
+        "micro_batch": micro_batch,
+        "global_batch": global_batch,
+        "seq_len": seq_len,
+        "recompute": recompute,
+        "schedule": schedule,
+        "virtual_stages": virtual_stages,
+        "precision": precision,
+        "attention": attention,
+        "offload": offload,
+        "gpus_per_node": gpus_per_node,
+    }
     plan = _plan(plan_file, gpus, given)
     spec = _load_spec(model)
     hardware = get_hardware(hw)
@@ -92,7 +128,12 @@ def train(
         emit(out, fmt)
         return
     plan_line = "plan: " + ", ".join(f"{k}={v}" for k, v in out["plan"].items())
-    emit(table_rows(out), fmt, title=f"train {spec.name} on {plan.gpus} x {hardware.id}", notes=[plan_line, *r.notes])
+    emit(
+        table_rows(out),
+        fmt,
+        title=f"train {spec.name} on {plan.gpus} x {hardware.id}",
+        notes=[plan_line, *r.notes],
+    )
 
 
 def _load_spec(model: str) -> Any:
@@ -127,12 +168,26 @@ def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
     out["tokens_per_s"] = r.tokens_per_s
     out["model_flops_per_step"] = r.model_flops_step
     out["hardware_flops_per_step"] = r.hw_flops_step
-    out["plan"] = {"gpus": r.gpus, "tp": lay.tp, "pp": lay.pp, "dp": lay.dp, "cp": lay.cp, "ep": lay.ep, "sp": lay.sp,
-                   "zero": lay.plan.zero, "distributed_optimizer": lay.plan.distributed_optimizer,
-                   "micro_batch": lay.plan.micro_batch, "global_batch": lay.global_batch, "micro_batches": lay.m,
-                   "seq_len": lay.seq, "recompute": lay.plan.recompute, "schedule": lay.plan.schedule,
-                   "virtual_stages": lay.v, "precision": lay.plan.precision,
-                   "attention": "flash" if lay.flash else "materialized"}
+    out["plan"] = {
+        "gpus": r.gpus,
+        "tp": lay.tp,
+        "pp": lay.pp,
+        "dp": lay.dp,
+        "cp": lay.cp,
+        "ep": lay.ep,
+        "sp": lay.sp,
+        "zero": lay.plan.zero,
+        "distributed_optimizer": lay.plan.distributed_optimizer,
+        "micro_batch": lay.plan.micro_batch,
+        "global_batch": lay.global_batch,
+        "micro_batches": lay.m,
+        "seq_len": lay.seq,
+        "recompute": lay.plan.recompute,
+        "schedule": lay.plan.schedule,
+        "virtual_stages": lay.v,
+        "precision": lay.plan.precision,
+        "attention": "flash" if lay.flash else "materialized",
+    }
     out["time_breakdown_s"] = dict(r.breakdown)
     out["memory_bytes"] = dict(r.memory)
     if tokens:
@@ -141,7 +196,9 @@ def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
         out["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, tokens))
         out["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, tokens))
         out["energy_j"] = float(G.energy_j(r.gpus, hw.tdp, r.step_time, r.tokens_step, tokens))
-        out["cost_usd"] = float(G.cost_usd(r.gpus, price, r.step_time, r.tokens_step, tokens)) if price else None
+        out["cost_usd"] = (
+            float(G.cost_usd(r.gpus, price, r.step_time, r.tokens_step, tokens)) if price else None
+        )
     return out
 
 
@@ -151,8 +208,11 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
 
     rows = [
         {"quantity": "step time", "value": fmt_time(out["iteration_time_s"])},
-        *({"quantity": f"  {k.replace('_', ' ')}", "value": fmt_time(v)}
-          for k, v in out["time_breakdown_s"].items() if v > 0),
+        *(
+            {"quantity": f"  {k.replace('_', ' ')}", "value": fmt_time(v)}
+            for k, v in out["time_breakdown_s"].items()
+            if v > 0
+        ),
         {"quantity": "tokens/s", "value": f"{out['tokens_per_s']:,.0f}"},
         {"quantity": "tokens/s per GPU", "value": f"{out['tokens_per_s_per_gpu']:,.1f}"},
         {"quantity": "model TFLOP/s per GPU", "value": f"{out['model_tflops_per_gpu']:.1f}"},
@@ -160,7 +220,11 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
         {"quantity": "MFU", "value": f"{100 * out['mfu']:.1f}%"},
         {"quantity": "HFU", "value": f"{100 * out['hfu']:.1f}%"},
         {"quantity": "memory per GPU", "value": f"{out['memory_gib_per_gpu']:.1f} GiB"},
-        *({"quantity": f"  {k}", "value": f"{v / GIB:.2f} GiB"} for k, v in out["memory_bytes"].items() if v > 0),
+        *(
+            {"quantity": f"  {k}", "value": f"{v / GIB:.2f} GiB"}
+            for k, v in out["memory_bytes"].items()
+            if v > 0
+        ),
     ]
     if "time_to_train_s" in out:
         rows += [
@@ -182,7 +246,9 @@ def _explain(r: Any, fmt: str) -> None:
     from llmcost.report import emit
 
     lay = r.layout
-    expr = F.step_expression(lay.plan.schedule, "overlap" if lay.plan.overlap_dp else "serial", lay.plan.zero == 3)
+    expr = F.step_expression(
+        lay.plan.schedule, "overlap" if lay.plan.overlap_dp else "serial", lay.plan.zero == 3
+    )
     vals = dict(r.values)
     rows = explain_rows(expr, vals)
     text = f"T = {sp.sstr(expr)}"

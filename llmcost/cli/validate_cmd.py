@@ -14,25 +14,41 @@ def case_rows(results: Any) -> list[dict[str, Any]]:
     """Table rows: id, kind, metric, measured, predicted, error %, and the algorithm or the reason."""
     rows = []
     for r in results:
-        rows.append({
-            "id": r.id, "kind": r.kind, "metric": r.metric, "measured": r.measured,
-            "predicted": r.predicted, "error %": None if r.error is None else 100 * r.error,
-            "note": r.reason if r.predicted is None else ", ".join(f"{v}" for v in r.detail.values()),
-        })
+        rows.append(
+            {
+                "id": r.id,
+                "kind": r.kind,
+                "metric": r.metric,
+                "measured": r.measured,
+                "predicted": r.predicted,
+                "error %": None if r.error is None else 100 * r.error,
+                "note": r.reason if r.predicted is None else ", ".join(f"{v}" for v in r.detail.values()),
+            }
+        )
     return rows
 
 
 def summary_rows(summary: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """Table rows of the per-kind summary (errors in %)."""
     pct = lambda v: None if v is None else 100 * v  # noqa: E731
-    return [{"kind": k, "count": s["count"], "evaluated": s["evaluated"],
-             "median |err| %": pct(s["median_abs_error"]), "mean |err| %": pct(s["mean_abs_error"]),
-             "max |err| %": pct(s["max_abs_error"]), "within tolerance": s["within_tolerance"]}
-            for k, s in summary.items()]
+    return [
+        {
+            "kind": k,
+            "count": s["count"],
+            "evaluated": s["evaluated"],
+            "median |err| %": pct(s["median_abs_error"]),
+            "mean |err| %": pct(s["mean_abs_error"]),
+            "max |err| %": pct(s["max_abs_error"]),
+            "within tolerance": s["within_tolerance"],
+        }
+        for k, s in summary.items()
+    ]
 
 
 def validate(
-    files: Annotated[list[Path] | None, typer.Argument(help="Case files (default: the shipped validation/*.yaml).")] = None,
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="Case files (default: the shipped validation/*.yaml).")
+    ] = None,
     fmt: FormatOpt = "table",
 ) -> None:
     """Run validation cases: measured, predicted and relative error per case, summary per kind."""

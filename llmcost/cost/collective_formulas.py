@@ -43,10 +43,18 @@ import sympy as sp
 from llmcost.cost.collectives import ALGORITHMS, OPS, TOPOLOGY_KINDS, Shape
 from llmcost.symbolic.symbols import define, level, sym
 
-KAPPA_TREE = define("kappa_tree", "1", "double-binary-tree bus-bandwidth factor (NCCL tuning.cc: 0.92)",
-                    latex=r"\kappa_{tree}")
-KAPPA_INR = define("kappa_inr", "1", "in-network (NVLS/SHARP) efficiency relative to ring (NCCL tuning.cc nvlsEfficiency)",
-                   latex=r"\kappa_{inr}")
+KAPPA_TREE = define(
+    "kappa_tree",
+    "1",
+    "double-binary-tree bus-bandwidth factor (NCCL tuning.cc: 0.92)",
+    latex=r"\kappa_{tree}",
+)
+KAPPA_INR = define(
+    "kappa_inr",
+    "1",
+    "in-network (NVLS/SHARP) efficiency relative to ring (NCCL tuning.cc nvlsEfficiency)",
+    latex=r"\kappa_{inr}",
+)
 
 
 @dataclass(frozen=True)
@@ -63,8 +71,16 @@ class _Lv:
 
 def _levels(topos: tuple[str, ...]) -> list[_Lv]:
     return [
-        _Lv(level("d", k), level("W", k), level("w", k), level("eta", k), level("alpha", k), level("q", k),
-            level("m", k), t)
+        _Lv(
+            level("d", k),
+            level("W", k),
+            level("w", k),
+            level("eta", k),
+            level("alpha", k),
+            level("q", k),
+            level("m", k),
+            t,
+        )
         for k, t in enumerate(topos)
     ]
 
@@ -156,10 +172,12 @@ def _log_levels(L: list[_Lv], c: int) -> sp.Expr:
     """Σ_k c[lg(d_k)α_k + ((d_k-1)/d_k)(S/R_k)/B_k]: recursive halving (RS, inner level first) or
     doubling (AG, outer level first); level k carries the (S/R_k)-byte share left at that level."""
     S = sym("S")
-    return sp.Add(*[
-        c * (_lg(lv.d) * lv.alpha + (lv.d - 1) / lv.d * (S / _R(L, k)) / bandwidth(lv, "single"))
-        for k, lv in enumerate(L)
-    ])
+    return sp.Add(
+        *[
+            c * (_lg(lv.d) * lv.alpha + (lv.d - 1) / lv.d * (S / _R(L, k)) / bandwidth(lv, "single"))
+            for k, lv in enumerate(L)
+        ]
+    )
 
 
 def recursive_halving(op: str, L: list[_Lv]) -> sp.Expr:
@@ -186,14 +204,16 @@ def hierarchical(op: str, L: list[_Lv]) -> sp.Expr:
     S, t0 = sym("S"), sym("t_0")
     if op in ("all_reduce", "reduce_scatter", "all_gather"):
         c = 2 if op == "all_reduce" else 1
-        return t0 + sp.Add(*[
-            c * ((lv.d - 1) * lv.alpha + (lv.d - 1) / lv.d * (S / _R(L, k)) / bandwidth(lv, "multi"))
-            for k, lv in enumerate(L)
-        ])
+        return t0 + sp.Add(
+            *[
+                c * ((lv.d - 1) * lv.alpha + (lv.d - 1) / lv.d * (S / _R(L, k)) / bandwidth(lv, "multi"))
+                for k, lv in enumerate(L)
+            ]
+        )
     if op == "all_to_all":
-        return t0 + sp.Add(*[
-            2 * lv.alpha + (lv.d - 1) / lv.d * S / p2p_bandwidth(lv, "multi", lv.d - 1) for lv in L
-        ])
+        return t0 + sp.Add(
+            *[2 * lv.alpha + (lv.d - 1) / lv.d * S / p2p_bandwidth(lv, "multi", lv.d - 1) for lv in L]
+        )
     raise KeyError(op)
 
 
@@ -249,10 +269,12 @@ def pairwise(op: str, L: list[_Lv]) -> sp.Expr:
         raise KeyError(op)
     S, t0 = sym("S"), sym("t_0")
     p = _P(L, 0)
-    return t0 + sp.Add(*[
-        (_R(L, k + 1) - _R(L, k)) * (2 * lv.alpha + S / p / p2p_bandwidth(lv, "single", sp.Integer(1)))
-        for k, lv in enumerate(L)
-    ])
+    return t0 + sp.Add(
+        *[
+            (_R(L, k + 1) - _R(L, k)) * (2 * lv.alpha + S / p / p2p_bandwidth(lv, "single", sp.Integer(1)))
+            for k, lv in enumerate(L)
+        ]
+    )
 
 
 _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
@@ -326,7 +348,9 @@ if __name__ == "__main__":
     print(f"wrote {GENERATED}")
 
 
-def substitutions(expr: sp.Expr, vals: dict[str, object], *, keep: tuple[str, ...] = ()) -> dict[sp.Symbol, sp.Expr]:
+def substitutions(
+    expr: sp.Expr, vals: dict[str, object], *, keep: tuple[str, ...] = ()
+) -> dict[sp.Symbol, sp.Expr]:
     """``{Symbol: value}`` for the free symbols of ``expr`` named in ``vals``, except ``keep`` (inf -> oo)."""
     out: dict[sp.Symbol, sp.Expr] = {}
     for s in expr.free_symbols:
@@ -337,7 +361,9 @@ def substitutions(expr: sp.Expr, vals: dict[str, object], *, keep: tuple[str, ..
     return out
 
 
-def crossover(a: Shape, b: Shape, vals: dict[str, object], lo: float = 1.0, hi: float = 2.0**44) -> list[float]:
+def crossover(
+    a: Shape, b: Shape, vals: dict[str, object], lo: float = 1.0, hi: float = 2.0**44
+) -> list[float]:
     """Sizes S (bytes) in [lo, hi] where shapes ``a`` and ``b`` cost the same, all other symbols at
     ``vals``: ``sympy.solve`` on the affine-in-S expressions, else ``nsolve`` from each sign change
     of the difference on a log grid (Min/Max make it piecewise affine)."""

@@ -57,17 +57,39 @@ ALGORITHMS: dict[str, tuple[str, ...]] = {
 TOPOLOGY_KINDS = ("switch", "mesh", "torus")
 
 OP_ALIASES = {
-    "allreduce": "all_reduce", "all-reduce": "all_reduce", "ar": "all_reduce",
-    "reducescatter": "reduce_scatter", "reduce-scatter": "reduce_scatter", "rs": "reduce_scatter",
-    "allgather": "all_gather", "all-gather": "all_gather", "ag": "all_gather",
-    "bcast": "broadcast", "alltoall": "all_to_all", "all-to-all": "all_to_all", "a2a": "all_to_all",
-    "sendrecv": "send_recv", "send-recv": "send_recv", "p2p": "send_recv",
+    "allreduce": "all_reduce",
+    "all-reduce": "all_reduce",
+    "ar": "all_reduce",
+    "reducescatter": "reduce_scatter",
+    "reduce-scatter": "reduce_scatter",
+    "rs": "reduce_scatter",
+    "allgather": "all_gather",
+    "all-gather": "all_gather",
+    "ag": "all_gather",
+    "bcast": "broadcast",
+    "alltoall": "all_to_all",
+    "all-to-all": "all_to_all",
+    "a2a": "all_to_all",
+    "sendrecv": "send_recv",
+    "send-recv": "send_recv",
+    "p2p": "send_recv",
 }
 ALGO_ALIASES = {
-    "nvls": "in_network", "sharp": "in_network", "nvls_tree": "in_network", "collnet": "in_network",
-    "in-network": "in_network", "double_binary_tree": "tree", "dbt": "tree", "binomial": "tree",
-    "halving_doubling": "rabenseifner", "recursive_halving_doubling": "rabenseifner", "rhd": "rabenseifner",
-    "rd": "recursive_doubling", "rh": "recursive_halving", "2d": "hierarchical", "hier": "hierarchical",
+    "nvls": "in_network",
+    "sharp": "in_network",
+    "nvls_tree": "in_network",
+    "collnet": "in_network",
+    "in-network": "in_network",
+    "double_binary_tree": "tree",
+    "dbt": "tree",
+    "binomial": "tree",
+    "halving_doubling": "rabenseifner",
+    "recursive_halving_doubling": "rabenseifner",
+    "rhd": "rabenseifner",
+    "rd": "recursive_doubling",
+    "rh": "recursive_halving",
+    "2d": "hierarchical",
+    "hier": "hierarchical",
 }
 
 # --- algorithm constants (software, not hardware) ------------------------------------------------
@@ -300,8 +322,14 @@ class CollectiveCost:
         return self.algbw * busbw_factor(self.op, self.gpus)
 
 
-def costs(hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None = None,
-          algos: Sequence[str] | None = None) -> list[CollectiveCost]:
+def costs(
+    hw: Hardware,
+    op: str,
+    size: Any,
+    gpus: int,
+    gpus_per_node: int | None = None,
+    algos: Sequence[str] | None = None,
+) -> list[CollectiveCost]:
     """Cost of each algorithm (default: every available one) for ``op`` of ``size`` bytes."""
     op = normalize_op(op)
     levels = placement(hw, gpus, gpus_per_node)
@@ -309,8 +337,10 @@ def costs(hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None
     chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
     for a in chosen:
         if a not in avail:
-            raise PlanError(f"{a} needs a fabric tier with in-network reduction; {hw.id} spans "
-                            + ", ".join(lv.tier.key for lv in levels))
+            raise PlanError(
+                f"{a} needs a fabric tier with in-network reduction; {hw.id} spans "
+                + ", ".join(lv.tier.key for lv in levels)
+            )
     size_arr = np.asarray(size, dtype=float)
     if np.any(~np.isfinite(size_arr)) or np.any(size_arr <= 0):
         raise UserError("collective size must be positive")
@@ -333,8 +363,9 @@ def best(results: Sequence[CollectiveCost]) -> CollectiveCost:
     return CollectiveCost(r0.op, names, r0.gpus, r0.size, times.min(axis=0), r0.levels)  # type: ignore[arg-type]
 
 
-def collective(hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None = None,
-               algo: str = "auto") -> CollectiveCost:
+def collective(
+    hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None = None, algo: str = "auto"
+) -> CollectiveCost:
     """Cost of ``op`` with ``algo`` ('auto' = fastest modelled algorithm for the size)."""
     op = normalize_op(op)
     algo = normalize_algo(op, algo)

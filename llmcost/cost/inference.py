@@ -51,8 +51,22 @@ RESERVED_FRACTION = 0.10
 """Reserved runtime memory (CUDA context, NCCL buffers, allocator slack) as a fraction of usable
 memory: vLLM ``gpu_memory_utilization`` default 0.9 (vllm/config.py) and TensorRT-LLM
 ``kv_cache_free_gpu_mem_fraction`` default 0.9."""
-PLAN_KEYS = ("tp", "pp", "ep", "dp", "cp", "batch", "prompt_len", "output_len", "weights", "activations",
-             "kv_cache", "disaggregated", "gpus", "gpus_per_node")
+PLAN_KEYS = (
+    "tp",
+    "pp",
+    "ep",
+    "dp",
+    "cp",
+    "batch",
+    "prompt_len",
+    "output_len",
+    "weights",
+    "activations",
+    "kv_cache",
+    "disaggregated",
+    "gpus",
+    "gpus_per_node",
+)
 _MM_KINDS = ("gemm", "lm_head", "router", "expert_gemm")
 
 
@@ -82,8 +96,16 @@ class Plan:
     def formats(self) -> tuple[str, str, str]:
         """(weights, activations, kv_cache) with defaults applied."""
         w = Q.normalize(self.weights, "weights")
-        a = Q.normalize(self.activations, "activations") if self.activations else (w if w in ("bf16", "fp16") else "bf16")
-        kv = Q.normalize(self.kv_cache, "kv_cache") if self.kv_cache else (a if a in ("bf16", "fp16", "fp8") else "bf16")
+        a = (
+            Q.normalize(self.activations, "activations")
+            if self.activations
+            else (w if w in ("bf16", "fp16") else "bf16")
+        )
+        kv = (
+            Q.normalize(self.kv_cache, "kv_cache")
+            if self.kv_cache
+            else (a if a in ("bf16", "fp16", "fp8") else "bf16")
+        )
         return w, a, kv
 
 
@@ -101,7 +123,9 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
     if unknown:
         from llmcost.errors import did_you_mean
 
-        raise UserError(f"plan key '{unknown[0]}' is not an infer plan key{did_you_mean(unknown[0], PLAN_KEYS)}")
+        raise UserError(
+            f"plan key '{unknown[0]}' is not an infer plan key{did_you_mean(unknown[0], PLAN_KEYS)}"
+        )
     kw: dict[str, Any] = {}
     for k in ("tp", "pp", "dp", "cp", "ep", "prompt_len", "output_len", "gpus", "gpus_per_node"):
         if d.get(k) is not None:
@@ -135,10 +159,14 @@ def check_plan(spec: Any, hw: Hardware, plan: Plan) -> None:
     """PlanError when the plan does not divide the model or the cluster."""
     tp, pp, ep, dp, cp = plan.tp, plan.pp, plan.ep, plan.dp, plan.cp
     if plan.gpus is not None and plan.gpus != plan.devices:
-        raise PlanError(f"{plan.gpus} GPUs but tp*pp*dp*cp = {tp}*{pp}*{dp}*{cp} = {plan.devices}; "
-                        "make the product equal the GPU count")
+        raise PlanError(
+            f"{plan.gpus} GPUs but tp*pp*dp*cp = {tp}*{pp}*{dp}*{cp} = {plan.devices}; "
+            "make the product equal the GPU count"
+        )
     if spec.num_heads % tp:
-        raise PlanError(f"{spec.num_heads} attention heads do not divide by tp {tp}; use a tp dividing {spec.num_heads}")
+        raise PlanError(
+            f"{spec.num_heads} attention heads do not divide by tp {tp}; use a tp dividing {spec.num_heads}"
+        )
     kv = spec.num_kv_heads
     if spec.mla is None and (kv % tp if tp <= kv else tp % kv):
         raise PlanError(f"{kv} KV heads and tp {tp}: tp must divide the KV heads or be a multiple of them")
@@ -150,11 +178,15 @@ def check_plan(spec: Any, hw: Hardware, plan: Plan) -> None:
         if spec.moe is None:
             raise PlanError(f"ep {ep} needs a mixture-of-experts model; {spec.name} is dense (use ep 1)")
         if ep > spec.moe.num_experts:
-            raise PlanError(f"ep {ep} exceeds the {spec.moe.num_experts} experts (each rank holds at least one "
-                            f"expert); use ep <= {spec.moe.num_experts}")
+            raise PlanError(
+                f"ep {ep} exceeds the {spec.moe.num_experts} experts (each rank holds at least one "
+                f"expert); use ep <= {spec.moe.num_experts}"
+            )
         if (dp * tp) % ep or ep % tp:
-            raise PlanError(f"ep {ep} must span whole TP groups within dp*tp = {dp * tp} ranks "
-                            f"(ep a multiple of tp {tp} dividing {dp * tp})")
+            raise PlanError(
+                f"ep {ep} must span whole TP groups within dp*tp = {dp * tp} ranks "
+                f"(ep a multiple of tp {tp} dividing {dp * tp})"
+            )
     if cp > 1 and spec.is_encoder_decoder:
         raise PlanError("context parallelism is not modelled for encoder-decoder models; use cp 1")
     if plan.batch is not None and plan.batch % dp:
@@ -205,7 +237,9 @@ class PhaseCost:
     def workspace(self) -> Any:
         """Largest activation input + output of one operator (weights excluded); per batch element
         when the phase was evaluated on an array of micro-batches."""
-        acts = [np.asarray(o.hbm_bytes - o.weight_bytes, dtype=float) for o in self.ops if o.kind != "collective"]
+        acts = [
+            np.asarray(o.hbm_bytes - o.weight_bytes, dtype=float) for o in self.ops if o.kind != "collective"
+        ]
         if not acts:
             return 0.0
         return np.maximum(0.0, np.max(np.stack(np.broadcast_arrays(*acts)), axis=0))
@@ -232,9 +266,19 @@ class Evaluator:
         ba = Q.BYTES[a]
         self.vals: dict[str, Any] = G.model_values(spec)
         self.vals.update(
-            tp=plan.tp, cp=plan.cp, ep=plan.ep, etp=plan.tp if plan.ep == 1 else 1,
-            b_w=Q.BYTES[w], b_a=ba, b_kv=Q.BYTES[kv], b_r=max(ba, 2.0),
-            c_dq=Q.C_DQ if gm.weight_only else 0.0, seq_enc=1.0, ctx=1.0, seq=1.0, micro_batch=1.0,
+            tp=plan.tp,
+            cp=plan.cp,
+            ep=plan.ep,
+            etp=plan.tp if plan.ep == 1 else 1,
+            b_w=Q.BYTES[w],
+            b_a=ba,
+            b_kv=Q.BYTES[kv],
+            b_r=max(ba, 2.0),
+            c_dq=Q.C_DQ if gm.weight_only else 0.0,
+            seq_enc=1.0,
+            ctx=1.0,
+            seq=1.0,
+            micro_batch=1.0,
         )
         node = plan.gpus_per_node or hw.node_devices or 1
         self.node = node
@@ -285,7 +329,7 @@ class Evaluator:
             attn_time: Any = 0.0
             ring: dict[str, list[Any]] = {"pass_kv": [], "pass_q": []}
             for i, (name, kind, comm, group, variant) in enumerate(layout):
-                fl, hb, wb, dq, sz = out[5 * i: 5 * i + 5]
+                fl, hb, wb, dq, sz = out[5 * i : 5 * i + 5]
                 if kind == "collective":
                     if variant:
                         ring[variant].append((name, comm, group, sz))
@@ -297,12 +341,30 @@ class Evaluator:
                     continue
                 if kind in (*_MM_KINDS, "elementwise") and not np.any(np.asarray(fl) > 0):
                     continue  # absent operator (no shared experts, ...)
-                peak = self.peak_mm if kind in _MM_KINDS else self.peak_attn if kind == "attention" else self.peak_vec
+                peak = (
+                    self.peak_mm
+                    if kind in _MM_KINDS
+                    else self.peak_attn
+                    if kind == "attention"
+                    else self.peak_vec
+                )
                 fl_eq = fl + dq * (peak / self.peak_vec)
-                eta = (self.eta_attn if kind == "attention" else self.eta_mm if kind in _MM_KINDS
-                       else self.hw.compute_efficiency)
-                r = roofline(fl_eq, hb, peak, self.hw.memory_bandwidth, eta_c=eta,
-                             eta_m=self.hw.memory_efficiency, t_launch=np.where(np.asarray(hb) > 0, T_KERNEL, 0.0))
+                eta = (
+                    self.eta_attn
+                    if kind == "attention"
+                    else self.eta_mm
+                    if kind in _MM_KINDS
+                    else self.hw.compute_efficiency
+                )
+                r = roofline(
+                    fl_eq,
+                    hb,
+                    peak,
+                    self.hw.memory_bandwidth,
+                    eta_c=eta,
+                    eta_m=self.hw.memory_efficiency,
+                    t_launch=np.where(np.asarray(hb) > 0, T_KERNEL, 0.0),
+                )
                 ops.append(OpCost(gname, count, name, kind, fl, hb, wb, r.time, r.bound))
                 weights += count * float(np.max(wb))
                 if kind == "attention":
@@ -324,13 +386,26 @@ class Evaluator:
                 total = total + (steps * t if comm == "send_recv" else t)
             exposed = np.maximum(0.0, total - attn_time) if variant == "pass_kv" else total
             if variant == "pass_q":  # the return all-to-all is not overlapped; the ring steps are
-                p2p = sum(steps * self.collective_time(c, g, s) for _, c, g, s in ring[variant] if c == "send_recv")
+                p2p = sum(
+                    steps * self.collective_time(c, g, s) for _, c, g, s in ring[variant] if c == "send_recv"
+                )
                 exposed = np.maximum(0.0, p2p - attn_time) + (total - p2p)
             if best is None or float(np.max(exposed)) < float(np.max(best[0])):
                 best = (exposed, variant)
         assert best is not None
-        return OpCost(gname, count, f"cp_ring_{best[1]}", "collective", 0.0, 0.0, 0.0, best[0], "network", "send_recv",
-                      best[1])
+        return OpCost(
+            gname,
+            count,
+            f"cp_ring_{best[1]}",
+            "collective",
+            0.0,
+            0.0,
+            0.0,
+            best[0],
+            "network",
+            "send_recv",
+            best[1],
+        )
 
 
 @dataclass
@@ -376,8 +451,9 @@ class InferenceResult:
             "input_tokens_per_s_per_gpu": self.batch * self.plan.prompt_len / self.ttft / self.gpus,
             "memory_gib_per_gpu": self.memory["total"] / 2**30,
             "max_batch": self.max_batch,
-            "usd_per_million_output_tokens": (self.price_per_hour * self.gpus * per_tok_s / 3600 * 1e6
-                                              if self.price_per_hour else None),
+            "usd_per_million_output_tokens": (
+                self.price_per_hour * self.gpus * per_tok_s / 3600 * 1e6 if self.price_per_hour else None
+            ),
             "joules_per_output_token": self.gpus * self.tdp * per_tok_s,
             "output_tokens_per_s_per_user": 1.0 / self.tpot,
         }
@@ -394,15 +470,23 @@ def _prefill(ev: Evaluator, b: float, P: int) -> PhaseCost:
     """Prefill of ``b`` sequences of ``P`` tokens (encoder pass + first decoder step for enc-dec)."""
     if ev.spec.is_encoder_decoder:
         enc = ev.phase(_phase_groups(ev, "encoder"), "io__encoder__all", micro_batch=b, seq=P, ctx=P)
-        dec = ev.phase(_phase_groups(ev, "forward"), "io__forward__last", micro_batch=b, seq=1, ctx=1, seq_enc=P)
+        dec = ev.phase(
+            _phase_groups(ev, "forward"), "io__forward__last", micro_batch=b, seq=1, ctx=1, seq_enc=P
+        )
         return PhaseCost(enc.ops + dec.ops, dec.kv_bytes, enc.weight_bytes + dec.weight_bytes)
     return ev.phase(_phase_groups(ev, "forward"), "io__forward__last", micro_batch=b, seq=P, ctx=P)
 
 
 def _decode(ev: Evaluator, b: float, ctx: Any, P: int) -> PhaseCost:
     enc = ev.spec.is_encoder_decoder
-    return ev.phase(_phase_groups(ev, "decode"), "io__decode__last", micro_batch=b, ctx=ctx, seq=1,
-                    seq_enc=P if enc else 1)
+    return ev.phase(
+        _phase_groups(ev, "decode"),
+        "io__decode__last",
+        micro_batch=b,
+        ctx=ctx,
+        seq=1,
+        seq_enc=P if enc else 1,
+    )
 
 
 def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
@@ -426,8 +510,14 @@ def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
     work = pre.workspace()
     usable = ev.hw.memory_usable
     reserved = RESERVED_FRACTION * usable
-    return {"weights": weights, "kv_cache": kv, "activations": work, "reserved": reserved,
-            "total": weights + kv + work + reserved, "usable": usable}
+    return {
+        "weights": weights,
+        "kv_cache": kv,
+        "activations": work,
+        "reserved": reserved,
+        "total": weights + kv + work + reserved,
+        "usable": usable,
+    }
 
 
 def _micro(b_rep: Any, pp: int) -> Any:
@@ -452,7 +542,9 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     p2p: Any = 0.0
     if p.pp > 1:
         tok = mbs * p.prompt_len / p.cp
-        p2p = np.asarray(ev.collective_time("send_recv", "pp", tok * spec.hidden_size * ev.vals["b_r"]), dtype=float)
+        p2p = np.asarray(
+            ev.collective_time("send_recv", "pp", tok * spec.hidden_size * ev.vals["b_r"]), dtype=float
+        )
     ttft = (m + p.pp - 1) / p.pp * np.asarray(pre.time, dtype=float) + (p.pp - 1) * p2p
     if p.output_len > 1:
         ctx = p.prompt_len + np.arange(1, p.output_len, dtype=float)
@@ -464,7 +556,9 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     dec = _decode(ev, col(mbs), ctx, p.prompt_len)
     p2p_d: Any = 0.0
     if p.pp > 1:
-        p2p_d = np.asarray(ev.collective_time("send_recv", "pp", mbs * spec.hidden_size * ev.vals["b_r"]), dtype=float)
+        p2p_d = np.asarray(
+            ev.collective_time("send_recv", "pp", mbs * spec.hidden_size * ev.vals["b_r"]), dtype=float
+        )
     steps = np.asarray(dec.time, dtype=float) + (p.pp - 1) * col(p2p_d)
     steps = np.broadcast_to(steps, np.shape(mbs) + ctx.shape)
     tpot = np.mean(steps, axis=-1)
@@ -524,26 +618,52 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             f"does not fit: {mem['total'] / gib:.1f} GiB per GPU needed (weights {mem['weights'] / gib:.1f}, "
             f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "
             f"{mem['reserved'] / gib:.1f}) of {mem['usable'] / gib:.1f} GiB usable on {hw.id}; largest batch that "
-            f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV"))
+            f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV")
+        )
     ttft, tpot, e2e = float(r["ttft"]), float(r["tpot"]), float(r["e2e"])
     pre, dec = r["prefill"], r["decode"]
     if p.disaggregated:
-        notes.append("disaggregated: metrics are for this pool alone (KV transfer not costed)"
-                     + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else ""))
+        notes.append(
+            "disaggregated: metrics are for this pool alone (KV transfer not costed)"
+            + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
+        )
     if spec.moe is not None and p.ep > 1 and spec.moe.num_experts % p.ep:
         E = spec.moe.num_experts
-        notes.append(f"ep {p.ep} does not divide {E} experts: the busiest rank holds ceil({E}/{p.ep}) = "
-                     f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)")
+        notes.append(
+            f"ep {p.ep} does not divide {E} experts: the busiest rank holds ceil({E}/{p.ep}) = "
+            f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)"
+        )
     return InferenceResult(
-        model=spec.name, hardware=hw.id, plan=p, batch=batch, gpus=p.devices, ttft=ttft, tpot=tpot, e2e=e2e,
-        memory=mem, max_batch=max_b, prefill=pre, decode=dec, math=ev.math, formats=ev.formats,
-        price_per_hour=hw.price_per_hour, tdp=hw.tdp, notes=notes,
+        model=spec.name,
+        hardware=hw.id,
+        plan=p,
+        batch=batch,
+        gpus=p.devices,
+        ttft=ttft,
+        tpot=tpot,
+        e2e=e2e,
+        memory=mem,
+        max_batch=max_b,
+        prefill=pre,
+        decode=dec,
+        math=ev.math,
+        formats=ev.formats,
+        price_per_hour=hw.price_per_hour,
+        tdp=hw.tdp,
+        notes=notes,
     )
 
 
 # ------------------------------------------------------------------------------ validation
-METRICS = ("ttft_s", "tpot_s", "e2e_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu",
-           "input_tokens_per_s_per_gpu", "memory_gib_per_gpu")
+METRICS = (
+    "ttft_s",
+    "tpot_s",
+    "e2e_latency_s",
+    "output_tokens_per_s",
+    "output_tokens_per_s_per_gpu",
+    "input_tokens_per_s_per_gpu",
+    "memory_gib_per_gpu",
+)
 
 
 def evaluate_case(case: dict[str, Any], hw: Hardware) -> Any:

@@ -38,13 +38,25 @@ class Roofline:
     bound: Any
 
 
-def roofline(flops: Any, hbm_bytes: Any, peak_flops: float, mem_bw: float, *, eta_c: float = 1.0,
-             eta_m: float = 1.0, t_launch: Any = 0.0, net_bytes: Any = 0.0, net_bw: float = np.inf) -> Roofline:
+def roofline(
+    flops: Any,
+    hbm_bytes: Any,
+    peak_flops: float,
+    mem_bw: float,
+    *,
+    eta_c: float = 1.0,
+    eta_m: float = 1.0,
+    t_launch: Any = 0.0,
+    net_bytes: Any = 0.0,
+    net_bw: float = np.inf,
+) -> Roofline:
     """Roofline time of an operator: max of the compute, memory and network terms, plus the launch floor."""
     with np.errstate(divide="ignore", invalid="ignore"):
         tc = np.asarray(flops, dtype=float) / (peak_flops * eta_c)
         tm = np.asarray(hbm_bytes, dtype=float) / (mem_bw * eta_m)
-        tn = np.where(np.asarray(net_bytes, dtype=float) > 0, np.asarray(net_bytes, dtype=float) / net_bw, 0.0)
+        tn = np.where(
+            np.asarray(net_bytes, dtype=float) > 0, np.asarray(net_bytes, dtype=float) / net_bw, 0.0
+        )
     tl = np.asarray(t_launch, dtype=float)
     stack = np.stack(np.broadcast_arrays(tc, tm, tn, tl))
     work = stack[:3].max(axis=0)
@@ -62,6 +74,8 @@ def expression() -> Any:
 
     from llmcost.symbolic.symbols import sym
 
-    return sp.Max(sym("flops") / (sym("eta_c") * sym("peak_flops")),
-                  sym("hbm_bytes") / (sym("eta_m") * sym("mem_bw")),
-                  sym("net_bytes") / sym("net_bw")) + sym("t_launch")
+    return sp.Max(
+        sym("flops") / (sym("eta_c") * sym("peak_flops")),
+        sym("hbm_bytes") / (sym("eta_m") * sym("mem_bw")),
+        sym("net_bytes") / sym("net_bw"),
+    ) + sym("t_launch")

@@ -111,13 +111,24 @@ def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TO
         out = fn(*(v[n] for n in names))
     ops = []
     for i, (name, kind, comm, group, variant) in enumerate(gen.LAYOUTS[shape]):
-        fl, hb, _wb, _dq, sz = (_num(x) for x in out[5 * i: 5 * i + 5])
+        fl, hb, _wb, _dq, sz = (_num(x) for x in out[5 * i : 5 * i + 5])
         ops.append(TOp(name, kind, fl, fl if kind in MATMUL_KINDS else 0.0, hb, sz, comm, group, variant))
     return ops
 
 
-def training_ops(ops: list[TOp], *, causal: bool, flash: bool, dropout: bool, t_sp: int, tokens: float,
-                 h: int, heads: float, seq_kv: float, b_a: float) -> list[TOp]:
+def training_ops(
+    ops: list[TOp],
+    *,
+    causal: bool,
+    flash: bool,
+    dropout: bool,
+    t_sp: int,
+    tokens: float,
+    h: int,
+    heads: float,
+    seq_kv: float,
+    b_a: float,
+) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual."""
     out: list[TOp] = []
@@ -135,7 +146,9 @@ def training_ops(ops: list[TOp], *, causal: bool, flash: bool, dropout: bool, t_
             out.append(o)
     blocks = sum(1 for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce")
     per_tok = (3 * b_a + (1 if dropout else 0)) * h / t_sp
-    out.append(TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens))
+    out.append(
+        TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens)
+    )
     return out
 
 
@@ -174,11 +187,15 @@ def _times(ops: list[TOp], m: Machine, factor_flops: Any, factor_bytes: Any) -> 
     fl = fl0 * _col(factor_flops, nd)
     by = by0 * _col(factor_bytes, nd)
     kinds = [o.kind for o in comp]
-    peak = _col([m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec
-                 for k in kinds], nd)
+    peak = _col(
+        [m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec for k in kinds],
+        nd,
+    )
     eta = _col([m.eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
     live = (fl > 0) | (by > 0)
-    t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=np.where(live, m.t_kernel, 0.0)).time
+    t = roofline(
+        fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=np.where(live, m.t_kernel, 0.0)
+    ).time
     return t, np.array([k == "attention" for k in kinds])
 
 
@@ -214,8 +231,9 @@ def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:
     return TOp("cross_entropy", "elementwise", 5 * n, 0.0, 2 * 4 * n)
 
 
-def io_cost(io: list[TOp], m: Machine, last_stage: bool, first_stage: bool, tokens: float, vocab: int,
-            tp: int) -> tuple[float, float, float]:
+def io_cost(
+    io: list[TOp], m: Machine, last_stage: bool, first_stage: bool, tokens: float, vocab: int, tp: int
+) -> tuple[float, float, float]:
     """(forward time, backward time, model FLOPs fwd+bwd) of the embedding (first stage) and the
     final norm + LM head + loss (last stage)."""
     ops = [o for o in io if (o.kind == "embedding" and first_stage) or (o.kind != "embedding" and last_stage)]

@@ -46,7 +46,9 @@ def _layer_params(spec: ModelSpec, stack: str, i: int) -> tuple[float, float]:
     return float(dense + P.mlp_params(spec, spec.intermediate_size)), 0.0
 
 
-def params_per_device(spec: ModelSpec, stage_layers: list[list[int]], tp: int, ep: int, pp: int) -> DeviceParams:
+def params_per_device(
+    spec: ModelSpec, stage_layers: list[list[int]], tp: int, ep: int, pp: int
+) -> DeviceParams:
     """Parameters held by one device of the busiest stage (max over stages of dense + expert):
     layer parameters / t, experts / (e·t), the embedding on the first stage and the output layer
     on the last ([MEG-mem] ``compute_weight_and_optimizer_memory``)."""
@@ -71,10 +73,24 @@ def params_per_device(spec: ModelSpec, stage_layers: list[list[int]], tp: int, e
     return best
 
 
-def memory(spec: ModelSpec, c: dict[str, np.ndarray], k1: tuple[np.ndarray, np.ndarray], dense: np.ndarray,
-           expert: np.ndarray, b_w: np.ndarray, b_g: np.ndarray, b_o: np.ndarray, b_a: np.ndarray,
-           zero: np.ndarray, dpc: np.ndarray, exp_dp: np.ndarray, m: np.ndarray, n_dense0: np.ndarray,
-           n_moe0: np.ndarray, seq: int) -> dict[str, np.ndarray]:
+def memory(
+    spec: ModelSpec,
+    c: dict[str, np.ndarray],
+    k1: tuple[np.ndarray, np.ndarray],
+    dense: np.ndarray,
+    expert: np.ndarray,
+    b_w: np.ndarray,
+    b_g: np.ndarray,
+    b_o: np.ndarray,
+    b_a: np.ndarray,
+    zero: np.ndarray,
+    dpc: np.ndarray,
+    exp_dp: np.ndarray,
+    m: np.ndarray,
+    n_dense0: np.ndarray,
+    n_moe0: np.ndarray,
+    seq: int,
+) -> dict[str, np.ndarray]:
     """Bytes per device by component (weights, gradients, optimizer, activations, logits, buffers)
     for plan columns ``c`` (:data:`llmcost.cost.train_step.COLS`); per-layer activations once per
     operator configuration ``k1`` (first rows, inverse).
@@ -110,16 +126,29 @@ def memory(spec: ModelSpec, c: dict[str, np.ndarray], k1: tuple[np.ndarray, np.n
     dense_ffn = float(spec.intermediate_size)
     moe_ffn = dense_ffn
     if moe is not None:
-        moe_ffn = float(moe.top_k * moe.expert_intermediate_size + moe.num_shared_experts * moe.shared_intermediate_size)
+        moe_ffn = float(
+            moe.top_k * moe.expert_intermediate_size + moe.num_shared_experts * moe.shared_intermediate_size
+        )
     f1, inv1 = k1
     cp1, mb1, tp1, ba1 = cp[f1], mb[f1], tp[f1], b_a[f1]
     tsp1 = np.where(c["sp"][f1] == 1, tp1, 1.0)
 
     def act(policy: str, ffn: float) -> np.ndarray:
         fn, names, _ = G.FUNCTIONS[f"act__{policy}"]
-        args = {"cp": cp1, "d_ff_act": ffn, "kv_dim": spec.kv_dim, "d_model": spec.hidden_size, "q_dim": spec.q_dim,
-                "dropout": 1.0 if dropout else 0.0, "micro_batch": mb1, "n_q": spec.num_heads,
-                "phi_a": 6.0 if spec.gated_mlp else 4.0, "seq": seq, "tp": tp1, "tp_sp": tsp1}
+        args = {
+            "cp": cp1,
+            "d_ff_act": ffn,
+            "kv_dim": spec.kv_dim,
+            "d_model": spec.hidden_size,
+            "q_dim": spec.q_dim,
+            "dropout": 1.0 if dropout else 0.0,
+            "micro_batch": mb1,
+            "n_q": spec.num_heads,
+            "phi_a": 6.0 if spec.gated_mlp else 4.0,
+            "seq": seq,
+            "tp": tp1,
+            "tp_sp": tsp1,
+        }
         return (fn(*(args[k] for k in names)) * ba1 / 2.0)[inv1]
 
     rc = c["rc"]
@@ -127,8 +156,10 @@ def memory(spec: ModelSpec, c: dict[str, np.ndarray], k1: tuple[np.ndarray, np.n
 
     def per_layer(policy: str) -> tuple[np.ndarray, np.ndarray]:  # (dense-FFN layer, MoE-FFN layer)
         if policy == "attn":  # the attention that runs: FlashAttention or materialized scores
-            return (np.where(flash, act("flash", dense_ffn), act("materialized", dense_ffn)),
-                    np.where(flash, act("flash", moe_ffn), act("materialized", moe_ffn)))
+            return (
+                np.where(flash, act("flash", dense_ffn), act("materialized", dense_ffn)),
+                np.where(flash, act("flash", moe_ffn), act("materialized", moe_ffn)),
+            )
         return act(policy, dense_ffn), act(policy, moe_ffn)
 
     stored = np.zeros(m.shape)
@@ -141,24 +172,36 @@ def memory(spec: ModelSpec, c: dict[str, np.ndarray], k1: tuple[np.ndarray, np.n
         stored = np.where(sel, n_dense0 * d + n_moe0 * e, stored)
         if name == "full":  # one layer's full activations live while it is recomputed
             d, e = per_layer("attn")
-            working = np.where(sel, np.maximum(np.where(n_dense0 > 0, d, 0.0), np.where(n_moe0 > 0, e, 0.0)), working)
+            working = np.where(
+                sel, np.maximum(np.where(n_dense0 > 0, d, 0.0), np.where(n_moe0 > 0, e, 0.0)), working
+            )
     sched = c["sched"]
     base = np.minimum(m, pp)
-    inflight = np.where(sched == SCHEDULES.index("gpipe"), m.astype(float),
-                        np.where(sched == SCHEDULES.index("interleaved"), base * (1 + (pp - 1) / (pp * v)), base))
+    inflight = np.where(
+        sched == SCHEDULES.index("gpipe"),
+        m.astype(float),
+        np.where(sched == SCHEDULES.index("interleaved"), base * (1 + (pp - 1) / (pp * v)), base),
+    )
     acts = stored * inflight + working
     logits = 4.0 * seq / cp * mb * spec.vocab_size / tp
     buffers = np.where(z3, 2 * (dense + expert) / max(1, n_layers(spec)) * b_w, 0.0)
-    return {"weights": weights, "gradients": grads, "optimizer": optim, "activations": acts, "logits": logits,
-            "buffers": buffers}
+    return {
+        "weights": weights,
+        "gradients": grads,
+        "optimizer": optim,
+        "activations": acts,
+        "logits": logits,
+        "buffers": buffers,
+    }
 
 
 def n_layers(spec: ModelSpec) -> int:
     return spec.num_layers + spec.num_encoder_layers
 
 
-def offload_time(hw: Hardware, offload: np.ndarray, gpn: np.ndarray, psi_opt: np.ndarray, b_w: np.ndarray,
-                 b_g: np.ndarray) -> np.ndarray:
+def offload_time(
+    hw: Hardware, offload: np.ndarray, gpn: np.ndarray, psi_opt: np.ndarray, b_w: np.ndarray, b_g: np.ndarray
+) -> np.ndarray:
     """Exposed host offload per step (ZeRO-Offload, Ren et al. 2021 §4; no delayed update) for
     plans whose ``offload`` index (:data:`llmcost.cost.training.OFFLOAD`) is not 'none' (0
     elsewhere): gradients down and parameters up over the host link, ``(b_g + b_w)·Ψ/W_link``,
@@ -169,7 +212,9 @@ def offload_time(hw: Hardware, offload: np.ndarray, gpn: np.ndarray, psi_opt: np
 
     host = hw.raw.get("host_memory") or {}
     if not host.get("link_bandwidth") or not host.get("bandwidth"):
-        raise PlanError(f"{hw.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them")
+        raise PlanError(
+            f"{hw.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them"
+        )
     link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
     hbw = parse(host["bandwidth"], "bandwidth", what=f"{hw.id} host_memory.bandwidth")
     node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
@@ -178,7 +223,12 @@ def offload_time(hw: Hardware, offload: np.ndarray, gpn: np.ndarray, psi_opt: np
     if nvme.any():
         nv = host.get("nvme_bandwidth")
         if not nv:
-            raise PlanError(f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it")
-        t = t + np.where(nvme, 2 * 12.0 * psi_opt * node / parse(nv, "bandwidth",
-                                                                  what=f"{hw.id} host_memory.nvme_bandwidth"), 0.0)
+            raise PlanError(
+                f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it"
+            )
+        t = t + np.where(
+            nvme,
+            2 * 12.0 * psi_opt * node / parse(nv, "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth"),
+            0.0,
+        )
     return np.where(offload > 0, t, 0.0)

@@ -41,8 +41,25 @@ RC = TR.RECOMPUTE
 SCHED = TR.SCHEDULES
 PREC = TR.PRECISIONS
 OFFLOAD = TR.OFFLOAD
-COLS = ("gpus", "tp", "pp", "cp", "ep", "dp", "mb", "v", "sched", "zmode", "rc", "prec", "sp", "flash", "auto",
-        "offload", "overlap")
+COLS = (
+    "gpus",
+    "tp",
+    "pp",
+    "cp",
+    "ep",
+    "dp",
+    "mb",
+    "v",
+    "sched",
+    "zmode",
+    "rc",
+    "prec",
+    "sp",
+    "flash",
+    "auto",
+    "offload",
+    "overlap",
+)
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
 FlashAttention), offload index, DP overlap."""
@@ -51,11 +68,25 @@ FlashAttention), offload index, DP overlap."""
 def plan_columns(lay: TR.Layout) -> dict[str, np.ndarray]:
     """One checked plan as length-1 columns (:data:`COLS`)."""
     p = lay.plan
-    row = {"gpus": p.gpus, "tp": lay.tp, "pp": lay.pp, "cp": lay.cp, "ep": lay.ep, "dp": lay.dp,
-           "mb": p.micro_batch, "v": lay.v, "sched": SCHED.index(p.schedule),
-           "zmode": ZMODES.index((int(p.zero), bool(p.distributed_optimizer))), "rc": RC.index(p.recompute),
-           "prec": PREC.index(p.precision), "sp": int(lay.sp), "flash": int(lay.flash),
-           "auto": int(p.attention == "auto"), "offload": OFFLOAD.index(p.offload), "overlap": int(p.overlap_dp)}
+    row = {
+        "gpus": p.gpus,
+        "tp": lay.tp,
+        "pp": lay.pp,
+        "cp": lay.cp,
+        "ep": lay.ep,
+        "dp": lay.dp,
+        "mb": p.micro_batch,
+        "v": lay.v,
+        "sched": SCHED.index(p.schedule),
+        "zmode": ZMODES.index((int(p.zero), bool(p.distributed_optimizer))),
+        "rc": RC.index(p.recompute),
+        "prec": PREC.index(p.precision),
+        "sp": int(lay.sp),
+        "flash": int(lay.flash),
+        "auto": int(p.attention == "auto"),
+        "offload": OFFLOAD.index(p.offload),
+        "overlap": int(p.overlap_dp),
+    }
     return {k: np.array([row[k]], dtype=np.int64) for k in COLS}
 
 
@@ -121,9 +152,23 @@ class _Model:
         self.is_moe_layer = np.array(moe_l)
 
 
-def _layer_quantities(spec: ModelSpec, hw: Hardware, mdl: _Model, gpn: int, seq: int, tp: np.ndarray,
-                      cp: np.ndarray, ep: np.ndarray, mb: np.ndarray, sp: np.ndarray, rc: str, prec: str,
-                      b_w: float, b_a: float, flash: bool) -> dict[str, np.ndarray]:
+def _layer_quantities(
+    spec: ModelSpec,
+    hw: Hardware,
+    mdl: _Model,
+    gpn: int,
+    seq: int,
+    tp: np.ndarray,
+    cp: np.ndarray,
+    ep: np.ndarray,
+    mb: np.ndarray,
+    sp: np.ndarray,
+    rc: str,
+    prec: str,
+    b_w: float,
+    b_a: float,
+    flash: bool,
+) -> dict[str, np.ndarray]:
     """Per layer shape (axis 0) and operator configuration (axis 1): compute, FLOPs and exposed
     TP / CP / EP communication of one micro-batch, and the embedding / head / loss per stage kind.
 
@@ -139,22 +184,52 @@ def _layer_quantities(spec: ModelSpec, hw: Hardware, mdl: _Model, gpn: int, seq:
     t_sp = np.where(sp == 1, tpf, 1.0)
     tokens_dev = mbf * seq / cpf
     vals: dict[str, Any] = model_values(spec)
-    vals.update(tp=tpf, cp=cpf, ep=epf, etp=np.where(ep == 1, tpf, 1.0), b_w=b_w, b_a=b_a, b_kv=b_a,
-                b_r=max(b_a, 2.0), c_dq=0.0, seq=seq, micro_batch=mbf, ctx=seq, seq_enc=seq)
+    vals.update(
+        tp=tpf,
+        cp=cpf,
+        ep=epf,
+        etp=np.where(ep == 1, tpf, 1.0),
+        b_w=b_w,
+        b_a=b_a,
+        b_kv=b_a,
+        b_r=max(b_a, 2.0),
+        c_dq=0.0,
+        seq=seq,
+        micro_batch=mbf,
+        ctx=seq,
+        seq_enc=seq,
+    )
     passes = 2 + (1 if rc == "full" else 0)  # forward, backward (+ recomputed forward)
     gpn_tp = group_gpn(gpn, tp, 1)
     gpn_cp = group_gpn(gpn, cp, tp)
     gpn_ep = group_gpn(gpn, ep, tp * cp)
     n = tp.size
-    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", "model", "hw", "t_tp", "t_cp", "t_ep")}
+    out = {
+        k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", "model", "hw", "t_tp", "t_cp", "t_ep")
+    }
     for j, (shape, win, stack) in enumerate(mdl.keys):
         ops = TC.graph_ops(shape, win, vals)
         s_kv = min(seq, win) if win else seq
-        ops = TC.training_ops(ops, causal=stack == "dec", flash=flash, dropout=dropout, t_sp=t_sp,
-                              tokens=tokens_dev, h=spec.hidden_size, heads=spec.num_heads / tpf, seq_kv=s_kv, b_a=b_a)
+        ops = TC.training_ops(
+            ops,
+            causal=stack == "dec",
+            flash=flash,
+            dropout=dropout,
+            t_sp=t_sp,
+            tokens=tokens_dev,
+            h=spec.hidden_size,
+            heads=spec.num_heads / tpf,
+            seq_kv=s_kv,
+            b_a=b_a,
+        )
         lc = TC.layer_cost(ops, rc, mach, flash)
-        for k, v in (("t_f", lc.t_fwd), ("t_b", lc.t_bwd), ("t_rc", lc.t_rc), ("model", lc.model_flops),
-                     ("hw", lc.hw_flops)):
+        for k, v in (
+            ("t_f", lc.t_fwd),
+            ("t_b", lc.t_bwd),
+            ("t_rc", lc.t_rc),
+            ("model", lc.model_flops),
+            ("hw", lc.hw_flops),
+        ):
             out[k][j] = v
         t_tp = np.zeros(n)
         t_cp = np.zeros(n)
@@ -163,8 +238,9 @@ def _layer_quantities(spec: ModelSpec, hw: Hardware, mdl: _Model, gpn: int, seq:
             size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
             if o.group == "tp":
                 if sp.any():
-                    one_sp = (collective_v(hw, "all_gather", size, tp, gpn_tp)
-                              + collective_v(hw, "reduce_scatter", size, tp, gpn_tp))
+                    one_sp = collective_v(hw, "all_gather", size, tp, gpn_tp) + collective_v(
+                        hw, "reduce_scatter", size, tp, gpn_tp
+                    )
                 else:
                     one_sp = 0.0
                 one = np.where(sp == 1, one_sp, collective_v(hw, "all_reduce", size, tp, gpn_tp))
@@ -191,8 +267,15 @@ def _layer_quantities(spec: ModelSpec, hw: Hardware, mdl: _Model, gpn: int, seq:
 
 
 # --- the step --------------------------------------------------------------------------------------
-def evaluate(spec: ModelSpec, hw: Hardware, cols: dict[str, np.ndarray], seq: int, global_batch: int,
-             gpus_per_node: int | None = None, tokens: float | None = None) -> dict[str, np.ndarray]:
+def evaluate(
+    spec: ModelSpec,
+    hw: Hardware,
+    cols: dict[str, np.ndarray],
+    seq: int,
+    global_batch: int,
+    gpus_per_node: int | None = None,
+    tokens: float | None = None,
+) -> dict[str, np.ndarray]:
     """Step time, breakdown, step-expression values, FLOPs, memory and the README train metrics of
     every plan row of ``cols`` (all checked by :func:`llmcost.cost.training.check`).
 
@@ -216,8 +299,15 @@ def evaluate(spec: ModelSpec, hw: Hardware, cols: dict[str, np.ndarray], seq: in
     return out
 
 
-def _compose(spec: ModelSpec, hw: Hardware, c: dict[str, np.ndarray], seq: int, global_batch: int,
-             gpus_per_node: int | None, tokens: float | None) -> dict[str, np.ndarray]:
+def _compose(
+    spec: ModelSpec,
+    hw: Hardware,
+    c: dict[str, np.ndarray],
+    seq: int,
+    global_batch: int,
+    gpus_per_node: int | None,
+    tokens: float | None,
+) -> dict[str, np.ndarray]:
     from llmcost.cost import train_memory as TM
     from llmcost.search.common import collective_v, group_gpn
 
@@ -228,16 +318,32 @@ def _compose(spec: ModelSpec, hw: Hardware, c: dict[str, np.ndarray], seq: int, 
     gpn_all = np.maximum(1, np.minimum(gpus_per_node or hw.node_devices or 1, c["gpus"]))
     # --- operator-level quantities, once per distinct configuration -----------------------------
     bwa = np.round(bw_ * 64).astype(np.int64) * 1000 + np.round(ba_ * 64).astype(np.int64)
-    first, inv = key(c["gpus"], c["tp"], c["cp"], c["ep"], c["mb"], c["sp"], c["rc"], c["prec"], bwa, c["flash"])
+    first, inv = key(
+        c["gpus"], c["tp"], c["cp"], c["ep"], c["mb"], c["sp"], c["rc"], c["prec"], bwa, c["flash"]
+    )
     LQ: dict[str, np.ndarray] = {}
     u = {k: c[k][first] for k in ("tp", "cp", "ep", "mb", "sp", "rc", "prec", "flash")}
     ubw, uba, ugpn = bw_[first], ba_[first], gpn_all[first]
     gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"])
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
-        q = _layer_quantities(spec, hw, mdl, int(ugpn[f0]), seq, u["tp"][sel], u["cp"][sel], u["ep"][sel],
-                              u["mb"][sel], u["sp"][sel], RC[u["rc"][f0]], PREC[u["prec"][f0]],
-                              float(ubw[f0]), float(uba[f0]), bool(u["flash"][f0]))
+        q = _layer_quantities(
+            spec,
+            hw,
+            mdl,
+            int(ugpn[f0]),
+            seq,
+            u["tp"][sel],
+            u["cp"][sel],
+            u["ep"][sel],
+            u["mb"][sel],
+            u["sp"][sel],
+            RC[u["rc"][f0]],
+            PREC[u["prec"][f0]],
+            float(ubw[f0]),
+            float(uba[f0]),
+            bool(u["flash"][f0]),
+        )
         for k, v in q.items():
             if k not in LQ:
                 LQ[k] = np.zeros(v.shape[:-1] + (first.size,))
@@ -292,15 +398,25 @@ def _compose(spec: ModelSpec, hw: Hardware, c: dict[str, np.ndarray], seq: int, 
     stride = tp * cp * dp
     p2p_gpn = np.where((stride < gpn_all) & (gpn_all // stride >= 2), 2, 1)
     pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"])
-    t_p2p = collective_v(hw, "send_recv", (act_bytes / tp)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2])[pinv2]
+    t_p2p = collective_v(hw, "send_recv", (act_bytes / tp)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2])[
+        pinv2
+    ]
     pipe = np.zeros(n)
     bubble = np.zeros(n)
     for si, name in enumerate(SCHED):
         sel = c["sched"] == si
         if not sel.any():
             continue
-        a = {"n_micro": m[sel], "pp": pp[sel], "t_bwd": t_b[sel], "t_comm_mb": t_comm[sel], "t_fwd": t_f[sel],
-             "t_p2p": t_p2p[sel], "t_rc": t_rc[sel], "v_stages": v[sel]}
+        a = {
+            "n_micro": m[sel],
+            "pp": pp[sel],
+            "t_bwd": t_b[sel],
+            "t_comm_mb": t_comm[sel],
+            "t_fwd": t_f[sel],
+            "t_p2p": t_p2p[sel],
+            "t_rc": t_rc[sel],
+            "v_stages": v[sel],
+        }
         fn, names, _ = G.FUNCTIONS[f"pipeline__{name}"]
         pipe[sel] = fn(*(a[k] for k in names))
         fn, names, _ = G.FUNCTIONS[f"bubble__{name}"]
@@ -337,8 +453,9 @@ def _compose(spec: ModelSpec, hw: Hardware, c: dict[str, np.ndarray], seq: int, 
         dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(t_ag, t_dp))
     z3_exposed = np.where(z3, G.zero3(m, t_b, t_f, t_rc, t_z3), 0.0)
     z_o = np.where(dist_opt | (zero > 0), dpc, 1)
-    psi_opt = np.where(z_o > 1, (dense + expert * dpc / np.maximum(exp_dp, 1) / np.maximum(dpc, 1)) / z_o,
-                       dense + expert)
+    psi_opt = np.where(
+        z_o > 1, (dense + expert * dpc / np.maximum(exp_dp, 1) / np.maximum(dpc, 1)) / z_o, dense + expert
+    )
     off = c["offload"]
     t_opt = G.optimizer(hw.memory_efficiency, hw.memory_bandwidth, 24 + bg_ + bw_, psi_opt)
     t_off = np.zeros(n)
@@ -352,24 +469,53 @@ def _compose(spec: ModelSpec, hw: Hardware, c: dict[str, np.ndarray], seq: int, 
     model_flops = (TC.rowsum(cnt * LQ["model"])[inv] + lg) * tp * cp * (global_batch / mb)
     hw_flops = (TC.rowsum(cnt * LQ["hw"])[inv] + lg) * tp * cp * (global_batch / mb)
     # --- memory ------------------------------------------------------------------------------------
-    mem = TM.memory(spec, c, (first, inv), dense, expert, bw_, bg_, bo_, ba_, zero, dpc, exp_dp, m, n_dense0,
-                    n_moe0, seq)
-    total = mem["weights"] + mem["gradients"] + mem["optimizer"] + mem["activations"] + mem["logits"] + mem["buffers"]
+    mem = TM.memory(
+        spec, c, (first, inv), dense, expert, bw_, bg_, bo_, ba_, zero, dpc, exp_dp, m, n_dense0, n_moe0, seq
+    )
+    total = (
+        mem["weights"]
+        + mem["gradients"]
+        + mem["optimizer"]
+        + mem["activations"]
+        + mem["logits"]
+        + mem["buffers"]
+    )
     peak = np.array([hw.peak.get(p, np.nan) for p in PREC])[c["prec"]]
     tokens_step = float(global_batch * seq)
     out: dict[str, np.ndarray] = {
         "iteration_time_s": step,
         "tokens_per_s": G.tokens_per_s(step, tokens_step),
-        "model_flops_per_step": model_flops, "hardware_flops_per_step": hw_flops,
-        "memory_bytes": total, "memory_gib_per_gpu": total / 2**30,
+        "model_flops_per_step": model_flops,
+        "hardware_flops_per_step": hw_flops,
+        "memory_bytes": total,
+        "memory_gib_per_gpu": total / 2**30,
         **{f"memory_{k}": x for k, x in mem.items()},
-        "compute_fwd": m * t_f, "compute_bwd": m * t_b, "compute_recompute": m * t_rc,
-        "compute": m * t_f + m * t_b + m * t_rc, "tp_comm": m * st["t_tp"], "cp_comm": m * st["t_cp"],
-        "ep_comm": m * st["t_ep"], "pp_p2p": pipe - m * (t_f + t_b + t_rc + t_comm) - bubble, "pp_bubble": bubble,
-        "dp_comm": dp_exposed, "zero3_comm": z3_exposed, "optimizer": t_opt, "offload": t_off, "n_micro": m,
+        "compute_fwd": m * t_f,
+        "compute_bwd": m * t_b,
+        "compute_recompute": m * t_rc,
+        "compute": m * t_f + m * t_b + m * t_rc,
+        "tp_comm": m * st["t_tp"],
+        "cp_comm": m * st["t_cp"],
+        "ep_comm": m * st["t_ep"],
+        "pp_p2p": pipe - m * (t_f + t_b + t_rc + t_comm) - bubble,
+        "pp_bubble": bubble,
+        "dp_comm": dp_exposed,
+        "zero3_comm": z3_exposed,
+        "optimizer": t_opt,
+        "offload": t_off,
+        "n_micro": m,
         # values of the step expression's symbols (``llmcost train --explain``)
-        "t_fwd": t_f, "t_bwd": t_b, "t_rc": t_rc, "t_comm_mb": t_comm, "t_p2p": t_p2p, "t_dp": t_dp, "t_ag": t_ag,
-        "n_buckets": n_buckets, "t_z3": t_z3, "t_opt": t_opt, "t_offload": t_off,
+        "t_fwd": t_f,
+        "t_bwd": t_b,
+        "t_rc": t_rc,
+        "t_comm_mb": t_comm,
+        "t_p2p": t_p2p,
+        "t_dp": t_dp,
+        "t_ag": t_ag,
+        "n_buckets": n_buckets,
+        "t_z3": t_z3,
+        "t_opt": t_opt,
+        "t_offload": t_off,
     }
     gpus = c["gpus"].astype(float)
     out["tokens_per_s_per_gpu"] = out["tokens_per_s"] / gpus
@@ -392,9 +538,35 @@ def _compose(spec: ModelSpec, hw: Hardware, c: dict[str, np.ndarray], seq: int, 
 
 MEMORY = ("weights", "gradients", "optimizer", "activations", "logits", "buffers")
 """Memory components (``memory_<name>`` columns of :func:`evaluate`), in report order."""
-BREAKDOWN = ("compute_fwd", "compute_bwd", "compute_recompute", "tp_comm", "cp_comm", "ep_comm", "pp_p2p",
-             "pp_bubble", "dp_comm", "zero3_comm", "optimizer", "offload")
+BREAKDOWN = (
+    "compute_fwd",
+    "compute_bwd",
+    "compute_recompute",
+    "tp_comm",
+    "cp_comm",
+    "ep_comm",
+    "pp_p2p",
+    "pp_bubble",
+    "dp_comm",
+    "zero3_comm",
+    "optimizer",
+    "offload",
+)
 """Step-time parts of ``llmcost train`` (they sum to ``iteration_time_s``), in report order."""
-VALUES = ("n_micro", "pp", "v_stages", "t_fwd", "t_bwd", "t_rc", "t_comm_mb", "t_p2p", "t_dp", "t_ag", "n_buckets",
-          "t_z3", "t_opt", "t_offload")
+VALUES = (
+    "n_micro",
+    "pp",
+    "v_stages",
+    "t_fwd",
+    "t_bwd",
+    "t_rc",
+    "t_comm_mb",
+    "t_p2p",
+    "t_dp",
+    "t_ag",
+    "n_buckets",
+    "t_z3",
+    "t_opt",
+    "t_offload",
+)
 """Symbols of the step expression (:func:`llmcost.cost.training_formulas.step_expression`)."""

@@ -14,8 +14,18 @@ from typing import Any
 from llmcost.hardware import Hardware
 from llmcost.validate import Prediction
 
-TRAIN_METRICS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
-                 "mfu", "hfu", "gpu_hours", "time_to_train_s", "total_flops", "memory_gib_per_gpu")
+TRAIN_METRICS = (
+    "iteration_time_s",
+    "tokens_per_s_per_gpu",
+    "model_tflops_per_gpu",
+    "hardware_tflops_per_gpu",
+    "mfu",
+    "hfu",
+    "gpu_hours",
+    "time_to_train_s",
+    "total_flops",
+    "memory_gib_per_gpu",
+)
 
 
 def case_spec(case: dict[str, Any]) -> Any:
@@ -65,5 +75,9 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         metrics["gpu_hours"] = steps * r.step_time * r.gpus / 3600
     if name not in metrics:
         return Prediction(None, f"metric '{name}' needs plan.tokens")
-    detail = {"step_time_s": r.step_time, **{k: v for k, v in r.breakdown.items() if v}, "notes": "; ".join(r.notes)}
+    detail = {
+        "step_time_s": r.step_time,
+        **{k: v for k, v in r.breakdown.items() if v},
+        "notes": "; ".join(r.notes),
+    }
     return Prediction(float(metrics[name]), detail=detail)

@@ -43,9 +43,29 @@ OFFLOAD = ("none", "cpu", "nvme")
 BUCKET_PARAMS = 40_000_000
 """Gradient bucket size in parameters: Megatron-LM DDP default ``bucket_size = max(40M, 1M·dp)``
 (megatron/core/distributed/distributed_data_parallel.py)."""
-_PLAN_KEYS = ("tp", "pp", "dp", "cp", "ep", "sp", "zero", "distributed_optimizer", "micro_batch", "global_batch",
-              "seq_len", "recompute", "schedule", "virtual_stages", "precision", "tokens", "gpus", "gpus_per_node",
-              "attention", "overlap_dp", "offload")
+_PLAN_KEYS = (
+    "tp",
+    "pp",
+    "dp",
+    "cp",
+    "ep",
+    "sp",
+    "zero",
+    "distributed_optimizer",
+    "micro_batch",
+    "global_batch",
+    "seq_len",
+    "recompute",
+    "schedule",
+    "virtual_stages",
+    "precision",
+    "tokens",
+    "gpus",
+    "gpus_per_node",
+    "attention",
+    "overlap_dp",
+    "offload",
+)
 
 
 @dataclass(frozen=True)
@@ -79,7 +99,9 @@ class TrainPlan:
     offload: str = "none"
 
     @classmethod
-    def from_mapping(cls, plan: dict[str, Any], gpus: int | None = None, gpus_per_node: int | None = None) -> TrainPlan:
+    def from_mapping(
+        cls, plan: dict[str, Any], gpus: int | None = None, gpus_per_node: int | None = None
+    ) -> TrainPlan:
         """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error."""
         kw: dict[str, Any] = {}
         for k, v in (plan or {}).items():
@@ -179,7 +201,9 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     if zero == 3 and pp > 1:
         raise PlanError("ZeRO-3 with pipeline parallelism is not supported (parameters regathered per stage)")
     if plan.offload != "none" and zero == 0:
-        raise PlanError("offload needs ZeRO (zero >= 1): ZeRO-Offload partitions the optimizer state to the host")
+        raise PlanError(
+            "offload needs ZeRO (zero >= 1): ZeRO-Offload partitions the optimizer state to the host"
+        )
     v = 1
     if plan.schedule == "interleaved":
         v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")
@@ -218,7 +242,8 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     # scale-mask-softmax-dropout kernel on materialized scores; other models FlashAttention.
     # When the materialized scores do not fit in memory, :func:`evaluate` costs FlashAttention.
     flash = plan.attention == "flash" or (
-        plan.attention == "auto" and plan.recompute != "selective" and not uses_dropout(spec))
+        plan.attention == "auto" and plan.recompute != "selective" and not uses_dropout(spec)
+    )
     return Layout(plan, tp, pp, dp, cp, ep, bool(sp), v, m, seq, gb, stage_layers, node, flash)
 
 
@@ -257,7 +282,7 @@ def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
     per, r = divmod(n, chunks)
     sizes = [per + (1 if r else 0)] * chunks
     ends_inward = [chunks - 1 - i // 2 if i % 2 == 0 else i // 2 for i in range(chunks)]
-    for c in ends_inward[:chunks - r if r else 0]:
+    for c in ends_inward[: chunks - r if r else 0]:
         sizes[c] -= 1
     bounds = [sum(sizes[:i]) for i in range(chunks + 1)]
     stage_layers: list[list[int]] = [[] for _ in range(pp)]
@@ -315,8 +340,15 @@ class TrainResult:
         return {k: self.row[k] for k in METRICS}
 
 
-METRICS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu",
-           "hfu", "memory_gib_per_gpu")
+METRICS = (
+    "iteration_time_s",
+    "tokens_per_s_per_gpu",
+    "model_tflops_per_gpu",
+    "hardware_tflops_per_gpu",
+    "mfu",
+    "hfu",
+    "memory_gib_per_gpu",
+)
 """The validation README's per-step train metrics."""
 
 
@@ -337,10 +369,16 @@ def machine(hw: Hardware, precision: str) -> Machine:
     from llmcost.cost.inference import T_KERNEL
 
     attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
-    return Machine(peak_mm=hw.peak[precision], peak_attn=hw.peak.get(attn, hw.peak[precision]),
-                   peak_vec=hw.peak[Q.vector_dtype(hw.peak)], eta_c=hw.gemm_efficiency(precision),
-                   eta_attn=hw.attention_efficiency(attn), mem_bw=hw.memory_bandwidth,
-                   eta_m=hw.memory_efficiency, t_kernel=T_KERNEL)
+    return Machine(
+        peak_mm=hw.peak[precision],
+        peak_attn=hw.peak.get(attn, hw.peak[precision]),
+        peak_vec=hw.peak[Q.vector_dtype(hw.peak)],
+        eta_c=hw.gemm_efficiency(precision),
+        eta_attn=hw.attention_efficiency(attn),
+        mem_bw=hw.memory_bandwidth,
+        eta_m=hw.memory_efficiency,
+        t_kernel=T_KERNEL,
+    )
 
 
 def precision_bytes(zero: int, precision: str) -> tuple[float, float, float, float]:
@@ -379,21 +417,38 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
         lay = replace(lay, plan=plan, flash=True)
     memory = {k: row[f"memory_{k}"] for k in TS.MEMORY}
     breakdown = {k: row[k] for k in TS.BREAKDOWN}
-    res = TrainResult(row["iteration_time_s"], breakdown, memory, row["model_flops_per_step"],
-                      row["hardware_flops_per_step"], lay.global_batch * lay.seq, plan.gpus, hw.peak[plan.precision],
-                      lay, row=row)
+    res = TrainResult(
+        row["iteration_time_s"],
+        breakdown,
+        memory,
+        row["model_flops_per_step"],
+        row["hardware_flops_per_step"],
+        lay.global_batch * lay.seq,
+        plan.gpus,
+        hw.peak[plan.precision],
+        lay,
+        row=row,
+    )
     res.values = {k: row[k] for k in TS.VALUES if k in row}
     res.values.update(n_micro=lay.m, pp=lay.pp, v_stages=lay.v)
-    res.notes.append(f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}")
+    res.notes.append(
+        f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
+    )
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:
-        res.notes.append("uneven pipeline: " + "/".join(map(str, sizes)) + " layers per stage (the busiest stage"
-                         " paces the pipeline)")
+        res.notes.append(
+            "uneven pipeline: " + "/".join(map(str, sizes)) + " layers per stage (the busiest stage"
+            " paces the pipeline)"
+        )
     cap = hw.memory_usable
     if res.memory_total > cap:
-        msg = (f"does not fit: {res.memory_total / 2**30:.1f} GiB per GPU needed, {hw.id} has "
-               f"{cap / 2**30:.1f} GiB (" + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in memory.items() if v) + "); "
-               + _fit_hint(plan, memory))
+        msg = (
+            f"does not fit: {res.memory_total / 2**30:.1f} GiB per GPU needed, {hw.id} has "
+            f"{cap / 2**30:.1f} GiB ("
+            + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in memory.items() if v)
+            + "); "
+            + _fit_hint(plan, memory)
+        )
         if check_memory:
             raise PlanError(msg)
         res.notes.append(msg)

@@ -31,39 +31,70 @@ from llmcost.symbolic.symbols import define, sym
 
 # --- symbols (formulas.md §0, §3) ------------------------------------------------------------------
 _graph_sym("q_dim")  # graph symbols reused: q_dim, kv_dim, b_w (llmcost.graph._define)
-define("d_ff_act", "1", "FFN width whose activations one token stores (dense f; MoE k·d_e + shared)",
-       latex=r"f_{act}")
-define("phi_a", "1", "bytes/2 of FFN activations per FFN unit: 4 non-gated (fc1 out + act out), 6 gated",
-       latex=r"\phi_a")
+define(
+    "d_ff_act",
+    "1",
+    "FFN width whose activations one token stores (dense f; MoE k·d_e + shared)",
+    latex=r"f_{act}",
+)
+define(
+    "phi_a",
+    "1",
+    "bytes/2 of FFN activations per FFN unit: 4 non-gated (fc1 out + act out), 6 gated",
+    latex=r"\phi_a",
+)
 define("dropout", "1", "1 when the model uses dropout (GPT/Megatron default 0.1), else 0", latex=r"\delta")
-define("tp_sp", "1", "degree that shards the non-TP regions: t with sequence parallelism, 1 without",
-       latex="t_{sp}")
+define(
+    "tp_sp",
+    "1",
+    "degree that shards the non-TP regions: t with sequence parallelism, 1 without",
+    latex="t_{sp}",
+)
 define("n_micro", "1", "micro-batches per step per pipeline (m)", latex="m", integer=True)
 define("v_stages", "1", "virtual pipeline stages (model chunks) per device (v)", latex="v", integer=True)
 define("layers_stage", "1", "transformer layers held by the busiest pipeline stage", latex="L_s")
 define("psi", "1", "parameters held by one device before data-parallel sharding (Ψ)", latex=r"\Psi")
 define("b_g", "B", "bytes per gradient element", latex="b_g")
-define("b_o", "B", "bytes per parameter of optimizer state (fp32 master + Adam m, v [+ fp32 grad copy])",
-       latex="b_o")
+define(
+    "b_o",
+    "B",
+    "bytes per parameter of optimizer state (fp32 master + Adam m, v [+ fp32 grad copy])",
+    latex="b_o",
+)
 define("z_w", "1", "data-parallel shards of the weights (d with ZeRO-3, else 1)", latex="z_w")
 define("z_g", "1", "data-parallel shards of the gradients (d with ZeRO-2/3, else 1)", latex="z_g")
-define("z_o", "1", "data-parallel shards of the optimizer state (d with ZeRO-1+/distributed optimizer)",
-       latex="z_o")
+define(
+    "z_o",
+    "1",
+    "data-parallel shards of the optimizer state (d with ZeRO-1+/distributed optimizer)",
+    latex="z_o",
+)
 define("inflight", "1", "micro-batches whose activations one device holds at the peak", latex="n_{if}")
-define("t_fwd", "s", "forward time of one micro-batch on one device (all its layers), roofline per operator",
-       latex="t_f")
+define(
+    "t_fwd",
+    "s",
+    "forward time of one micro-batch on one device (all its layers), roofline per operator",
+    latex="t_f",
+)
 define("t_bwd", "s", "backward time of one micro-batch on one device", latex="t_b")
 define("t_rc", "s", "recomputation time of one micro-batch on one device", latex="t_{rc}")
-define("t_comm_mb", "s", "exposed TP / CP / EP communication of one micro-batch on one device",
-       latex=r"t_{comm}")
+define(
+    "t_comm_mb", "s", "exposed TP / CP / EP communication of one micro-batch on one device", latex=r"t_{comm}"
+)
 define("t_p2p", "s", "one pipeline send/recv of one micro-batch's boundary activations", latex=r"t_{p2p}")
-define("t_dp", "s", "data-parallel gradient reduction (all-reduce or reduce-scatter) per step",
-       latex=r"T_{dp}")
-define("t_ag", "s", "data-parallel parameter all-gather per step (distributed optimizer / ZeRO-1/2)",
-       latex=r"T_{ag}")
+define(
+    "t_dp", "s", "data-parallel gradient reduction (all-reduce or reduce-scatter) per step", latex=r"T_{dp}"
+)
+define(
+    "t_ag",
+    "s",
+    "data-parallel parameter all-gather per step (distributed optimizer / ZeRO-1/2)",
+    latex=r"T_{ag}",
+)
 define("n_buckets", "1", "gradient buckets (the last one cannot overlap the backward)", latex=r"n_{bk}")
-define("t_z3", "s", "ZeRO-3 parameter gathers and gradient reduce-scatter of one micro-batch",
-       latex=r"t_{z3}")
+define(
+    "t_z3", "s", "ZeRO-3 parameter gathers and gradient reduce-scatter of one micro-batch", latex=r"t_{z3}"
+)
 define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
 define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
 define("opt_bytes", "B", "HBM bytes the Adam step moves per parameter", latex=r"b_{adam}")
@@ -106,8 +137,7 @@ def pipeline_time(bubble: Callable[[], sp.Expr]) -> sp.Expr:
     plus the bubble, plus the pipeline send/recvs on the critical path ``2(m·v + p − 1)·t_p2p``
     (Narayanan 2021 §2.2, §4.1: one activation send forward and one gradient send backward per
     micro-batch and model chunk; formulas.md §3.7 "Step time")."""
-    return (S("n_micro") * _per_mb() + bubble()
-            + 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p"))
+    return S("n_micro") * _per_mb() + bubble() + 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
 
 
 def dp_exposed_overlap() -> sp.Expr:
@@ -116,8 +146,9 @@ def dp_exposed_overlap() -> sp.Expr:
     exposed and the last bucket never hides, ``max(T_dp − t_b, T_dp/n_bk)``; the parameter
     all-gather of a sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
     (formulas.md §3.6 "Overlap model")."""
-    return (sp.Max(S("t_dp") - S("t_bwd"), S("t_dp") / S("n_buckets"))
-            + sp.Max(S("t_ag") - S("t_fwd"), S("t_ag") / S("n_buckets")))
+    return sp.Max(S("t_dp") - S("t_bwd"), S("t_dp") / S("n_buckets")) + sp.Max(
+        S("t_ag") - S("t_fwd"), S("t_ag") / S("n_buckets")
+    )
 
 
 def dp_exposed_serial() -> sp.Expr:
@@ -187,8 +218,10 @@ def model_state_bytes() -> sp.Expr:
 
 def _act_common() -> sp.Expr:
     s, b, h, t = S("seq") / S("cp"), S("micro_batch"), S("d_model"), S("tp")
-    return (s * b * h * (8 + 2 * S("dropout")) / S("tp_sp")
-            + (2 * s * b * (2 * S("q_dim") + 2 * S("kv_dim")) + S("phi_a") * s * b * S("d_ff_act")) / t)
+    return (
+        s * b * h * (8 + 2 * S("dropout")) / S("tp_sp")
+        + (2 * s * b * (2 * S("q_dim") + 2 * S("kv_dim")) + S("phi_a") * s * b * S("d_ff_act")) / t
+    )
 
 
 def act_layer_materialized() -> sp.Expr:

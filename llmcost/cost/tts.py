@@ -124,7 +124,9 @@ class TTSPlan:
         if self.strategy not in STRATEGIES:
             from llmcost.errors import did_you_mean
 
-            raise UserError(f"strategy '{self.strategy}' is not a strategy{did_you_mean(self.strategy, STRATEGIES)}")
+            raise UserError(
+                f"strategy '{self.strategy}' is not a strategy{did_you_mean(self.strategy, STRATEGIES)}"
+            )
         for key in ("samples", "gen_len", "beam_width", "beam_step"):
             v = getattr(self, key)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -133,23 +135,46 @@ class TTSPlan:
             raise UserError(f"prompt-len: expected an integer >= 0, got {self.prompt_len!r}")
         p = self.infer
         if p.pp > 1 or p.dp > 1 or p.cp > 1:
-            raise PlanError("tts models one query on tp (x ep) devices; pipeline, data and context parallelism "
-                            "are not modelled (use --tp)")
+            raise PlanError(
+                "tts models one query on tp (x ep) devices; pipeline, data and context parallelism "
+                "are not modelled (use --tp)"
+            )
 
 
 def plan_from_dict(tts: dict[str, Any], plan: dict[str, Any] | None = None) -> TTSPlan:
     """A :class:`TTSPlan` from the validation README ``tts`` keys (+ optional infer plan keys)."""
     if not isinstance(tts, dict):
         raise UserError("tts: expected a mapping {strategy, samples, prompt_len, gen_len, sparse_attention}")
-    known = ("strategy", "samples", "prompt_len", "gen_len", "sparse_attention", "verifier", "beam_width",
-             "beam_step", "intensity")
+    known = (
+        "strategy",
+        "samples",
+        "prompt_len",
+        "gen_len",
+        "sparse_attention",
+        "verifier",
+        "beam_width",
+        "beam_step",
+        "intensity",
+    )
     for k in tts:
         if k not in known:
             from llmcost.errors import did_you_mean
 
             raise UserError(f"tts key '{k}' is not a tts key{did_you_mean(str(k), known)}")
-    kw: dict[str, Any] = {k: tts[k] for k in ("strategy", "samples", "prompt_len", "gen_len", "verifier",
-                                               "beam_width", "beam_step", "intensity") if tts.get(k) is not None}
+    kw: dict[str, Any] = {
+        k: tts[k]
+        for k in (
+            "strategy",
+            "samples",
+            "prompt_len",
+            "gen_len",
+            "verifier",
+            "beam_width",
+            "beam_step",
+            "intensity",
+        )
+        if tts.get(k) is not None
+    }
     kw["sparse"] = parse_sparse(tts.get("sparse_attention"))
     base = {k: v for k, v in (plan or {}).items() if k not in ("batch", "prompt_len", "output_len")}
     kw["infer"] = I.plan_from_dict(base)
@@ -194,19 +219,30 @@ class GroupPrims:
     k_pos_dev: float
 
 
-def _run(shape: str, vals: dict[str, Any], window: float, **workload: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def _run(
+    shape: str, vals: dict[str, Any], window: float, **workload: Any
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     fn, names, layout = I._generated(shape)
     v = dict(vals, window=window, **workload)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return fn(*(v[n] for n in names)), layout
 
 
-def _sum(shape: str, vals: dict[str, Any], window: float, q: int, kinds: tuple[str, ...] | None = None,
-         **workload: Any) -> Any:
+def _sum(
+    shape: str,
+    vals: dict[str, Any],
+    window: float,
+    q: int,
+    kinds: tuple[str, ...] | None = None,
+    **workload: Any,
+) -> Any:
     """Σ over the operators of one layer/io shape of quantity index ``q`` (0 flops, 1 hbm bytes)."""
     out, layout = _run(shape, vals, window, **workload)
-    return sum(out[5 * i + q] for i, op in enumerate(layout) if op[1] != "collective"
-               and (kinds is None or op[1] in kinds))
+    return sum(
+        out[5 * i + q]
+        for i, op in enumerate(layout)
+        if op[1] != "collective" and (kinds is None or op[1] in kinds)
+    )
 
 
 @dataclass
@@ -226,8 +262,10 @@ class Prims:
         zero = dict(self.vals1, b_w=0.0)
         for g in layer_groups(spec, "decode"):
             w = _window(g.window)
-            total = total + g.count * (_sum(g.shape, self.vals1, w, 1, micro_batch=batch, ctx=0.0)
-                                       - _sum(g.shape, zero, w, 1, micro_batch=batch, ctx=0.0))
+            total = total + g.count * (
+                _sum(g.shape, self.vals1, w, 1, micro_batch=batch, ctx=0.0)
+                - _sum(g.shape, zero, w, 1, micro_batch=batch, ctx=0.0)
+            )
         io = _sum("io__decode__last", self.vals1, math.inf, 1, micro_batch=batch, ctx=0.0)
         return total + io - _sum("io__decode__last", zero, math.inf, 1, micro_batch=batch, ctx=0.0)
 
@@ -251,8 +289,18 @@ def primitives(spec: Any, ev1: I.Evaluator, ev: I.Evaluator) -> Prims:
         fd1 = _sum(g.shape, vd, math.inf, 0, ("attention",), micro_batch=1.0, ctx=1.0)
         kv1 = _run(g.shape, v1, math.inf, micro_batch=1.0, ctx=1.0)[0][-1]
         kvd = _run(g.shape, vd, math.inf, micro_batch=1.0, ctx=1.0)[0][-1]
-        groups.append(GroupPrims(g.name, g.shape, g.count, w, g.count * float(f1 - f0), g.count * float(kv1),
-                                 g.count * float(fd1 - fd0), g.count * float(kvd)))
+        groups.append(
+            GroupPrims(
+                g.name,
+                g.shape,
+                g.count,
+                w,
+                g.count * float(f1 - f0),
+                g.count * float(kv1),
+                g.count * float(fd1 - fd0),
+                g.count * float(kvd),
+            )
+        )
         f_tok += g.count * float(_sum(g.shape, v1, w, 0, micro_batch=1.0, ctx=0.0))
         a_tok += g.count * float(_sum(g.shape, zero, w, 1, micro_batch=1.0, ctx=0.0))
     f_tok += float(_sum("io__decode__last", v1, math.inf, 0, micro_batch=1.0, ctx=0.0))
@@ -299,8 +347,13 @@ def _cascade(plan: TTSPlan, g: GroupPrims) -> bool:
 def query_totals(prims: Prims, plan: TTSPlan, N: Any, L: Any, w_step: Any, I_: float) -> dict[str, Any]:
     """Per-query totals of the generator (arrays over N and L broadcast): FLOPs, bytes, eFLOPs."""
     seq = plan.strategy == "sequential"
-    base = {"n_samples": N, "l_in": float(plan.prompt_len), "l_out": L, "beam_width": np.minimum(plan.beam_width, N),
-            "beam_step": np.minimum(float(plan.beam_step), L)}
+    base = {
+        "n_samples": N,
+        "l_in": float(plan.prompt_len),
+        "l_out": L,
+        "beam_width": np.minimum(plan.beam_width, N),
+        "beam_step": np.minimum(float(plan.beam_step), L),
+    }
     sp = plan.sparse
     attn_flops: Any = 0.0
     kv_read: Any = 0.0
@@ -330,19 +383,29 @@ def query_totals(prims: Prims, plan: TTSPlan, N: Any, L: Any, w_step: Any, I_: f
         kv_res = kv_res + g.k_pos * res
         if sp is not None and sp.block > 1:
             vb = dict(base, block=float(sp.block))
-            sel_flops = sel_flops + g.f_pair / 2 * _gen("select_pairs__sequential" if seq else "select_pairs__parallel",
-                                                        **vb)
-            sel_read = sel_read + g.k_pos / 2 * (_gen("select_pairs__sequential", **vb) if seq
-                                                 else _gen("select_reads__parallel", **vb))
+            sel_flops = sel_flops + g.f_pair / 2 * _gen(
+                "select_pairs__sequential" if seq else "select_pairs__parallel", **vb
+            )
+            sel_read = sel_read + g.k_pos / 2 * (
+                _gen("select_pairs__sequential", **vb) if seq else _gen("select_reads__parallel", **vb)
+            )
     linear = _gen("linear_flops", f_tok=prims.f_tok, l_out=L, n_samples=N)
     steps = _gen("steps__sequential" if seq else "steps__parallel", l_out=L, n_samples=N)
     tokens = _gen("tokens", l_out=L, n_samples=N)
     comp = linear + attn_flops + sel_flops
     mem = kv_read + sel_read
-    return {"linear_flops": linear, "attention_flops": attn_flops + sel_flops, "decode_flops": comp,
-            "kv_read_bytes": mem, "kv_resident_bytes": kv_res, "weight_bytes": steps * w_step,
-            "activation_bytes": tokens * prims.a_tok, "steps": steps, "tokens": tokens,
-            "eflops": _gen("eflops", c_comp=comp, c_mem=mem, intensity=I_)}
+    return {
+        "linear_flops": linear,
+        "attention_flops": attn_flops + sel_flops,
+        "decode_flops": comp,
+        "kv_read_bytes": mem,
+        "kv_resident_bytes": kv_res,
+        "weight_bytes": steps * w_step,
+        "activation_bytes": tokens * prims.a_tok,
+        "steps": steps,
+        "tokens": tokens,
+        "eflops": _gen("eflops", c_comp=comp, c_mem=mem, intensity=I_),
+    }
 
 
 # ------------------------------------------------------------------------------ latency
@@ -356,8 +419,15 @@ def _step_points(total: int) -> tuple[np.ndarray, float]:
 def _attn_roofline(ev: I.Evaluator, flops: Any, hbm: Any) -> Any:
     from llmcost.cost.roofline import roofline
 
-    return roofline(flops, hbm, ev.peak_attn, ev.hw.memory_bandwidth, eta_c=ev.eta_attn,
-                    eta_m=ev.hw.memory_efficiency, t_launch=I.T_KERNEL).time
+    return roofline(
+        flops,
+        hbm,
+        ev.peak_attn,
+        ev.hw.memory_bandwidth,
+        eta_c=ev.eta_attn,
+        eta_m=ev.hw.memory_efficiency,
+        t_launch=I.T_KERNEL,
+    ).time
 
 
 def decode_time(ev: I.Evaluator, prims: Prims, plan: TTSPlan, N: int, L: int) -> tuple[float, float]:
@@ -402,7 +472,9 @@ def decode_time(ev: I.Evaluator, prims: Prims, plan: TTSPlan, N: int, L: int) ->
     if sp is not None and sp.block > 1:
         fsel = sum(g.f_pair_dev for g in prims.groups) / 2
         ksel = sum(g.k_pos_dev for g in prims.groups) / 2
-        time = time + _attn_roofline(ev, batch * fsel * (Li + t) / sp.block, ksel * (Li + batch * t) / sp.block)
+        time = time + _attn_roofline(
+            ev, batch * fsel * (Li + t) / sp.block, ksel * (Li + batch * t) / sp.block
+        )
     arr = np.broadcast_to(np.asarray(time, dtype=float), t.shape)
     return float(np.sum(arr) * wgt), float(np.mean(arr))
 
@@ -449,7 +521,7 @@ class TTSResult:
         from llmcost.cost import _tts_generated as T
 
         lat = self.latency["total"]
-        usd = (float(T.usd(self.devices, lat, self.price_per_hour)) if self.price_per_hour else None)
+        usd = float(T.usd(self.devices, lat, self.price_per_hour)) if self.price_per_hour else None
         return {
             "eflops_per_query": self.eflops,
             "flops_per_query": self.flops,
@@ -464,7 +536,9 @@ class TTSResult:
 
 def _evaluators(spec: Any, hw: Hardware, plan: TTSPlan) -> tuple[I.Evaluator, I.Evaluator]:
     if spec.is_encoder_decoder:
-        raise PlanError(f"test-time scaling is modelled for decoder-only models; {spec.name} is encoder-decoder")
+        raise PlanError(
+            f"test-time scaling is modelled for decoder-only models; {spec.name} is encoder-decoder"
+        )
     ip = replace(plan.infer, batch=1, prompt_len=max(1, plan.prompt_len), output_len=plan.gen_len)
     one = replace(ip, tp=1, ep=1, gpus=None)
     return I.Evaluator(spec, hw, one), I.Evaluator(spec, hw, ip)
@@ -476,10 +550,17 @@ def _verifier(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, N: int, 
     with its KV kept, the same tokens); sequential: one pass over the ``L_in + N·L_out`` chain."""
     spec = I.spec_of(model)
     ev1, ev = _evaluators(spec, hw, plan)
-    n_seq, length = (1.0, plan.prompt_len + N * L) if plan.strategy == "sequential" else (float(N), plan.prompt_len + L)
+    n_seq, length = (
+        (1.0, plan.prompt_len + N * L) if plan.strategy == "sequential" else (float(N), plan.prompt_len + L)
+    )
     fl, by = _prefill_totals(spec, ev1.vals, n_seq, float(length))
-    ph = ev.phase([("forward", g) for g in _groups(spec, "forward")], "io__forward__last", micro_batch=n_seq,
-                  seq=float(length), ctx=float(length))
+    ph = ev.phase(
+        [("forward", g) for g in _groups(spec, "forward")],
+        "io__forward__last",
+        micro_batch=n_seq,
+        seq=float(length),
+        ctx=float(length),
+    )
     return {"flops": fl, "bytes": by, "time": float(ph.time), "name": spec.name}  # type: ignore[dict-item]
 
 
@@ -518,7 +599,11 @@ def choose(ctx: Context, plan: TTSPlan, I_: float) -> tuple[TTSPlan, dict[str, f
     dense = replace(plan, sparse=None)
     td = {k: float(v) for k, v in query_totals(ctx.prims, dense, N, L, w, I_).items()}
     if td["eflops"] <= tot["eflops"]:
-        return dense, td, f"sparse attention ({plan.sparse.describe()}) would cost more than dense here: dense used"
+        return (
+            dense,
+            td,
+            f"sparse attention ({plan.sparse.describe()}) would cost more than dense here: dense used",
+        )
     return plan, tot, None
 
 
@@ -534,26 +619,57 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, ctx: Context 
     notes = [why] if why else []
     prefill = _prefill_totals(spec, ev1.vals, 1.0, float(plan.prompt_len))
     # memory per device: weights, resident KV (shared prompt counted once), workspace, reserved
-    pre = ev.phase([("forward", g) for g in _groups(spec, "forward")], "io__forward__last", micro_batch=1.0,
-                   seq=float(max(1, plan.prompt_len)), ctx=float(max(1, plan.prompt_len)))
+    pre = ev.phase(
+        [("forward", g) for g in _groups(spec, "forward")],
+        "io__forward__last",
+        micro_batch=1.0,
+        seq=float(max(1, plan.prompt_len)),
+        ctx=float(max(1, plan.prompt_len)),
+    )
     mem = I._memory(ev, 1.0, pre)
-    kv_dev = totals["kv_resident_bytes"] * sum(g.k_pos_dev for g in prims.groups) / max(
-        1e-30, sum(g.k_pos for g in prims.groups))
+    kv_dev = (
+        totals["kv_resident_bytes"]
+        * sum(g.k_pos_dev for g in prims.groups)
+        / max(1e-30, sum(g.k_pos for g in prims.groups))
+    )
     mem["kv_cache"] = kv_dev
     mem["total"] = mem["weights"] + kv_dev + mem["activations"] + mem["reserved"]
     if mem["total"] > mem["usable"]:
-        raise PlanError(f"does not fit: {mem['total'] / GIB:.1f} GiB per GPU needed (weights {mem['weights'] / GIB:.1f}, "
-                        f"KV {kv_dev / GIB:.1f}) of {mem['usable'] / GIB:.1f} GiB usable on {hw.id}; "
-                        "raise --tp, quantize the KV cache, or use fewer samples / shorter generations")
+        raise PlanError(
+            f"does not fit: {mem['total'] / GIB:.1f} GiB per GPU needed (weights {mem['weights'] / GIB:.1f}, "
+            f"KV {kv_dev / GIB:.1f}) of {mem['usable'] / GIB:.1f} GiB usable on {hw.id}; "
+            "raise --tp, quantize the KV cache, or use fewer samples / shorter generations"
+        )
     t_pre = float(pre.time) if plan.prompt_len > 0 else 0.0
     t_dec, tpot = decode_time(ev, prims, plan, N, L)
     ver = _verifier(plan.verifier, hw, plan, N, L) if plan.verifier else None
     t_ver = ver["time"] if ver else 0.0
     if plan.strategy == "majority" and ver:
         notes.append("majority with a verifier: verifier-weighted voting, scoring every sample")
-    latency = {"prefill": t_pre, "decode": t_dec, "tpot": tpot, "verifier": t_ver, "total": t_pre + t_dec + t_ver}
-    return TTSResult(spec.name, hw.id, asked, plan.infer.devices, totals, prefill, ver, I_, note, latency, mem,
-                     hw.price_per_hour, hw.tdp, prims, notes)
+    latency = {
+        "prefill": t_pre,
+        "decode": t_dec,
+        "tpot": tpot,
+        "verifier": t_ver,
+        "total": t_pre + t_dec + t_ver,
+    }
+    return TTSResult(
+        spec.name,
+        hw.id,
+        asked,
+        plan.infer.devices,
+        totals,
+        prefill,
+        ver,
+        I_,
+        note,
+        latency,
+        mem,
+        hw.price_per_hour,
+        hw.tdp,
+        prims,
+        notes,
+    )
 
 
 # ------------------------------------------------------------------------------ validation

@@ -65,9 +65,15 @@ class AccuracyTable:
             if a.gen_len <= gen_len <= b.gen_len:
                 if b.gen_len == a.gen_len:
                     return a
-                x = (math.log2(gen_len) - math.log2(a.gen_len)) / (math.log2(b.gen_len) - math.log2(a.gen_len))
-                return Point(gen_len, a.p + x * (b.p - a.p), a.wrong_share + x * (b.wrong_share - a.wrong_share),
-                             a.f_max + x * (b.f_max - a.f_max))
+                x = (math.log2(gen_len) - math.log2(a.gen_len)) / (
+                    math.log2(b.gen_len) - math.log2(a.gen_len)
+                )
+                return Point(
+                    gen_len,
+                    a.p + x * (b.p - a.p),
+                    a.wrong_share + x * (b.wrong_share - a.wrong_share),
+                    a.f_max + x * (b.f_max - a.f_max),
+                )
         return pts[0]
 
 
@@ -80,9 +86,13 @@ def _point(row: dict[str, Any], where: str) -> tuple[tuple[str, str | None], Poi
         ws = float(row.get("wrong_share") or 1.0)
         fm = float(row.get("f_max") or 1.0)
     except (KeyError, TypeError, ValueError) as e:
-        raise UserError(f"{where}: each row needs model, gen_len and p (numbers), got {row!r} ({e})") from None
+        raise UserError(
+            f"{where}: each row needs model, gen_len and p (numbers), got {row!r} ({e})"
+        ) from None
     if not (0.0 <= p <= 1.0 and 0.0 <= ws <= 1.0 and 0.0 < fm <= 1.0) or gl < 1:
-        raise UserError(f"{where}: p and wrong_share must lie in [0, 1], f_max in (0, 1], gen_len >= 1; got {row!r}")
+        raise UserError(
+            f"{where}: p and wrong_share must lie in [0, 1], f_max in (0, 1], gen_len >= 1; got {row!r}"
+        )
     return (model, strategy), Point(gl, p, ws, fm)
 
 

@@ -34,26 +34,42 @@ import sympy as sp
 
 from llmcost.symbolic.symbols import define, sym
 
-define("n_samples", "1", "samples per query: parallel samples, revision rounds or beam candidates (N)", latex="N")
+define(
+    "n_samples", "1", "samples per query: parallel samples, revision rounds or beam candidates (N)", latex="N"
+)
 define("l_in", "token", "prompt tokens of the query (L_in)", latex=r"L_{in}")
 define("l_out", "token", "generated tokens per sample / per round (L_out)", latex=r"L_{out}")
-define("budget", "token", "KV positions a query attends per step: top-k budget or window (∞ when dense)",
-       latex=r"B_k")
+define(
+    "budget",
+    "token",
+    "KV positions a query attends per step: top-k budget or window (∞ when dense)",
+    latex=r"B_k",
+)
 define("beam_width", "1", "beams kept after each step of beam search (b)", latex="b")
 define("beam_step", "token", "tokens generated per beam-search step (ℓ)", latex=r"\ell")
 define("block", "token", "block size of block top-k sparse attention (β_b)", latex=r"\beta_b")
-define("f_tok", "FLOP", "FLOPs per generated token without attention over the context (graph)", latex="f_{tok}")
-define("f_pair", "FLOP", "attention FLOPs per (query, key) pair, all layers of a group (graph)", latex="f_{pair}")
+define(
+    "f_tok", "FLOP", "FLOPs per generated token without attention over the context (graph)", latex="f_{tok}"
+)
+define(
+    "f_pair", "FLOP", "attention FLOPs per (query, key) pair, all layers of a group (graph)", latex="f_{pair}"
+)
 define("k_pos", "B", "KV-cache bytes per cached position, all layers of a group (graph)", latex="k_{pos}")
 define("w_step", "B", "weight bytes read per decode step (graph; shared by the batch)", latex="w_{step}")
 define("a_tok", "B", "activation bytes and new-token KV write per generated token (graph)", latex="a_{tok}")
-define("intensity", "FLOP/B", "FLOPs charged per byte moved: Kinetics E_flops (peak FLOP/s ÷ HBM B/s)", latex="I")
+define(
+    "intensity", "FLOP/B", "FLOPs charged per byte moved: Kinetics E_flops (peak FLOP/s ÷ HBM B/s)", latex="I"
+)
 define("c_comp", "FLOP", "compute cost of a query (FLOPs)", latex=r"C_{comp}")
 define("c_mem", "B", "memory cost of a query (KV bytes read)", latex=r"C_{mem}")
 define("p_success", "1", "per-sample (per-round) success probability (p)", latex="p")
 define("f_max", "1", "accuracy ceiling of the TTSPM model (F_max)", latex=r"F_{max}")
-define("epsilon", "1", "accuracy gain per extra sample below which scaling has saturated (ε)",
-       latex=r"\varepsilon")
+define(
+    "epsilon",
+    "1",
+    "accuracy gain per extra sample below which scaling has saturated (ε)",
+    latex=r"\varepsilon",
+)
 define("latency", "s", "wall time of the query", latex="T")
 define("devices", "1", "devices serving the query", latex="n_{dev}")
 define("usd_hour", "USD/h", "price per device-hour", latex=r"\$_h")
@@ -194,8 +210,12 @@ def eflops_dense_parallel() -> sp.Expr:
     """Kinetics Best-of-N / long-CoT eFLOPs for one dense attention group, shared prompt KV:
     ``f_tok·N·L_out + f_pair·N·ΣK + I·k_pos·(L_in·L_out + N·L_out(L_out+1)/2)`` (formulas.md
     §6.3 ``C_TTS``). Printed by ``--explain``; the runtime sums the same terms over groups."""
-    return eflops().subs({S("c_comp"): linear_flops() + S("f_pair") * pairs_parallel(),
-                          S("c_mem"): S("k_pos") * reads_parallel_shared()})
+    return eflops().subs(
+        {
+            S("c_comp"): linear_flops() + S("f_pair") * pairs_parallel(),
+            S("c_mem"): S("k_pos") * reads_parallel_shared(),
+        }
+    )
 
 
 def usd() -> sp.Expr:

@@ -31,18 +31,31 @@ def _context_len(plan: T.TTSPlan) -> int:
     return plan.prompt_len + n * plan.gen_len
 
 
-def search(models: list[str], hw: Hardware, budget_kind: str, budget: float, base: T.TTSPlan, *,
-           strategies: tuple[str, ...] = T.STRATEGIES, samples: tuple[int, ...] = SAMPLES,
-           gen_lens: tuple[int, ...] = GEN_LENS, accuracy: A.AccuracyTable | None = None,
-           pareto: bool = False, epsilon: float = 0.01, top: int = 20) -> dict[str, Any]:
+def search(
+    models: list[str],
+    hw: Hardware,
+    budget_kind: str,
+    budget: float,
+    base: T.TTSPlan,
+    *,
+    strategies: tuple[str, ...] = T.STRATEGIES,
+    samples: tuple[int, ...] = SAMPLES,
+    gen_lens: tuple[int, ...] = GEN_LENS,
+    accuracy: A.AccuracyTable | None = None,
+    pareto: bool = False,
+    epsilon: float = 0.01,
+    top: int = 20,
+) -> dict[str, Any]:
     """Evaluate the grid; ``{"plans_evaluated", "elapsed_s", "rejected", "plans"[, "saturation"]}``."""
     if budget_kind not in BUDGETS:
         raise UserError(f"budget '{budget_kind}': use one of {', '.join(BUDGETS)}")
     if budget <= 0:
         raise UserError(f"the budget must be positive, got {budget}")
     if budget_kind == "usd" and not hw.price_per_hour:
-        raise UserError(f"{hw.id} has no price in the catalog; use --budget-eflops or --budget-seconds, "
-                        "or give a price with a catalog override")
+        raise UserError(
+            f"{hw.id} has no price in the catalog; use --budget-eflops or --budget-seconds, "
+            "or give a price with a catalog override"
+        )
     if pareto and accuracy is None:
         raise UserError("--pareto needs --accuracy FILE (the front is cost against accuracy)")
     for s in strategies:
@@ -99,8 +112,12 @@ def search(models: list[str], hw: Hardware, budget_kind: str, budget: float, bas
         plans = [found[i] for i in idx]
     else:
         plans = found[:top]
-    out: dict[str, Any] = {"plans_evaluated": evaluated, "elapsed_s": time.perf_counter() - t0,
-                           "rejected": rejected, "plans": plans}
+    out: dict[str, Any] = {
+        "plans_evaluated": evaluated,
+        "elapsed_s": time.perf_counter() - t0,
+        "rejected": rejected,
+        "plans": plans,
+    }
     if accuracy is not None:
         out["saturation"] = saturation_points(models, hw, base, accuracy, gen_lens, epsilon, key)
     out["elapsed_s"] = time.perf_counter() - t0
@@ -108,19 +125,39 @@ def search(models: list[str], hw: Hardware, budget_kind: str, budget: float, bas
 
 
 def _plan_dict(model: str, plan: T.TTSPlan) -> dict[str, Any]:
-    d: dict[str, Any] = {"model": model, "strategy": plan.strategy, "samples": plan.samples,
-                         "gen_len": plan.gen_len, "prompt_len": plan.prompt_len, "tp": plan.infer.tp}
+    d: dict[str, Any] = {
+        "model": model,
+        "strategy": plan.strategy,
+        "samples": plan.samples,
+        "gen_len": plan.gen_len,
+        "prompt_len": plan.prompt_len,
+        "tp": plan.infer.tp,
+    }
     if plan.strategy == "beam":
-        d |= {"beam_width": min(plan.beam_width, plan.samples), "beam_step": min(plan.beam_step, plan.gen_len)}
+        d |= {
+            "beam_width": min(plan.beam_width, plan.samples),
+            "beam_step": min(plan.beam_step, plan.gen_len),
+        }
     if plan.sparse:
-        d["sparse_attention"] = {"topk": plan.sparse.topk, "block": plan.sparse.block, "local": plan.sparse.local}
+        d["sparse_attention"] = {
+            "topk": plan.sparse.topk,
+            "block": plan.sparse.block,
+            "local": plan.sparse.local,
+        }
     if plan.verifier:
         d["verifier"] = plan.verifier
     return d
 
 
-def saturation_points(models: list[str], hw: Hardware, base: T.TTSPlan, accuracy: A.AccuracyTable,
-                      gen_lens: tuple[int, ...], epsilon: float, key: str) -> list[dict[str, Any]]:
+def saturation_points(
+    models: list[str],
+    hw: Hardware,
+    base: T.TTSPlan,
+    accuracy: A.AccuracyTable,
+    gen_lens: tuple[int, ...],
+    epsilon: float,
+    key: str,
+) -> list[dict[str, Any]]:
     """TTSPM N* per (model, length) with the cost of Best-of-N* (parallel) and N* rounds (sequential)."""
     out = []
     for model in models:
@@ -129,8 +166,15 @@ def saturation_points(models: list[str], hw: Hardware, base: T.TTSPlan, accuracy
             if pt is None:
                 continue
             n = A.saturation(pt.p, pt.f_max, epsilon)
-            row: dict[str, Any] = {"model": model, "gen_len": L, "p": pt.p, "f_max": pt.f_max, "epsilon": epsilon,
-                                   "n_star": n, "accuracy_at_n_star": float(A.pass_at_n(float(n), pt.p, pt.f_max))}
+            row: dict[str, Any] = {
+                "model": model,
+                "gen_len": L,
+                "p": pt.p,
+                "f_max": pt.f_max,
+                "epsilon": epsilon,
+                "n_star": n,
+                "accuracy_at_n_star": float(A.pass_at_n(float(n), pt.p, pt.f_max)),
+            }
             for strategy in ("best_of_n", "sequential"):
                 cost = None
                 if n >= 1:

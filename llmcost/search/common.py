@@ -31,15 +31,22 @@ class SearchResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of ``llmcost search``."""
-        return {"plans_evaluated": self.plans_evaluated, "elapsed_s": self.elapsed_s, "rejected": self.rejected,
-                "feasible": self.feasible, "objective": self.objective,
-                "pareto": list(self.pareto) if self.pareto else None,
-                "plans": [{k: p[k] for k in ("plan", "hardware", "metrics", "bottleneck") if k in p}
-                          for p in self.plans]}
+        return {
+            "plans_evaluated": self.plans_evaluated,
+            "elapsed_s": self.elapsed_s,
+            "rejected": self.rejected,
+            "feasible": self.feasible,
+            "objective": self.objective,
+            "pareto": list(self.pareto) if self.pareto else None,
+            "plans": [
+                {k: p[k] for k in ("plan", "hardware", "metrics", "bottleneck") if k in p} for p in self.plans
+            ],
+        }
 
 
-def parse_list(text: str | None, what: str, cast: Callable[[str], Any] = str,
-               choices: Sequence[Any] | None = None) -> tuple[Any, ...] | None:
+def parse_list(
+    text: str | None, what: str, cast: Callable[[str], Any] = str, choices: Sequence[Any] | None = None
+) -> tuple[Any, ...] | None:
     """``"4,8"`` -> (4, 8); None when not given; UserError naming the flag otherwise."""
     if text is None:
         return None
@@ -51,8 +58,11 @@ def parse_list(text: str | None, what: str, cast: Callable[[str], Any] = str,
         try:
             v = cast(x)
         except (ValueError, UserError) as e:
-            raise UserError(f"{what}: '{x}' is not valid ({e})" if isinstance(e, UserError) else
-                            f"{what}: '{x}' is not a valid value") from None
+            raise UserError(
+                f"{what}: '{x}' is not valid ({e})"
+                if isinstance(e, UserError)
+                else f"{what}: '{x}' is not a valid value"
+            ) from None
         if isinstance(v, int) and not isinstance(v, bool) and v < 1:
             raise UserError(f"{what}: values must be positive integers, got '{x}'")
         if choices is not None and v not in choices:
@@ -137,9 +147,11 @@ def nothing_fits(rejected: dict[str, int], what: str) -> str:
         return f"no {what} plan in the declared space; widen the flags"
     top = max(rejected, key=rejected.__getitem__)
     total = sum(rejected.values())
-    return (f"no valid {what} plan: {top} rejected {rejected[top]:,} of {total:,} plans"
-            + ("; also " + ", ".join(f"{k} ({v:,})" for k, v in rejected.items() if k != top) if len(rejected) > 1
-               else ""))
+    return f"no valid {what} plan: {top} rejected {rejected[top]:,} of {total:,} plans" + (
+        "; also " + ", ".join(f"{k} ({v:,})" for k, v in rejected.items() if k != top)
+        if len(rejected) > 1
+        else ""
+    )
 
 
 @contextmanager
@@ -157,8 +169,14 @@ def progress(total: int | None, enabled: bool, what: str) -> Iterator[Callable[[
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-            bar = Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                           console=Console(stderr=True), transient=True)
+            bar = Progress(
+                TextColumn(what),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
             bar.start()
             state["task"] = bar.add_task(what, total=total)
             state["bar"] = bar

@@ -51,19 +51,37 @@ def _metrics_batches(ev: I.Evaluator, batches: np.ndarray) -> dict[str, np.ndarr
     p = ev.plan
     r = I.serve(ev, batches // p.dp)
     mem = r["memory"]
-    res = I.InferenceResult(model=ev.spec.name, hardware=ev.hw.id, plan=p, batch=batches,  # type: ignore[arg-type]
-                            gpus=p.devices, ttft=r["ttft"], tpot=r["tpot"], e2e=r["e2e"], memory=mem, max_batch=0,
-                            prefill=r["prefill"], decode=r["decode"], math=ev.math, formats=ev.formats,
-                            price_per_hour=ev.hw.price_per_hour, tdp=ev.hw.tdp)
+    res = I.InferenceResult(
+        model=ev.spec.name,
+        hardware=ev.hw.id,
+        plan=p,
+        batch=batches,  # type: ignore[arg-type]
+        gpus=p.devices,
+        ttft=r["ttft"],
+        tpot=r["tpot"],
+        e2e=r["e2e"],
+        memory=mem,
+        max_batch=0,
+        prefill=r["prefill"],
+        decode=r["decode"],
+        math=ev.math,
+        formats=ev.formats,
+        price_per_hour=ev.hw.price_per_hour,
+        tdp=ev.hw.tdp,
+    )
     shape = np.shape(batches)
-    out = {k: np.broadcast_to(np.asarray(v, dtype=float), shape) if v is not None else np.full(shape, np.nan)
-           for k, v in res.metrics().items() if k != "max_batch"}
+    out = {
+        k: np.broadcast_to(np.asarray(v, dtype=float), shape) if v is not None else np.full(shape, np.nan)
+        for k, v in res.metrics().items()
+        if k != "max_batch"
+    }
     out["fits"] = ~(np.asarray(mem["total"]) > mem["usable"])
     return out
 
 
-def search_space(model: str, hws: list[Hardware], space: InferSpace,
-                 advance: Any = None) -> tuple[list[dict[str, Any]], dict[str, np.ndarray], Counter[str], int]:
+def search_space(
+    model: str, hws: list[Hardware], space: InferSpace, advance: Any = None
+) -> tuple[list[dict[str, Any]], dict[str, np.ndarray], Counter[str], int]:
     """Evaluate the space; returns (plan per row, metric columns, rejections, plans evaluated)."""
     spec = I.spec_of(model)
     rej: Counter[str] = Counter()
@@ -91,9 +109,20 @@ def search_space(model: str, hws: list[Hardware], space: InferSpace,
                         for w, a, kv in fmts:
                             n_b = batches_all.size
                             try:
-                                plan = I.Plan(tp=tp, pp=pp, dp=dp, ep=ep, batch=None, prompt_len=space.prompt_len,
-                                              output_len=space.output_len, weights=w, activations=a, kv_cache=kv,
-                                              gpus=g, gpus_per_node=space.gpus_per_node)
+                                plan = I.Plan(
+                                    tp=tp,
+                                    pp=pp,
+                                    dp=dp,
+                                    ep=ep,
+                                    batch=None,
+                                    prompt_len=space.prompt_len,
+                                    output_len=space.output_len,
+                                    weights=w,
+                                    activations=a,
+                                    kv_cache=kv,
+                                    gpus=g,
+                                    gpus_per_node=space.gpus_per_node,
+                                )
                                 ev = I.Evaluator(spec, hw, plan)
                             except PlanError as e:
                                 rej[_reason(str(e))] += n_b
@@ -117,10 +146,22 @@ def search_space(model: str, hws: list[Hardware], space: InferSpace,
                                 advance(int(bs.size))
                             wf, af, kf = ev.formats
                             for b in bs:
-                                plans.append({"hardware": hw.id, "gpus": g, "tp": tp, "pp": pp, "dp": dp, "ep": ep,
-                                              "batch": int(b), "prompt_len": space.prompt_len,
-                                              "output_len": space.output_len, "weights": wf, "activations": af,
-                                              "kv_cache": kf})
+                                plans.append(
+                                    {
+                                        "hardware": hw.id,
+                                        "gpus": g,
+                                        "tp": tp,
+                                        "pp": pp,
+                                        "dp": dp,
+                                        "ep": ep,
+                                        "batch": int(b),
+                                        "prompt_len": space.prompt_len,
+                                        "output_len": space.output_len,
+                                        "weights": wf,
+                                        "activations": af,
+                                        "kv_cache": kf,
+                                    }
+                                )
                             for k, v in out.items():
                                 cols.setdefault(k, []).append(np.asarray(v))
     merged = {k: np.concatenate(v) for k, v in cols.items()}
@@ -130,14 +171,16 @@ def search_space(model: str, hws: list[Hardware], space: InferSpace,
 def _reason(msg: str) -> str:
     """A rejection reason without the plan's numbers (so that counts aggregate)."""
     low = msg.lower()
-    for key, text in (("heads do not divide", "attention heads do not divide by tp"),
-                      ("kv heads", "KV heads and tp do not divide"),
-                      ("layers do not divide", "layers do not divide into pp stages"),
-                      ("experts do not divide", "experts do not divide by ep"),
-                      ("must span whole tp", "ep must span whole TP groups within dp*tp"),
-                      ("needs a mixture-of-experts", "ep > 1 needs a MoE model"),
-                      ("not a supported gemm", "activations narrower than weights"),
-                      ("fabric", "GPU count does not fit the fabric")):
+    for key, text in (
+        ("heads do not divide", "attention heads do not divide by tp"),
+        ("kv heads", "KV heads and tp do not divide"),
+        ("layers do not divide", "layers do not divide into pp stages"),
+        ("experts do not divide", "experts do not divide by ep"),
+        ("must span whole tp", "ep must span whole TP groups within dp*tp"),
+        ("needs a mixture-of-experts", "ep > 1 needs a MoE model"),
+        ("not a supported gemm", "activations narrower than weights"),
+        ("fabric", "GPU count does not fit the fabric"),
+    ):
         if key in low:
             return text
     if "has no" in low or "compute" in low:

@@ -11,21 +11,63 @@ import numpy as np
 from llmcost.errors import UserError
 from llmcost.search.common import SearchResult, nothing_fits, pareto_front, progress, reasons, top_k
 
-MAXIMIZE = {"tokens_per_s", "tokens_per_s_per_gpu", "mfu", "hfu", "model_tflops_per_gpu", "hardware_tflops_per_gpu",
-            "output_tokens_per_s", "output_tokens_per_s_per_gpu", "input_tokens_per_s_per_gpu",
-            "output_tokens_per_s_per_user"}
-TRAIN_OBJECTIVES = {"throughput": "tokens_per_s", "step_time": "iteration_time_s", "mfu": "mfu",
-                    "tokens_per_gpu": "tokens_per_s_per_gpu", "time_to_train": "time_to_train_s",
-                    "cost": "usd_per_million_tokens", "memory": "memory_gib_per_gpu"}
-INFER_OBJECTIVES = {"throughput_per_gpu": "output_tokens_per_s_per_gpu", "throughput": "output_tokens_per_s",
-                    "cost": "usd_per_million_output_tokens", "latency": "e2e_latency_s", "ttft": "ttft_s",
-                    "tpot": "tpot_s", "tokens_per_user": "output_tokens_per_s_per_user"}
-TRAIN_METRICS = ("iteration_time_s", "tokens_per_s_per_gpu", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu",
-                 "hfu", "memory_gib_per_gpu", "tokens_per_s", "usd_per_million_tokens", "time_to_train_s",
-                 "gpu_hours", "total_flops", "cost_usd")
-INFER_METRICS = ("ttft_s", "tpot_s", "e2e_latency_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu",
-                 "input_tokens_per_s_per_gpu", "memory_gib_per_gpu", "output_tokens_per_s_per_user",
-                 "usd_per_million_output_tokens", "joules_per_output_token")
+MAXIMIZE = {
+    "tokens_per_s",
+    "tokens_per_s_per_gpu",
+    "mfu",
+    "hfu",
+    "model_tflops_per_gpu",
+    "hardware_tflops_per_gpu",
+    "output_tokens_per_s",
+    "output_tokens_per_s_per_gpu",
+    "input_tokens_per_s_per_gpu",
+    "output_tokens_per_s_per_user",
+}
+TRAIN_OBJECTIVES = {
+    "throughput": "tokens_per_s",
+    "step_time": "iteration_time_s",
+    "mfu": "mfu",
+    "tokens_per_gpu": "tokens_per_s_per_gpu",
+    "time_to_train": "time_to_train_s",
+    "cost": "usd_per_million_tokens",
+    "memory": "memory_gib_per_gpu",
+}
+INFER_OBJECTIVES = {
+    "throughput_per_gpu": "output_tokens_per_s_per_gpu",
+    "throughput": "output_tokens_per_s",
+    "cost": "usd_per_million_output_tokens",
+    "latency": "e2e_latency_s",
+    "ttft": "ttft_s",
+    "tpot": "tpot_s",
+    "tokens_per_user": "output_tokens_per_s_per_user",
+}
+TRAIN_METRICS = (
+    "iteration_time_s",
+    "tokens_per_s_per_gpu",
+    "model_tflops_per_gpu",
+    "hardware_tflops_per_gpu",
+    "mfu",
+    "hfu",
+    "memory_gib_per_gpu",
+    "tokens_per_s",
+    "usd_per_million_tokens",
+    "time_to_train_s",
+    "gpu_hours",
+    "total_flops",
+    "cost_usd",
+)
+INFER_METRICS = (
+    "ttft_s",
+    "tpot_s",
+    "e2e_latency_s",
+    "output_tokens_per_s",
+    "output_tokens_per_s_per_gpu",
+    "input_tokens_per_s_per_gpu",
+    "memory_gib_per_gpu",
+    "output_tokens_per_s_per_user",
+    "usd_per_million_output_tokens",
+    "joules_per_output_token",
+)
 
 
 def _metric(name: str, table: dict[str, str], cols: dict[str, np.ndarray], what: str) -> str:
@@ -39,8 +81,14 @@ def _metric(name: str, table: dict[str, str], cols: dict[str, np.ndarray], what:
     return key
 
 
-def _select(cols: dict[str, np.ndarray], feasible: np.ndarray, objective: str, table: dict[str, str], top: int,
-            pareto: tuple[str, str] | None) -> tuple[np.ndarray, str, tuple[str, str] | None]:
+def _select(
+    cols: dict[str, np.ndarray],
+    feasible: np.ndarray,
+    objective: str,
+    table: dict[str, str],
+    top: int,
+    pareto: tuple[str, str] | None,
+) -> tuple[np.ndarray, str, tuple[str, str] | None]:
     obj = _metric(objective, table, cols, "--objective")
     if pareto:
         ax = tuple(_metric(a, table, cols, "--pareto") for a in pareto)
@@ -49,8 +97,9 @@ def _select(cols: dict[str, np.ndarray], feasible: np.ndarray, objective: str, t
     return top_k(cols[obj], feasible, obj in MAXIMIZE, top), obj, None
 
 
-def _constraints(cols: dict[str, np.ndarray], limits: dict[str, tuple[str, float | None]], rej: Counter[str]
-                 ) -> np.ndarray:
+def _constraints(
+    cols: dict[str, np.ndarray], limits: dict[str, tuple[str, float | None]], rej: Counter[str]
+) -> np.ndarray:
     """Memory fit, then each limit in order; each rejected plan counted once, under its first failure."""
     ok = cols["fits"].astype(bool).copy()
     rej["does not fit in memory"] += int((~ok).sum())
@@ -64,9 +113,19 @@ def _constraints(cols: dict[str, np.ndarray], limits: dict[str, tuple[str, float
     return ok
 
 
-def train_search(spec: Any, hw: Any, space: Any, *, tokens: float | None, objective: str, top: int,
-                 pareto: tuple[str, str] | None, min_throughput: float | None, max_memory_gib: float | None,
-                 show_progress: bool) -> SearchResult:
+def train_search(
+    spec: Any,
+    hw: Any,
+    space: Any,
+    *,
+    tokens: float | None,
+    objective: str,
+    top: int,
+    pareto: tuple[str, str] | None,
+    min_throughput: float | None,
+    max_memory_gib: float | None,
+    show_progress: bool,
+) -> SearchResult:
     """``llmcost search train``."""
     from llmcost.search import train as T
 
@@ -79,29 +138,48 @@ def train_search(spec: Any, hw: Any, space: Any, *, tokens: float | None, object
     with progress(n, show_progress, "search train") as advance:
         for s in range(0, n, max(chunk, 1)):
             sub = grid.take(slice(s, s + max(chunk, 1)))
-            outs.append(T.evaluate_grid(spec, hw, sub, space.seq_len, space.global_batch, space.gpus_per_node, tokens))
+            outs.append(
+                T.evaluate_grid(spec, hw, sub, space.seq_len, space.global_batch, space.gpus_per_node, tokens)
+            )
             advance(len(sub))
     cols = {k: np.concatenate([o[k] for o in outs]) for k in outs[0]} if outs else {}
     if not n:
         raise UserError(nothing_fits(reasons(rej), "train"))
-    limits = {"min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
-              "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib)}
+    limits = {
+        "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
+        "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),
+    }
     ok = _constraints(cols, limits, rej)
     if not ok.any():
         raise UserError(nothing_fits(reasons(rej), "train"))
     idx, obj, ax = _select(cols, ok, objective, TRAIN_OBJECTIVES, top, pareto)
     plans = []
     for i in idx:
-        plans.append({"plan": T.plan_dict(grid, int(i), space.global_batch, space.seq_len, tokens),
-                      "metrics": {k: float(cols[k][i]) for k in TRAIN_METRICS if k in cols},
-                      "bottleneck": T.bottleneck(cols, int(i)),
-                      "attention": "flash" if cols["flash"][i] else "materialized"})
+        plans.append(
+            {
+                "plan": T.plan_dict(grid, int(i), space.global_batch, space.seq_len, tokens),
+                "metrics": {k: float(cols[k][i]) for k in TRAIN_METRICS if k in cols},
+                "bottleneck": T.bottleneck(cols, int(i)),
+                "attention": "flash" if cols["flash"][i] else "materialized",
+            }
+        )
     return SearchResult(n, time.perf_counter() - t0, reasons(rej), plans, obj, ax, int(ok.sum()))
 
 
-def infer_search(model: str, hws: list[Any], space: Any, *, objective: str, top: int,
-                 pareto: tuple[str, str] | None, max_ttft: float | None, max_tpot: float | None,
-                 max_latency: float | None, min_throughput: float | None, show_progress: bool) -> SearchResult:
+def infer_search(
+    model: str,
+    hws: list[Any],
+    space: Any,
+    *,
+    objective: str,
+    top: int,
+    pareto: tuple[str, str] | None,
+    max_ttft: float | None,
+    max_tpot: float | None,
+    max_latency: float | None,
+    min_throughput: float | None,
+    show_progress: bool,
+) -> SearchResult:
     """``llmcost search infer``."""
     from llmcost.search import infer as S
 
@@ -110,9 +188,12 @@ def infer_search(model: str, hws: list[Any], space: Any, *, objective: str, top:
         plans, cols, rej, n = S.search_space(model, hws, space, advance)
     if not n:
         raise UserError(nothing_fits(reasons(rej), "infer"))
-    limits = {"TTFT over --max-ttft": ("ttft_s", max_ttft), "TPOT over --max-tpot": ("tpot_s", max_tpot),
-              "latency over --max-latency": ("e2e_latency_s", max_latency),
-              "min output tokens/s (--min-throughput)": ("output_tokens_per_s", min_throughput)}
+    limits = {
+        "TTFT over --max-ttft": ("ttft_s", max_ttft),
+        "TPOT over --max-tpot": ("tpot_s", max_tpot),
+        "latency over --max-latency": ("e2e_latency_s", max_latency),
+        "min output tokens/s (--min-throughput)": ("output_tokens_per_s", min_throughput),
+    }
     ok = _constraints(cols, limits, rej)
     if not ok.any():
         raise UserError(nothing_fits(reasons(rej), "infer"))
@@ -121,9 +202,17 @@ def infer_search(model: str, hws: list[Any], space: Any, *, objective: str, top:
     out = []
     for i in idx:
         p = plans[int(i)]
-        out.append({"plan": S.plan_keys(p), "hardware": p["hardware"],
-                    "metrics": {k: (None if not np.isfinite(cols[k][i]) else float(cols[k][i]))
-                                for k in INFER_METRICS if k in cols},
-                    "bottleneck": S.bottleneck(model, hw_by[p["hardware"]], p)})
+        out.append(
+            {
+                "plan": S.plan_keys(p),
+                "hardware": p["hardware"],
+                "metrics": {
+                    k: (None if not np.isfinite(cols[k][i]) else float(cols[k][i]))
+                    for k in INFER_METRICS
+                    if k in cols
+                },
+                "bottleneck": S.bottleneck(model, hw_by[p["hardware"]], p),
+            }
+        )
     res = SearchResult(n, time.perf_counter() - t0, reasons(rej), out, obj, ax, int(ok.sum()))
     return res

@@ -81,7 +81,11 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     n_layers = len(TR.model_layers(spec))
     gb, seq = space.global_batch, space.seq_len
     # default: every training precision with a peak, fp16 only when asked (same peak as bf16, legacy)
-    precs = space.precision if space.precision is not None else tuple(p for p in PREC if p in hw.peak and p != "fp16")
+    precs = (
+        space.precision
+        if space.precision is not None
+        else tuple(p for p in PREC if p in hw.peak and p != "fp16")
+    )
     for p in precs:
         if p not in PREC:
             raise UserError(f"--precision: '{p}' is not one of {', '.join(PREC)}")
@@ -157,11 +161,15 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
                                 rej["fewer layers than pp*v pipeline chunks"] += m2
                                 continue
                             ok = gb % (dp * mbs) == 0
-                            rej["global_batch does not divide by dp*micro_batch"] += int((~ok).sum()) * n_cat_all
+                            rej["global_batch does not divide by dp*micro_batch"] += (
+                                int((~ok).sum()) * n_cat_all
+                            )
                             good = mbs[ok]
                             if name == "interleaved":
                                 okm = (gb // (dp * good)) % pp == 0
-                                rej["interleaved: micro-batches not divisible by pp"] += int((~okm).sum()) * n_cat_all
+                                rej["interleaved: micro-batches not divisible by pp"] += (
+                                    int((~okm).sum()) * n_cat_all
+                                )
                                 good = good[okm]
                             if good.size:
                                 rows.append((g, tp, pp, cp, ep, dp, v, sc))
@@ -172,14 +180,34 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     counts = np.array([m.size for m in mbs_rows])
     struct = np.repeat(base, counts, axis=0)
     mb = np.concatenate(mbs_rows)
-    cat = np.array([(z, r, PREC.index(p), -1 if s is None else int(s))
-                    for z in zm for r in rcs for p in precs for s in sps], dtype=np.int64)
+    cat = np.array(
+        [
+            (z, r, PREC.index(p), -1 if s is None else int(s))
+            for z in zm
+            for r in rcs
+            for p in precs
+            for s in sps
+        ],
+        dtype=np.int64,
+    )
     ns, nc = struct.shape[0], cat.shape[0]
     S = np.repeat(struct, nc, axis=0)
     C = np.tile(cat, (ns, 1))
-    cols = {"gpus": S[:, 0], "tp": S[:, 1], "pp": S[:, 2], "cp": S[:, 3], "ep": S[:, 4], "dp": S[:, 5],
-            "v": S[:, 6], "sched": S[:, 7], "mb": np.repeat(mb, nc), "zmode": C[:, 0], "rc": C[:, 1],
-            "prec": C[:, 2], "sp": C[:, 3]}
+    cols = {
+        "gpus": S[:, 0],
+        "tp": S[:, 1],
+        "pp": S[:, 2],
+        "cp": S[:, 3],
+        "ep": S[:, 4],
+        "dp": S[:, 5],
+        "v": S[:, 6],
+        "sched": S[:, 7],
+        "mb": np.repeat(mb, nc),
+        "zmode": C[:, 0],
+        "rc": C[:, 1],
+        "prec": C[:, 2],
+        "sp": C[:, 3],
+    }
     keep = np.ones(ns * nc, dtype=bool)
     bad_prec = ~np.isin(cols["prec"], [PREC.index(p) for p in prec_ok])
     for p in set(precs) - set(prec_ok):
@@ -203,15 +231,32 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
 
 
 # --- evaluation ------------------------------------------------------------------------------------
-def evaluate_grid(spec: ModelSpec, hw: Hardware, grid: Grid, seq: int, global_batch: int,
-                  gpus_per_node: int | None = None, tokens: float | None = None) -> dict[str, np.ndarray]:
+def evaluate_grid(
+    spec: ModelSpec,
+    hw: Hardware,
+    grid: Grid,
+    seq: int,
+    global_batch: int,
+    gpus_per_node: int | None = None,
+    tokens: float | None = None,
+) -> dict[str, np.ndarray]:
     """Step time, breakdown, FLOPs, memory and the README train metrics of every plan of ``grid``:
     :func:`llmcost.cost.train_step.evaluate`, the function ``llmcost train`` runs on one plan
     (attention 'auto': ``flash`` says which attention was costed)."""
     return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens)
 
 
-BREAKDOWN = ("compute", "tp_comm", "cp_comm", "ep_comm", "pp_bubble", "pp_p2p", "dp_comm", "zero3_comm", "optimizer")
+BREAKDOWN = (
+    "compute",
+    "tp_comm",
+    "cp_comm",
+    "ep_comm",
+    "pp_bubble",
+    "pp_p2p",
+    "dp_comm",
+    "zero3_comm",
+    "optimizer",
+)
 
 
 def bottleneck(out: dict[str, np.ndarray], i: int) -> str:
@@ -225,10 +270,20 @@ def plan_dict(grid: Grid, i: int, global_batch: int, seq: int, tokens: float | N
     z, d = ZMODES[int(c["zmode"][i])]
     sched = SCHED[int(c["sched"][i])]
     plan: dict[str, Any] = {
-        "gpus": int(c["gpus"][i]), "tp": int(c["tp"][i]), "pp": int(c["pp"][i]), "dp": int(c["dp"][i]),
-        "cp": int(c["cp"][i]), "ep": int(c["ep"][i]), "sp": bool(c["sp"][i]), "zero": z,
-        "distributed_optimizer": d, "micro_batch": int(c["mb"][i]), "global_batch": global_batch, "seq_len": seq,
-        "recompute": RC[int(c["rc"][i])], "schedule": sched,
+        "gpus": int(c["gpus"][i]),
+        "tp": int(c["tp"][i]),
+        "pp": int(c["pp"][i]),
+        "dp": int(c["dp"][i]),
+        "cp": int(c["cp"][i]),
+        "ep": int(c["ep"][i]),
+        "sp": bool(c["sp"][i]),
+        "zero": z,
+        "distributed_optimizer": d,
+        "micro_batch": int(c["mb"][i]),
+        "global_batch": global_batch,
+        "seq_len": seq,
+        "recompute": RC[int(c["rc"][i])],
+        "schedule": sched,
         "virtual_stages": int(c["v"][i]) if sched == "interleaved" else None,
         "precision": PREC[int(c["prec"][i])],
     }

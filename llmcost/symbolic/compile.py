@@ -68,7 +68,10 @@ def function_source(name: str, expr: sp.Expr, args: Sequence[sp.Symbol], doc: st
 
 
 def module_source(
-    entries: Iterable[tuple[str, sp.Expr, Sequence[sp.Symbol], str]], *, header: str, table_name: str = "FUNCTIONS"
+    entries: Iterable[tuple[str, sp.Expr, Sequence[sp.Symbol], str]],
+    *,
+    header: str,
+    table_name: str = "FUNCTIONS",
 ) -> str:
     """Source of a module defining one function per entry ``(name, expr, args, doc)`` and a table
     ``{name: (function, (arg names...), hash)}``."""

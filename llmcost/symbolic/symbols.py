@@ -44,7 +44,9 @@ class SymbolRegistry:
         self._sym: dict[str, sp.Symbol] = {}
         self._families: dict[str, SymbolInfo] = {}
 
-    def define(self, name: str, unit: str, doc: str, *, latex: str | None = None, integer: bool = False) -> sp.Symbol:
+    def define(
+        self, name: str, unit: str, doc: str, *, latex: str | None = None, integer: bool = False
+    ) -> sp.Symbol:
         """Register ``name`` (idempotent when the definition is the same) and return its Symbol."""
         if not name.isidentifier():
             raise ValueError(f"symbol name {name!r} must be a Python identifier")
@@ -128,17 +130,29 @@ define("t_launch", "s", "per-kernel launch / latency floor", latex=r"t_{launch}"
 # --- roofline operands ---------------------------------------------------------------------------
 define("flops", "FLOP", "floating-point operations of one operator", latex=r"\mathrm{FLOPs}")
 define("hbm_bytes", "B", "bytes moved to/from HBM by one operator", latex=r"\mathrm{bytes}")
-define("net_bytes", "B", "bytes one device sends over the network for one operator", latex=r"\mathrm{bytes}_{net}")
+define(
+    "net_bytes",
+    "B",
+    "bytes one device sends over the network for one operator",
+    latex=r"\mathrm{bytes}_{net}",
+)
 define("net_bw", "B/s", "network bandwidth per device for the operator's traffic", latex=r"W_{net}")
 
 # --- collectives (formulas.md §2; α-β-γ of TRG05 §2) ---------------------------------------------
 define("S", "B", "collective size: the full buffer per rank, nccl-tests convention", latex="S")
 define("t_0", "s", "fixed software latency of one collective (NCCL baseLat)", latex="t_0")
-define("kappa", "1", "algorithm bandwidth efficiency relative to ring (NCCL tuning.cc constants)", latex=r"\kappa")
+define(
+    "kappa",
+    "1",
+    "algorithm bandwidth efficiency relative to ring (NCCL tuning.cc constants)",
+    latex=r"\kappa",
+)
 define_family("d", "1", "ranks of the group at fabric level {k}", latex="d")
 define_family("W", "B/s", "bandwidth per device, one direction, at level {k} (all links)", latex="W")
 define_family("w", "B/s", "bandwidth of one link, one direction, at level {k}", latex="w")
-define_family("eta", "1", "achieved fraction of line rate at level {k} (ring busbw / line rate)", latex=r"\eta")
+define_family(
+    "eta", "1", "achieved fraction of line rate at level {k} (ring busbw / line rate)", latex=r"\eta"
+)
 define_family("alpha", "s", "per-step latency at level {k}", latex=r"\alpha")
 define_family("q", "B", "bytes in flight per peer per step at level {k} (p2p chunk pipeline)", latex="q")
 define_family("m", "1", "torus dimensions the group spans at level {k}", latex="m")
