@@ -183,6 +183,7 @@ def summarize(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
             "mean_abs_error": statistics.fmean(errs) if errs else None,
             "max_abs_error": max(errs) if errs else None,
             "within_tolerance": sum(abs(r.error) <= r.tolerance for r in tol) if tol else None,  # type: ignore[arg-type,operator]
+            "with_tolerance": len(tol),
         }
     return out
 

@@ -39,7 +39,9 @@ def summary_rows(summary: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
             "median |err| %": pct(s["median_abs_error"]),
             "mean |err| %": pct(s["mean_abs_error"]),
             "max |err| %": pct(s["max_abs_error"]),
-            "within tolerance": s["within_tolerance"],
+            "within tolerance": "-"
+            if not s["with_tolerance"]
+            else f"{s['within_tolerance']} of {s['with_tolerance']}",
         }
         for k, s in summary.items()
     ]
