@@ -42,11 +42,16 @@ def test_golden_covers_every_algorithm() -> None:
 
 
 def test_ring_all_reduce_is_textbook() -> None:
-    """Single-level ring AR = 2(p-1)α + 2(p-1)/p · S/(ηW) + t0 (MPICH / NCCL ring)."""
+    """Single-level ring AR = 2(p-1)α + 2(p-1)/p · S/min(κ_p·ηW, B_p) + t0 (MPICH / NCCL ring; the
+    protocol's bandwidth factor and cap are 1 and ∞ for Simple, which leaves the textbook form)."""
     sh = C.Shape("all_reduce", "ring", ("switch",))
     S, t0 = sp.Symbol("S", positive=True, real=True), sp.Symbol("t_0", positive=True, real=True)
     d, W, eta, a = (sp.Symbol(n, positive=True, real=True) for n in ("d_0", "W_0", "eta_0", "alpha_0"))
-    assert sp.simplify(F.expression(sh) - (t0 + 2 * (d - 1) * a + 2 * (d - 1) / d * S / (eta * W))) == 0
+    kp, bp = (sp.Symbol(n, positive=True, real=True) for n in ("kappa_p", "B_p"))
+    expr = F.expression(sh)
+    assert sp.simplify(expr - (t0 + 2 * (d - 1) * a + 2 * (d - 1) / d * S / sp.Min(kp * eta * W, bp))) == 0
+    simple = expr.subs({kp: 1, bp: sp.oo})
+    assert sp.simplify(simple - (t0 + 2 * (d - 1) * a + 2 * (d - 1) / d * S / (eta * W))) == 0
 
 
 def test_busbw_factors() -> None:
@@ -162,10 +167,13 @@ def test_hierarchical_three_levels_and_sweep_vectorized() -> None:
 def test_crossover_solves_equal_cost() -> None:
     h100 = get_hardware("h100-sxm")
     levels = C.placement(h100, 16)
-    vals = C.values(h100, levels, 1.0)
-    roots = F.crossover(C.shape("all_reduce", "ring", levels), C.shape("all_reduce", "tree", levels), vals)
+    va = C.values(h100, levels, 1.0, "ring", "simple")
+    vb = C.values(h100, levels, 1.0, "tree", "simple")
+    roots = F.crossover(
+        C.shape("all_reduce", "ring", levels), C.shape("all_reduce", "tree", levels), va, vals_b=vb
+    )
     assert len(roots) == 1
-    ring, tree = C.costs(h100, "all_reduce", roots[0], 16, algos=["ring", "tree"])
+    ring, tree = C.costs(h100, "all_reduce", roots[0], 16, algos=["ring", "tree"], protocol="simple")
     assert float(ring.time) == pytest.approx(float(tree.time), rel=1e-6)
 
 
@@ -215,10 +223,120 @@ def test_in_network_busbw_can_exceed_link_rate() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(HW), ops, st.sampled_from([2, 4, 8, 16, 64]), sizes)
 def test_auto_never_slower_than_ring(hw_id: str, op: str, gpus: int, size: float) -> None:
+    """auto (fastest algorithm-protocol pair) never loses to ring-Simple, nor to any forced protocol."""
     hw = get_hardware(hw_id)
     auto = C.collective(hw, op, size, gpus)
     first = "ring" if "ring" in C.ALGORITHMS[op] else C.ALGORITHMS[op][0]
+    assert float(auto.time) <= float(C.collective(hw, op, size, gpus, algo=first, protocol="simple").time)
     assert float(auto.time) <= float(C.collective(hw, op, size, gpus, algo=first).time)
+    for pr in C.PROTOCOLS:
+        try:
+            forced = C.collective(hw, op, size, gpus, protocol=pr)
+        except PlanError:
+            continue
+        assert float(auto.time) <= float(forced.time) * (1 + 1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(HW),
+    st.sampled_from(["all_reduce", "all_gather", "broadcast"]),
+    st.sampled_from([2, 8, 16, 64]),
+    sizes,
+    st.floats(1.01, 100),
+    st.sampled_from(C.PROTOCOLS),
+)
+def test_each_protocol_grows_with_size(
+    hw_id: str, op: str, gpus: int, size: float, k: float, pr: str
+) -> None:
+    hw = get_hardware(hw_id)
+    try:
+        a = C.collective(hw, op, size, gpus, algo="ring", protocol=pr)
+    except PlanError:
+        return
+    b = C.collective(hw, op, size * k, gpus, algo="ring", protocol=pr)
+    assert float(b.time) > float(a.time)
+
+
+# --- NCCL protocols (LL / LL128 / Simple, tuning.cc) ------------------------------------------------
+def test_nvlink_small_messages_use_ll_large_simple() -> None:
+    """NCCL on one NVLink node: LL for small messages, LL128 in between, Simple for large (tuning.cc
+    latencies 6.6+0.6/step, 14+1.9/step, 8.4+3.4/step against bandwidth x0.5 / x0.92 / x1)."""
+    sizes = np.array([2.0**k for k in range(8, 34)])
+    for hw_id in ("h100-sxm", "a100-sxm4-80gb", "b200"):
+        ring = C.collective(get_hardware(hw_id), "all_reduce", sizes, 8, algo="ring")
+        protos = [str(p) for p in ring.protocol]
+        assert protos[0] == "ll" and protos[-1] == "simple", hw_id
+        assert "ll128" in protos, hw_id
+        order = {"ll": 0, "ll128": 1, "simple": 2}
+        assert [order[p] for p in protos] == sorted(order[p] for p in protos), hw_id  # LL -> LL128 -> Simple
+    h100 = get_hardware("h100-sxm")
+    small = C.collective(h100, "all_reduce", 4096, 8)
+    assert small.protocol in ("ll", "ll128") and small.algo in ("ring", "tree")
+    big = C.collective(h100, "all_reduce", 4 * 2**30, 8)
+    assert big.protocol == "simple"
+
+
+def test_protocol_figures_are_nccl_tuning_constants() -> None:
+    """One NVLink node, catalog NVLink latency = tuning.cc Ring/Simple 3.4 us: the ring all-reduce at
+    each protocol is baseLat + 2(p-1) x hwLat (+ bytes at x0.5 / x0.92 of the Simple bandwidth)."""
+    h100 = get_hardware("h100-sxm")
+    assert h100.fabric[0].latency == pytest.approx(C.NCCL["hw_lat_us"]["nvlink"]["ring"]["simple"] * 1e-6)
+    tiny = 1.0
+    for pr, (base, step) in {"ll": (6.6, 0.6), "ll128": (14.0, 1.9), "simple": (8.4, 3.4)}.items():
+        r = C.collective(h100, "all_reduce", tiny, 8, algo="ring", protocol=pr)
+        assert float(r.time) == pytest.approx((base + 14 * step) * 1e-6, rel=1e-4), pr
+    big = 2.0**33
+    simple = C.collective(h100, "all_reduce", big, 8, algo="ring", protocol="simple")
+    ll128 = C.collective(h100, "all_reduce", big, 8, algo="ring", protocol="ll128")
+    assert float(ll128.busbw) == pytest.approx(0.92 * float(simple.busbw), rel=1e-3)
+    ll = C.collective(h100, "all_reduce", big, 8, algo="ring", protocol="ll")
+    assert float(ll.busbw) == pytest.approx(min(0.5 * float(simple.busbw), 141e9), rel=1e-3)  # llMaxBw Hopper
+    # two nodes: tree chains 8 GPUs in the node (7 steps) and crosses the network log2(2) = 1 time
+    v = C.values(h100, C.placement(h100, 16), 1.0, "tree", "ll")
+    assert (v["h_0"], v["h_1"]) == (7.0, 1.0)
+    assert v["alpha_1"] == pytest.approx(5.0e-6 * 10 / 14)  # NET tree LL scaled by the 10 us catalog step
+    assert v["t_0"] == pytest.approx(6.8e-6)
+
+
+def test_protocol_availability() -> None:
+    """LL128 needs NVLink inside the node; NVLS, non-NCCL algorithms, p2p and non-NCCL platforms run Simple."""
+    h100, l4, tpu = get_hardware("h100-sxm"), get_hardware("l4"), get_hardware("tpu-v5p")
+    lv = C.placement(h100, 16)
+    assert C.protocols(h100, "all_reduce", "ring", lv) == ("ll", "ll128", "simple")
+    assert C.protocols(h100, "all_reduce", "in_network", lv) == ("simple",)
+    assert C.protocols(h100, "all_reduce", "rabenseifner", lv) == ("simple",)
+    assert C.protocols(h100, "send_recv", "direct", lv) == ("simple",)
+    assert C.protocols(l4, "all_reduce", "ring", C.placement(l4, 8)) == ("ll", "simple")
+    assert C.protocols(tpu, "all_reduce", "ring", C.placement(tpu, 8)) == ("simple",)
+    with pytest.raises(PlanError):
+        C.collective(l4, "all_reduce", 1e6, 8, algo="ring", protocol="ll128")
+    with pytest.raises(PlanError):
+        C.collective(h100, "all_reduce", 1e6, 8, algo="nvls", protocol="ll")
+    with pytest.raises(UserError):
+        C.collective(h100, "all_reduce", 1e6, 8, protocol="ll256")
+    assert C.collective(h100, "all_reduce", 1e3, 8, protocol="ll").protocol == "ll"
+    # TPU ICI: unchanged Simple model (catalog alpha, t_0 = 8.4 us)
+    v = C.values(tpu, C.placement(tpu, 8), 1.0, "ring", "simple")
+    assert v["t_0"] == C.T0 and v["alpha_0"] == tpu.fabric[0].latency
+
+
+def test_cli_collective_protocol(cli) -> None:  # type: ignore[no-untyped-def]
+    r = cli("collective", "all_reduce", "--size", "4KiB", "--gpus", "8", "--format", "json")
+    rows = json.loads(r.out)
+    top = next(x for x in rows if x["fastest"])
+    assert top["protocol"] == "ll"
+    r = cli("collective", "all_reduce", "--size", "4KiB", "--protocol", "simple", "--format", "json")
+    assert {x["protocol"] for x in json.loads(r.out)} == {"simple"}
+    r = cli("collective", "all_reduce", "--size", "4KiB", "--protocol", "ll128")
+    assert r.code == 0 and "ll128" in r.out and "protocol" in r.out
+    r = cli("collective", "all_reduce", "--gpus", "8", "--sweep", "1KiB:1GiB", "--format", "json")
+    protos = [x["protocol"] for x in json.loads(r.out)]
+    assert protos[0] == "ll" and protos[-1] == "simple"
+    r = cli("collective", "all_reduce", "--protocol", "ll256")
+    assert r.code == 2 and "protocol" in r.err
+    r = cli("explain", "collective", "all_reduce", "--size", "4KiB", "--gpus", "16")
+    assert r.code == 0 and "ll protocol" in r.out and "kappa_p" in r.out and "B_p" in r.out
 
 
 # --- CLI --------------------------------------------------------------------------------------------

@@ -44,6 +44,13 @@ def collective(
     algo: Annotated[
         str, typer.Option("--algo", help="auto (all, fastest marked) or one algorithm.")
     ] = "auto",
+    protocol: Annotated[
+        str,
+        typer.Option(
+            "--protocol",
+            help="NCCL protocol: auto (fastest per algorithm, as NCCL picks), ll, ll128 or simple.",
+        ),
+    ] = "auto",
     sweep: Annotated[
         str | None, typer.Option("--sweep", help="Size range LO:HI, powers of two, e.g. 1KiB:8GiB.")
     ] = None,
@@ -63,19 +70,26 @@ def collective(
     op = C.normalize_op(op)
     hardware = _hw(hw, gpus_per_node)
     algos = None if C.normalize_algo(op, algo) == "auto" else [algo]
+    protocol = C.normalize_protocol(protocol)
     table = fmt == "table"
     title = f"{op} on {gpus} x {hardware.id}"
+    if protocol != "auto":
+        title += f", {protocol} protocol"
     if crossover is not None:
-        _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title)
+        _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title, protocol)
         return
     if sweep is not None:
         lo, hi = parse_range(sweep, "bytes", what="--sweep")
         sizes = np.array(_sizes(lo, hi))
-        res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos)
+        res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos, protocol)
         top = C.best(res)
         rows = []
         for i, s in enumerate(sizes):
-            row: dict[str, Any] = {"size": fmt_bytes(s) if table else float(s), "fastest": str(top.algo[i])}
+            row: dict[str, Any] = {
+                "size": fmt_bytes(s) if table else float(s),
+                "fastest": str(top.algo[i]),
+                "protocol": str(top.protocol[i]),
+            }
             if table:
                 row |= {"time": fmt_time(float(top.time[i])), "busbw GB/s": float(top.busbw[i]) / GB}
                 row |= {f"{r.algo}": fmt_time(float(r.time[i])) for r in res}
@@ -86,11 +100,12 @@ def collective(
                     "busbw_Bps": float(top.busbw[i]),
                 }
                 row |= {f"time_s_{r.algo}": float(r.time[i]) for r in res}
+                row |= {f"protocol_{r.algo}": str(np.broadcast_to(r.protocol, sizes.shape)[i]) for r in res}
             rows.append(row)
         emit(rows, fmt, title=title + " (sweep)")
         return
     nbytes = parse(size, "bytes", what="--size", allow_bare=True)
-    res = C.costs(hardware, op, nbytes, gpus, gpus_per_node, algos)
+    res = C.costs(hardware, op, nbytes, gpus, gpus_per_node, algos, protocol)
     fastest = C.best(res).algo
     rows = []
     for r in sorted(res, key=lambda r: float(r.time)):
@@ -99,6 +114,7 @@ def collective(
             rows.append(
                 {
                     "algorithm": r.algo + (" *" if mark else ""),
+                    "protocol": str(r.protocol),
                     "time": fmt_time(float(r.time)),
                     "algbw GB/s": float(r.algbw) / GB,
                     "busbw GB/s": float(r.busbw) / GB,
@@ -108,6 +124,7 @@ def collective(
             rows.append(
                 {
                     "algorithm": r.algo,
+                    "protocol": str(r.protocol),
                     "fastest": mark,
                     "size_bytes": nbytes,
                     "time_s": float(r.time),
@@ -116,11 +133,29 @@ def collective(
                 }
             )
     levels = ", ".join(f"{lv.tier.key} x{lv.d:g}" for lv in res[0].levels)
-    notes = [f"levels: {levels}; * fastest; busbw = algbw x nccl-tests factor"] if table else []
+    notes = (
+        [
+            f"levels: {levels}; * fastest; protocol: NCCL LL / LL128 / Simple (auto: the fastest per "
+            "algorithm, NCCL tuning.cc); busbw = algbw x nccl-tests factor"
+        ]
+        if table
+        else []
+    )
     emit(rows, fmt, title=f"{title}, {fmt_bytes(nbytes)}", notes=notes)
 
 
-def _crossover(hardware: Any, op: str, gpus: int, gpn: int | None, spec: str, fmt: str, title: str) -> None:
+def _crossover(
+    hardware: Any,
+    op: str,
+    gpus: int,
+    gpn: int | None,
+    spec: str,
+    fmt: str,
+    title: str,
+    protocol: str = "auto",
+) -> None:
+    """Sizes where algorithms A and B cost the same, each at ``protocol`` (auto: Simple, the one
+    protocol every algorithm runs)."""
     from llmcost.cost import collective_formulas as F
     from llmcost.cost import collectives as C
     from llmcost.errors import UserError
@@ -137,17 +172,19 @@ def _crossover(hardware: Any, op: str, gpus: int, gpn: int | None, spec: str, fm
     for x in (a, b):
         if x not in C.available(op, levels):
             raise UserError(f"--crossover: {x} is not available for {op} on {hardware.id}")
-    vals = C.values(hardware, levels, 1.0)
-    roots = F.crossover(C.shape(op, a, levels), C.shape(op, b, levels), vals)
+    pr = "simple" if protocol == "auto" else protocol
+    vals_a = C.values(hardware, levels, 1.0, a, pr, op)
+    vals_b = C.values(hardware, levels, 1.0, b, pr, op)
+    roots = F.crossover(C.shape(op, a, levels), C.shape(op, b, levels), vals_a, vals_b=vals_b)
     rows = []
     for s in roots:
-        t = C.costs(hardware, op, s, gpus, gpn, [a])[0].time
+        t = C.costs(hardware, op, s, gpus, gpn, [a], pr)[0].time
         rows.append(
             {
                 "size": fmt_bytes(s) if fmt == "table" else s,
                 "time": fmt_time(float(t)) if fmt == "table" else float(t),
-                "below": _faster(hardware, op, gpus, gpn, a, b, s / 2),
-                "above": _faster(hardware, op, gpus, gpn, a, b, s * 2),
+                "below": _faster(hardware, op, gpus, gpn, a, b, s / 2, pr),
+                "above": _faster(hardware, op, gpus, gpn, a, b, s * 2, pr),
             }
         )
     if not rows:
@@ -155,17 +192,19 @@ def _crossover(hardware: Any, op: str, gpus: int, gpn: int | None, spec: str, fm
             {
                 "size": None,
                 "time": None,
-                "below": _faster(hardware, op, gpus, gpn, a, b, 1024.0),
+                "below": _faster(hardware, op, gpus, gpn, a, b, 1024.0, pr),
                 "above": "no crossover between 1 B and 16 TiB",
             }
         )
-    emit(rows, fmt, title=f"{title}: crossover {a} vs {b}")
+    emit(rows, fmt, title=f"{title}: crossover {a} vs {b} ({pr} protocol)")
 
 
-def _faster(hardware: Any, op: str, gpus: int, gpn: int | None, a: str, b: str, s: float) -> str:
+def _faster(
+    hardware: Any, op: str, gpus: int, gpn: int | None, a: str, b: str, s: float, protocol: str = "simple"
+) -> str:
     from llmcost.cost import collectives as C
 
-    ra, rb = C.costs(hardware, op, s, gpus, gpn, [a, b])
+    ra, rb = C.costs(hardware, op, s, gpus, gpn, [a, b], protocol)
     return a if float(ra.time) <= float(rb.time) else b
 
 

@@ -47,10 +47,15 @@ def explain_collective(
     gpus: Annotated[int, typer.Option("--gpus", help="Ranks in the group.")] = 8,
     hw: Annotated[str, typer.Option("--hw", help="Hardware id.")] = "h100-sxm",
     gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="Ranks per host.")] = None,
+    protocol: Annotated[
+        str,
+        typer.Option("--protocol", help="NCCL protocol: auto (the fastest for the size), ll, ll128, simple."),
+    ] = "auto",
     latex: Annotated[bool, typer.Option("--latex", help="Print the expression as LaTeX.")] = False,
     fmt: FormatOpt = "table",
 ) -> None:
-    """Time of one collective: the sympy expression, the values of its symbols and the result."""
+    """Time of one collective: the sympy expression (protocol-aware: t_0, alpha_k, kappa_p and B_p
+    take the protocol's NCCL figures), the values of its symbols and the result."""
     import sympy as sp
 
     from llmcost.catalog import get_hardware
@@ -63,11 +68,11 @@ def explain_collective(
     check_format(fmt)
     hardware = get_hardware(hw)
     nbytes = parse(size, "bytes", what="--size", allow_bare=True)
-    r = C.collective(hardware, op, nbytes, gpus, gpus_per_node, algo)
+    r = C.collective(hardware, op, nbytes, gpus, gpus_per_node, algo, protocol)
     levels = r.levels
     sh = C.shape(r.op, str(r.algo), levels)
     expr = F.expression(sh)
-    vals = C.values(hardware, levels, nbytes)
+    vals = C.values(hardware, levels, nbytes, str(r.algo), str(r.protocol), r.op)
     subbed = sp.N(expr.subs(F.substitutions(expr, vals)), 6)
     doc = getattr(F, "in_network" if r.algo == "in_network" else str(r.algo)).__doc__ or ""
     names = REGISTRY.latex_names()
@@ -77,6 +82,7 @@ def explain_collective(
         emit(
             {
                 "shape": sh.name,
+                "protocol": str(r.protocol),
                 "expression": str(expr),
                 "latex": sp.latex(expr, symbol_names=names),
                 "values": {x["symbol"]: x["value"] for x in rows},
@@ -86,8 +92,15 @@ def explain_collective(
         )
         return
     levels_txt = ", ".join(f"{lv.tier.key} ({lv.tier.topology}) x{lv.d:g}" for lv in levels)
-    print(f"{r.op} / {r.algo} on {gpus} x {hardware.id} [{levels_txt}], S = {size}")
+    print(f"{r.op} / {r.algo} / {r.protocol} protocol on {gpus} x {hardware.id} [{levels_txt}], S = {size}")
     print(" ".join(doc.split()))
+    if C.nccl_platform(hardware):
+        print(
+            f"Protocol {r.protocol}: t_0 = NCCL baseLat, alpha_k = hwLat[link][algo][{r.protocol}] x catalog "
+            "latency / hwLat[link][ring][simple] (multi-node ring: intra-node step >= the net overhead, "
+            "Simple all-reduce x1.4 plateau), kappa_p and B_p = the protocol's bandwidth factor and cap "
+            "(llmcost.cost.collectives.NCCL; " + C.NCCL["source"] + ")."
+        )
     print()
     print("T =" if latex else "T =")
     print(text)

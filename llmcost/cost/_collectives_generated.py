@@ -9,76 +9,76 @@ One numpy function per expression shape; FUNCTIONS maps the shape name to
 import numpy
 
 
-def all_reduce__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
-    return S*(2*d_0 - 2)/(W_0*d_0*eta_0) + alpha_0*(2*d_0 - 2) + t_0
+def all_reduce__ring__switch(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0):
+    return S*(2*d_0 - 2)/(d_0*numpy.minimum(B_p, W_0*eta_0*kappa_p)) + alpha_0*(2*d_0 - 2) + t_0
 
 
-def all_reduce__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
-    return S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(2*d_0 - 2) + t_0
+def all_reduce__ring__mesh(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0, w_0):
+    return S*(2*d_0 - 2)/(d_0*numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, w_0*(d_0 - 1)))) + alpha_0*(2*d_0 - 2) + t_0
 
 
-def all_reduce__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
-    return S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(2*d_0 - 2) + t_0
+def all_reduce__ring__torus(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, m_0, t_0, w_0):
+    return S*(2*d_0 - 2)/(d_0*numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, 2*m_0*w_0))) + alpha_0*(2*d_0 - 2) + t_0
 
 
-def all_reduce__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
-    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
+def all_reduce__ring__switch_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0):
+    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1))) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
 
 
-def all_reduce__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
-    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
+def all_reduce__ring__mesh_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0, w_0):
+    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1))) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
 
 
-def all_reduce__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
-    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
+def all_reduce__ring__torus_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, m_0, t_0, w_0):
+    return S*(2*d_0*d_1 - 2)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1))) + alpha_0*(2*d_0*d_1 - 2*d_1) + alpha_1*(2*d_1 - 2) + t_0
 
 
-def all_reduce__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
-    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
+def all_reduce__ring__switch_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0):
+    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
 
 
-def all_reduce__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
-    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
+def all_reduce__ring__mesh_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0, w_0):
+    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
 
 
-def all_reduce__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
-    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
+def all_reduce__ring__torus_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, m_0, t_0, w_0):
+    return S*(2*d_0*d_1*d_2 - 2)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(2*d_0*d_1*d_2 - 2*d_1*d_2) + alpha_1*(2*d_1*d_2 - 2*d_2) + alpha_2*(2*d_2 - 2) + t_0
 
 
-def all_reduce__tree__switch(S, W_0, alpha_0, d_0, eta_0, kappa_tree, t_0):
-    return 2*S/(W_0*eta_0*kappa_tree) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+def all_reduce__tree__switch(B_p, S, W_0, alpha_0, eta_0, h_0, kappa_p, kappa_tree, t_0):
+    return 2*S/numpy.minimum(B_p, W_0*eta_0*kappa_p*kappa_tree) + 2*alpha_0*h_0 + t_0
 
 
-def all_reduce__tree__mesh(S, W_0, alpha_0, d_0, eta_0, kappa_tree, t_0, w_0):
-    return 2*S/(eta_0*kappa_tree*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+def all_reduce__tree__mesh(B_p, S, W_0, alpha_0, d_0, eta_0, h_0, kappa_p, kappa_tree, t_0, w_0):
+    return 2*S/numpy.minimum(B_p, eta_0*kappa_p*kappa_tree*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0*h_0 + t_0
 
 
-def all_reduce__tree__torus(S, W_0, alpha_0, d_0, eta_0, kappa_tree, m_0, t_0, w_0):
-    return 2*S/(eta_0*kappa_tree*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + t_0
+def all_reduce__tree__torus(B_p, S, W_0, alpha_0, eta_0, h_0, kappa_p, kappa_tree, m_0, t_0, w_0):
+    return 2*S/numpy.minimum(B_p, eta_0*kappa_p*kappa_tree*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0*h_0 + t_0
 
 
-def all_reduce__tree__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_tree, t_0):
-    return 2*S/(kappa_tree*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+def all_reduce__tree__switch_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, eta_0, eta_1, h_0, h_1, kappa_p, kappa_tree, t_0):
+    return 2*S/numpy.minimum(B_p, kappa_p*kappa_tree*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + 2*alpha_0*h_0 + 2*alpha_1*h_1 + t_0
 
 
-def all_reduce__tree__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_tree, t_0, w_0):
-    return 2*S/(kappa_tree*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+def all_reduce__tree__mesh_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, eta_0, eta_1, h_0, h_1, kappa_p, kappa_tree, t_0, w_0):
+    return 2*S/numpy.minimum(B_p, kappa_p*kappa_tree*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + 2*alpha_0*h_0 + 2*alpha_1*h_1 + t_0
 
 
-def all_reduce__tree__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_tree, m_0, t_0, w_0):
-    return 2*S/(kappa_tree*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + t_0
+def all_reduce__tree__torus_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, eta_0, eta_1, h_0, h_1, kappa_p, kappa_tree, m_0, t_0, w_0):
+    return 2*S/numpy.minimum(B_p, kappa_p*kappa_tree*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + 2*alpha_0*h_0 + 2*alpha_1*h_1 + t_0
 
 
-def all_reduce__tree__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_tree, t_0):
-    return 2*S/(kappa_tree*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+def all_reduce__tree__switch_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, eta_0, eta_1, eta_2, h_0, h_1, h_2, kappa_p, kappa_tree, t_0):
+    return 2*S/numpy.minimum(B_p, kappa_p*kappa_tree*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*h_0 + 2*alpha_1*h_1 + 2*alpha_2*h_2 + t_0
 
 
-def all_reduce__tree__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_tree, t_0, w_0):
-    return 2*S/(kappa_tree*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+def all_reduce__tree__mesh_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, eta_0, eta_1, eta_2, h_0, h_1, h_2, kappa_p, kappa_tree, t_0, w_0):
+    return 2*S/numpy.minimum(B_p, kappa_p*kappa_tree*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*h_0 + 2*alpha_1*h_1 + 2*alpha_2*h_2 + t_0
 
 
-def all_reduce__tree__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_tree, m_0, t_0, w_0):
-    return 2*S/(kappa_tree*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*numpy.log(d_0)/numpy.log(2) + 2*alpha_1*numpy.log(d_1)/numpy.log(2) + 2*alpha_2*numpy.log(d_2)/numpy.log(2) + t_0
+def all_reduce__tree__torus_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, eta_0, eta_1, eta_2, h_0, h_1, h_2, kappa_p, kappa_tree, m_0, t_0, w_0):
+    return 2*S/numpy.minimum(B_p, kappa_p*kappa_tree*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + 2*alpha_0*h_0 + 2*alpha_1*h_1 + 2*alpha_2*h_2 + t_0
 
 
 def all_reduce__recursive_doubling__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
@@ -190,115 +190,115 @@ def all_reduce__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alp
 
 
 def all_reduce__in_network__switch__inr1(S, W_0, alpha_0, d_0, eta_0, kappa_inr, t_0):
-    return S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr) + 2*alpha_0 + t_0
+    return S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr) + alpha_0 + t_0
 
 
-def all_reduce__in_network__switch_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+def all_reduce__in_network__switch_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, h_0, kappa_inr, t_0):
+    return 2*alpha_0*h_0 + alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
 
 
-def all_reduce__in_network__switch_switch__inr10(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0):
-    return 2*alpha_0 + alpha_1*(2*d_1 - 2) + t_0 + numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1))
+def all_reduce__in_network__switch_switch__inr10(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, h_1, kappa_inr, t_0):
+    return alpha_0 + 2*alpha_1*h_1 + t_0 + numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1))
 
 
 def all_reduce__in_network__switch_switch__inr11(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0):
-    return 2*alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+    return alpha_0 + alpha_1 + t_0 + numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
 
 
-def all_reduce__in_network__mesh_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+def all_reduce__in_network__mesh_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, h_0, kappa_inr, t_0, w_0):
+    return 2*alpha_0*h_0 + alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
 
 
-def all_reduce__in_network__torus_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_inr, m_0, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
+def all_reduce__in_network__torus_switch__inr01(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, h_0, kappa_inr, m_0, t_0, w_0):
+    return 2*alpha_0*h_0 + alpha_1 + t_0 + numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr))
 
 
-def all_reduce__in_network__switch_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
-    return alpha_0*(2*d_0 - 2) + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+def all_reduce__in_network__switch_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, h_1, kappa_inr, t_0):
+    return 2*alpha_0*h_0 + 2*alpha_1*h_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def all_reduce__in_network__switch_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+def all_reduce__in_network__switch_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, h_2, kappa_inr, t_0):
+    return 2*alpha_0*h_0 + alpha_1 + 2*alpha_2*h_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
 
 
-def all_reduce__in_network__switch_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+def all_reduce__in_network__switch_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, kappa_inr, t_0):
+    return 2*alpha_0*h_0 + alpha_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(W_0*d_0*eta_0), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def all_reduce__in_network__switch_switch_switch__inr100(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
-    return 2*alpha_0 + alpha_1*(2*d_1 - 2) + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+def all_reduce__in_network__switch_switch_switch__inr100(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_1, h_2, kappa_inr, t_0):
+    return alpha_0 + 2*alpha_1*h_1 + 2*alpha_2*h_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
 
 
-def all_reduce__in_network__switch_switch_switch__inr101(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
-    return 2*alpha_0 + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+def all_reduce__in_network__switch_switch_switch__inr101(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_1, kappa_inr, t_0):
+    return alpha_0 + 2*alpha_1*h_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def all_reduce__in_network__switch_switch_switch__inr110(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
-    return 2*alpha_0 + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+def all_reduce__in_network__switch_switch_switch__inr110(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_2, kappa_inr, t_0):
+    return alpha_0 + alpha_1 + 2*alpha_2*h_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
 
 
 def all_reduce__in_network__switch_switch_switch__inr111(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0):
-    return 2*alpha_0 + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+    return alpha_0 + alpha_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 + 1)/(W_0*d_0*eta_0*kappa_inr), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def all_reduce__in_network__mesh_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+def all_reduce__in_network__mesh_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, h_1, kappa_inr, t_0, w_0):
+    return 2*alpha_0*h_0 + 2*alpha_1*h_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def all_reduce__in_network__mesh_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+def all_reduce__in_network__mesh_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, h_2, kappa_inr, t_0, w_0):
+    return 2*alpha_0*h_0 + alpha_1 + 2*alpha_2*h_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
 
 
-def all_reduce__in_network__mesh_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+def all_reduce__in_network__mesh_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, kappa_inr, t_0, w_0):
+    return 2*alpha_0*h_0 + alpha_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def all_reduce__in_network__torus_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, m_0, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + alpha_1*(2*d_1 - 2) + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+def all_reduce__in_network__torus_switch_switch__inr001(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, h_1, kappa_inr, m_0, t_0, w_0):
+    return 2*alpha_0*h_0 + 2*alpha_1*h_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(2*d_1 - 2)/(W_1*d_0*d_1*eta_1)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def all_reduce__in_network__torus_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, m_0, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + alpha_2*(2*d_2 - 2) + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
+def all_reduce__in_network__torus_switch_switch__inr010(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, h_2, kappa_inr, m_0, t_0, w_0):
+    return 2*alpha_0*h_0 + alpha_1 + 2*alpha_2*h_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(2*d_2 - 2)/(W_2*d_0*d_1*d_2*eta_2))
 
 
-def all_reduce__in_network__torus_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_inr, m_0, t_0, w_0):
-    return alpha_0*(2*d_0 - 2) + 2*alpha_1 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
+def all_reduce__in_network__torus_switch_switch__inr011(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, h_0, kappa_inr, m_0, t_0, w_0):
+    return 2*alpha_0*h_0 + alpha_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
-def reduce_scatter__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
-    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+def reduce_scatter__ring__switch(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(B_p, W_0*eta_0*kappa_p)) + alpha_0*(d_0 - 1) + t_0
 
 
-def reduce_scatter__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
-    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+def reduce_scatter__ring__mesh(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, w_0*(d_0 - 1)))) + alpha_0*(d_0 - 1) + t_0
 
 
-def reduce_scatter__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
-    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+def reduce_scatter__ring__torus(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, 2*m_0*w_0))) + alpha_0*(d_0 - 1) + t_0
 
 
-def reduce_scatter__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
-    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def reduce_scatter__ring__switch_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1))) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def reduce_scatter__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
-    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def reduce_scatter__ring__mesh_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1))) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def reduce_scatter__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
-    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def reduce_scatter__ring__torus_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, m_0, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1))) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def reduce_scatter__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
-    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def reduce_scatter__ring__switch_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
-def reduce_scatter__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
-    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def reduce_scatter__ring__mesh_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
-def reduce_scatter__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
-    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def reduce_scatter__ring__torus_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, m_0, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
 def reduce_scatter__recursive_halving__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
@@ -373,40 +373,40 @@ def reduce_scatter__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0,
     return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
 
 
-def all_gather__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
-    return S*(d_0 - 1)/(W_0*d_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+def all_gather__ring__switch(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(B_p, W_0*eta_0*kappa_p)) + alpha_0*(d_0 - 1) + t_0
 
 
-def all_gather__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
-    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+def all_gather__ring__mesh(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, w_0*(d_0 - 1)))) + alpha_0*(d_0 - 1) + t_0
 
 
-def all_gather__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
-    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+def all_gather__ring__torus(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, 2*m_0*w_0))) + alpha_0*(d_0 - 1) + t_0
 
 
-def all_gather__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
-    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def all_gather__ring__switch_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1))) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def all_gather__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
-    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def all_gather__ring__mesh_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1))) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def all_gather__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
-    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def all_gather__ring__torus_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, m_0, t_0, w_0):
+    return S*(d_0*d_1 - 1)/(d_0*d_1*numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1))) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def all_gather__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
-    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def all_gather__ring__switch_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
-def all_gather__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
-    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def all_gather__ring__mesh_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
-def all_gather__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
-    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def all_gather__ring__torus_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, m_0, t_0, w_0):
+    return S*(d_0*d_1*d_2 - 1)/(d_0*d_1*d_2*numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2))) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
 def all_gather__recursive_doubling__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
@@ -481,40 +481,40 @@ def all_gather__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alp
     return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + S*(d_2 - 1)/(W_2*d_0*d_1*d_2*eta_2) + S*(d_1 - 1)/(W_1*d_0*d_1*eta_1) + alpha_0*(d_0 - 1) + alpha_1*(d_1 - 1) + alpha_2*(d_2 - 1) + t_0
 
 
-def broadcast__ring__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
-    return S/(W_0*eta_0) + alpha_0*(d_0 - 1) + t_0
+def broadcast__ring__switch(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0):
+    return S/numpy.minimum(B_p, W_0*eta_0*kappa_p) + alpha_0*(d_0 - 1) + t_0
 
 
-def broadcast__ring__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
-    return S/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
+def broadcast__ring__mesh(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0, w_0):
+    return S/numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, w_0*(d_0 - 1))) + alpha_0*(d_0 - 1) + t_0
 
 
-def broadcast__ring__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
-    return S/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
+def broadcast__ring__torus(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, m_0, t_0, w_0):
+    return S/numpy.minimum(B_p, eta_0*kappa_p*numpy.minimum(W_0, 2*m_0*w_0)) + alpha_0*(d_0 - 1) + t_0
 
 
-def broadcast__ring__switch_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
-    return S/numpy.minimum(W_0*eta_0, W_1*d_0*eta_1) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def broadcast__ring__switch_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0):
+    return S/numpy.minimum(B_p, kappa_p*numpy.minimum(W_0*eta_0, W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def broadcast__ring__mesh_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
-    return S/numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def broadcast__ring__mesh_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, t_0, w_0):
+    return S/numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def broadcast__ring__torus_switch(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
-    return S/numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
+def broadcast__ring__torus_switch(B_p, S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, kappa_p, m_0, t_0, w_0):
+    return S/numpy.minimum(B_p, kappa_p*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1)) + alpha_0*(d_0*d_1 - d_1) + alpha_1*(d_1 - 1) + t_0
 
 
-def broadcast__ring__switch_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
-    return S/numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def broadcast__ring__switch_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0):
+    return S/numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(W_0*eta_0, W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
-def broadcast__ring__mesh_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
-    return S/numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def broadcast__ring__mesh_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, t_0, w_0):
+    return S/numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
-def broadcast__ring__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
-    return S/numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
+def broadcast__ring__torus_switch_switch(B_p, S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, kappa_p, m_0, t_0, w_0):
+    return S/numpy.minimum(B_p, kappa_p*numpy.minimum(numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), W_1*d_0*eta_1), W_2*d_0*d_1*eta_2)) + alpha_0*(d_0*d_1*d_2 - d_1*d_2) + alpha_1*(d_1*d_2 - d_2) + alpha_2*(d_2 - 1) + t_0
 
 
 def broadcast__tree__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
@@ -698,24 +698,24 @@ def send_recv__direct__torus_switch_switch(S, W_2, alpha_2, eta_2, q_2, t_0):
 
 
 FUNCTIONS = {
-    'all_reduce__ring__switch': (all_reduce__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'b3b41212bba5b121'),
-    'all_reduce__ring__mesh': (all_reduce__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '59c4cd7c75900e17'),
-    'all_reduce__ring__torus': (all_reduce__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '1918fc397bcfe381'),
-    'all_reduce__ring__switch_switch': (all_reduce__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '7ebad9964fb97a45'),
-    'all_reduce__ring__mesh_switch': (all_reduce__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'b01dec1086f2e000'),
-    'all_reduce__ring__torus_switch': (all_reduce__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '1c77dae03aaee65a'),
-    'all_reduce__ring__switch_switch_switch': (all_reduce__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '7593d50c25d12c30'),
-    'all_reduce__ring__mesh_switch_switch': (all_reduce__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'ddc090bac6f348d7'),
-    'all_reduce__ring__torus_switch_switch': (all_reduce__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '3b9f94d4dc349cc9'),
-    'all_reduce__tree__switch': (all_reduce__tree__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_tree', 't_0'), 'a24800d73e114da9'),
-    'all_reduce__tree__mesh': (all_reduce__tree__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_tree', 't_0', 'w_0'), '12b4c6b7286910dc'),
-    'all_reduce__tree__torus': (all_reduce__tree__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_tree', 'm_0', 't_0', 'w_0'), 'f97c6be3fe71c23a'),
-    'all_reduce__tree__switch_switch': (all_reduce__tree__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_tree', 't_0'), 'c90b43ff272c8472'),
-    'all_reduce__tree__mesh_switch': (all_reduce__tree__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_tree', 't_0', 'w_0'), 'e81f2a7820338349'),
-    'all_reduce__tree__torus_switch': (all_reduce__tree__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_tree', 'm_0', 't_0', 'w_0'), 'cbaaef64fbfd85f4'),
-    'all_reduce__tree__switch_switch_switch': (all_reduce__tree__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_tree', 't_0'), 'bff76c9f74b70b88'),
-    'all_reduce__tree__mesh_switch_switch': (all_reduce__tree__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_tree', 't_0', 'w_0'), '71272ccd5f7c1b07'),
-    'all_reduce__tree__torus_switch_switch': (all_reduce__tree__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_tree', 'm_0', 't_0', 'w_0'), '9f392c6a7e237c0c'),
+    'all_reduce__ring__switch': (all_reduce__ring__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0'), '633f922b11d852c4'),
+    'all_reduce__ring__mesh': (all_reduce__ring__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0', 'w_0'), '0dd5be488e9f426f'),
+    'all_reduce__ring__torus': (all_reduce__ring__torus, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 'm_0', 't_0', 'w_0'), 'ae460b9b78538c75'),
+    'all_reduce__ring__switch_switch': (all_reduce__ring__switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0'), '4c2ac0d16ab8a867'),
+    'all_reduce__ring__mesh_switch': (all_reduce__ring__mesh_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0', 'w_0'), '475d7c71000f83c2'),
+    'all_reduce__ring__torus_switch': (all_reduce__ring__torus_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 'm_0', 't_0', 'w_0'), '747ca534890270b1'),
+    'all_reduce__ring__switch_switch_switch': (all_reduce__ring__switch_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0'), '8209308f848c97dc'),
+    'all_reduce__ring__mesh_switch_switch': (all_reduce__ring__mesh_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0', 'w_0'), '117fea2c871fbb77'),
+    'all_reduce__ring__torus_switch_switch': (all_reduce__ring__torus_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 'm_0', 't_0', 'w_0'), 'f0cea6799f98aa7c'),
+    'all_reduce__tree__switch': (all_reduce__tree__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'eta_0', 'h_0', 'kappa_p', 'kappa_tree', 't_0'), 'b612a58b5cbb93e1'),
+    'all_reduce__tree__mesh': (all_reduce__tree__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'h_0', 'kappa_p', 'kappa_tree', 't_0', 'w_0'), 'b21fc12c1c8679f9'),
+    'all_reduce__tree__torus': (all_reduce__tree__torus, ('B_p', 'S', 'W_0', 'alpha_0', 'eta_0', 'h_0', 'kappa_p', 'kappa_tree', 'm_0', 't_0', 'w_0'), 'f53cd78964301311'),
+    'all_reduce__tree__switch_switch': (all_reduce__tree__switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'eta_0', 'eta_1', 'h_0', 'h_1', 'kappa_p', 'kappa_tree', 't_0'), 'b94c4d7631330250'),
+    'all_reduce__tree__mesh_switch': (all_reduce__tree__mesh_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'eta_0', 'eta_1', 'h_0', 'h_1', 'kappa_p', 'kappa_tree', 't_0', 'w_0'), 'e1ac51359aeacb14'),
+    'all_reduce__tree__torus_switch': (all_reduce__tree__torus_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'eta_0', 'eta_1', 'h_0', 'h_1', 'kappa_p', 'kappa_tree', 'm_0', 't_0', 'w_0'), '44f6a4beace6c379'),
+    'all_reduce__tree__switch_switch_switch': (all_reduce__tree__switch_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_1', 'h_2', 'kappa_p', 'kappa_tree', 't_0'), '1d1d109af5af1cdd'),
+    'all_reduce__tree__mesh_switch_switch': (all_reduce__tree__mesh_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_1', 'h_2', 'kappa_p', 'kappa_tree', 't_0', 'w_0'), 'ea50b44a064f661a'),
+    'all_reduce__tree__torus_switch_switch': (all_reduce__tree__torus_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_1', 'h_2', 'kappa_p', 'kappa_tree', 'm_0', 't_0', 'w_0'), '057c9bbc4541778b'),
     'all_reduce__recursive_doubling__switch': (all_reduce__recursive_doubling__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'e57dae859f3ffaf8'),
     'all_reduce__recursive_doubling__mesh': (all_reduce__recursive_doubling__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),
     'all_reduce__recursive_doubling__torus': (all_reduce__recursive_doubling__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),
@@ -743,34 +743,34 @@ FUNCTIONS = {
     'all_reduce__hierarchical__switch_switch_switch': (all_reduce__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '90e250b25f3ade1a'),
     'all_reduce__hierarchical__mesh_switch_switch': (all_reduce__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '44cc54b7edbe7bcd'),
     'all_reduce__hierarchical__torus_switch_switch': (all_reduce__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '442e37c7cedd1557'),
-    'all_reduce__in_network__switch__inr1': (all_reduce__in_network__switch__inr1, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_inr', 't_0'), 'b12becba653c609f'),
-    'all_reduce__in_network__switch_switch__inr01': (all_reduce__in_network__switch_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0'), '7ab7d87d2bb44df9'),
-    'all_reduce__in_network__switch_switch__inr10': (all_reduce__in_network__switch_switch__inr10, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0'), 'f4124166238f0096'),
-    'all_reduce__in_network__switch_switch__inr11': (all_reduce__in_network__switch_switch__inr11, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0'), 'bf183afeee1c1c17'),
-    'all_reduce__in_network__mesh_switch__inr01': (all_reduce__in_network__mesh_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0', 'w_0'), '5a2aed6bcaaee83a'),
-    'all_reduce__in_network__torus_switch__inr01': (all_reduce__in_network__torus_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 'm_0', 't_0', 'w_0'), '39ac04651174be56'),
-    'all_reduce__in_network__switch_switch_switch__inr001': (all_reduce__in_network__switch_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), 'fbf7a20fb29ac96d'),
-    'all_reduce__in_network__switch_switch_switch__inr010': (all_reduce__in_network__switch_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '04bc1a0942cf6d98'),
-    'all_reduce__in_network__switch_switch_switch__inr011': (all_reduce__in_network__switch_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '3fc179469edf390d'),
-    'all_reduce__in_network__switch_switch_switch__inr100': (all_reduce__in_network__switch_switch_switch__inr100, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '3ec9027879936673'),
-    'all_reduce__in_network__switch_switch_switch__inr101': (all_reduce__in_network__switch_switch_switch__inr101, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), 'e30d519fdc0b2567'),
-    'all_reduce__in_network__switch_switch_switch__inr110': (all_reduce__in_network__switch_switch_switch__inr110, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '81a1e6ddaae32c41'),
-    'all_reduce__in_network__switch_switch_switch__inr111': (all_reduce__in_network__switch_switch_switch__inr111, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), '7d6fce53747237c4'),
-    'all_reduce__in_network__mesh_switch_switch__inr001': (all_reduce__in_network__mesh_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0', 'w_0'), '24df095355aea6b9'),
-    'all_reduce__in_network__mesh_switch_switch__inr010': (all_reduce__in_network__mesh_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0', 'w_0'), '4ef14012d62147ad'),
-    'all_reduce__in_network__mesh_switch_switch__inr011': (all_reduce__in_network__mesh_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0', 'w_0'), '398681e9ff792a83'),
-    'all_reduce__in_network__torus_switch_switch__inr001': (all_reduce__in_network__torus_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), '7cb537fed42468e8'),
-    'all_reduce__in_network__torus_switch_switch__inr010': (all_reduce__in_network__torus_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), 'c211db06f40f00d8'),
-    'all_reduce__in_network__torus_switch_switch__inr011': (all_reduce__in_network__torus_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), 'd030c607d69f92f1'),
-    'reduce_scatter__ring__switch': (reduce_scatter__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '08acdac607e5b541'),
-    'reduce_scatter__ring__mesh': (reduce_scatter__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), 'e8fbcc8ee048b16d'),
-    'reduce_scatter__ring__torus': (reduce_scatter__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '3b39b4384b811c55'),
-    'reduce_scatter__ring__switch_switch': (reduce_scatter__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '15a44d1935e74ffd'),
-    'reduce_scatter__ring__mesh_switch': (reduce_scatter__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '2036fbf3a92d9eee'),
-    'reduce_scatter__ring__torus_switch': (reduce_scatter__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '8301e8bd58052d32'),
-    'reduce_scatter__ring__switch_switch_switch': (reduce_scatter__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'db85cd87c71db9fc'),
-    'reduce_scatter__ring__mesh_switch_switch': (reduce_scatter__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'd0d4ce018aa7dd04'),
-    'reduce_scatter__ring__torus_switch_switch': (reduce_scatter__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '47b08fd4ac96ecae'),
+    'all_reduce__in_network__switch__inr1': (all_reduce__in_network__switch__inr1, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_inr', 't_0'), '8116e57296d8598f'),
+    'all_reduce__in_network__switch_switch__inr01': (all_reduce__in_network__switch_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'h_0', 'kappa_inr', 't_0'), '0eb5e0f3e6624e4c'),
+    'all_reduce__in_network__switch_switch__inr10': (all_reduce__in_network__switch_switch__inr10, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'h_1', 'kappa_inr', 't_0'), 'a0e5a90eb5652ba8'),
+    'all_reduce__in_network__switch_switch__inr11': (all_reduce__in_network__switch_switch__inr11, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_inr', 't_0'), '8e839a16b10b026a'),
+    'all_reduce__in_network__mesh_switch__inr01': (all_reduce__in_network__mesh_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'h_0', 'kappa_inr', 't_0', 'w_0'), '3beab05e6919eedc'),
+    'all_reduce__in_network__torus_switch__inr01': (all_reduce__in_network__torus_switch__inr01, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'h_0', 'kappa_inr', 'm_0', 't_0', 'w_0'), '3702e04fb5aed5ee'),
+    'all_reduce__in_network__switch_switch_switch__inr001': (all_reduce__in_network__switch_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_1', 'kappa_inr', 't_0'), '188e339382b431d5'),
+    'all_reduce__in_network__switch_switch_switch__inr010': (all_reduce__in_network__switch_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_2', 'kappa_inr', 't_0'), 'd69f090f133df938'),
+    'all_reduce__in_network__switch_switch_switch__inr011': (all_reduce__in_network__switch_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'kappa_inr', 't_0'), '1cb6aa549832d1c8'),
+    'all_reduce__in_network__switch_switch_switch__inr100': (all_reduce__in_network__switch_switch_switch__inr100, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_1', 'h_2', 'kappa_inr', 't_0'), '46f33ad5fb403ad5'),
+    'all_reduce__in_network__switch_switch_switch__inr101': (all_reduce__in_network__switch_switch_switch__inr101, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_1', 'kappa_inr', 't_0'), '8ff7f8b4c1e36991'),
+    'all_reduce__in_network__switch_switch_switch__inr110': (all_reduce__in_network__switch_switch_switch__inr110, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_2', 'kappa_inr', 't_0'), 'ccb446a244638d9c'),
+    'all_reduce__in_network__switch_switch_switch__inr111': (all_reduce__in_network__switch_switch_switch__inr111, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_inr', 't_0'), 'ab8d8cc271ebb9a2'),
+    'all_reduce__in_network__mesh_switch_switch__inr001': (all_reduce__in_network__mesh_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_1', 'kappa_inr', 't_0', 'w_0'), 'ac10247087f03204'),
+    'all_reduce__in_network__mesh_switch_switch__inr010': (all_reduce__in_network__mesh_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_2', 'kappa_inr', 't_0', 'w_0'), '33fa80e7b7346f7c'),
+    'all_reduce__in_network__mesh_switch_switch__inr011': (all_reduce__in_network__mesh_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'kappa_inr', 't_0', 'w_0'), '0f4b8e353ab17b40'),
+    'all_reduce__in_network__torus_switch_switch__inr001': (all_reduce__in_network__torus_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_1', 'kappa_inr', 'm_0', 't_0', 'w_0'), '9371f16dc8db5ccb'),
+    'all_reduce__in_network__torus_switch_switch__inr010': (all_reduce__in_network__torus_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), '42932dd52eadf7ce'),
+    'all_reduce__in_network__torus_switch_switch__inr011': (all_reduce__in_network__torus_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'kappa_inr', 'm_0', 't_0', 'w_0'), '73cd90a41dc1e1b9'),
+    'reduce_scatter__ring__switch': (reduce_scatter__ring__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0'), '2a8419f57438eacb'),
+    'reduce_scatter__ring__mesh': (reduce_scatter__ring__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0', 'w_0'), 'cfc7b709c8217971'),
+    'reduce_scatter__ring__torus': (reduce_scatter__ring__torus, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 'm_0', 't_0', 'w_0'), '220b15e6d5846895'),
+    'reduce_scatter__ring__switch_switch': (reduce_scatter__ring__switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0'), 'c09cc5275f480f34'),
+    'reduce_scatter__ring__mesh_switch': (reduce_scatter__ring__mesh_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0', 'w_0'), '22d573e7b8d49d77'),
+    'reduce_scatter__ring__torus_switch': (reduce_scatter__ring__torus_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 'm_0', 't_0', 'w_0'), '2cc7dcdbd5722eb4'),
+    'reduce_scatter__ring__switch_switch_switch': (reduce_scatter__ring__switch_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0'), '9af4bcd0d3b692f1'),
+    'reduce_scatter__ring__mesh_switch_switch': (reduce_scatter__ring__mesh_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0', 'w_0'), 'efcd2d070bdfe689'),
+    'reduce_scatter__ring__torus_switch_switch': (reduce_scatter__ring__torus_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 'm_0', 't_0', 'w_0'), '3eef593999244799'),
     'reduce_scatter__recursive_halving__switch': (reduce_scatter__recursive_halving__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'ff914fd53a9bd64c'),
     'reduce_scatter__recursive_halving__mesh': (reduce_scatter__recursive_halving__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
     'reduce_scatter__recursive_halving__torus': (reduce_scatter__recursive_halving__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
@@ -789,15 +789,15 @@ FUNCTIONS = {
     'reduce_scatter__hierarchical__switch_switch_switch': (reduce_scatter__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'ce700eb96eeac77a'),
     'reduce_scatter__hierarchical__mesh_switch_switch': (reduce_scatter__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '1df680cbaed2c5c4'),
     'reduce_scatter__hierarchical__torus_switch_switch': (reduce_scatter__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '545079e982093ec7'),
-    'all_gather__ring__switch': (all_gather__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '08acdac607e5b541'),
-    'all_gather__ring__mesh': (all_gather__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), 'e8fbcc8ee048b16d'),
-    'all_gather__ring__torus': (all_gather__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '3b39b4384b811c55'),
-    'all_gather__ring__switch_switch': (all_gather__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '15a44d1935e74ffd'),
-    'all_gather__ring__mesh_switch': (all_gather__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), '2036fbf3a92d9eee'),
-    'all_gather__ring__torus_switch': (all_gather__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '8301e8bd58052d32'),
-    'all_gather__ring__switch_switch_switch': (all_gather__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'db85cd87c71db9fc'),
-    'all_gather__ring__mesh_switch_switch': (all_gather__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'd0d4ce018aa7dd04'),
-    'all_gather__ring__torus_switch_switch': (all_gather__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '47b08fd4ac96ecae'),
+    'all_gather__ring__switch': (all_gather__ring__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0'), '2a8419f57438eacb'),
+    'all_gather__ring__mesh': (all_gather__ring__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0', 'w_0'), 'cfc7b709c8217971'),
+    'all_gather__ring__torus': (all_gather__ring__torus, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 'm_0', 't_0', 'w_0'), '220b15e6d5846895'),
+    'all_gather__ring__switch_switch': (all_gather__ring__switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0'), 'c09cc5275f480f34'),
+    'all_gather__ring__mesh_switch': (all_gather__ring__mesh_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0', 'w_0'), '22d573e7b8d49d77'),
+    'all_gather__ring__torus_switch': (all_gather__ring__torus_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 'm_0', 't_0', 'w_0'), '2cc7dcdbd5722eb4'),
+    'all_gather__ring__switch_switch_switch': (all_gather__ring__switch_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0'), '9af4bcd0d3b692f1'),
+    'all_gather__ring__mesh_switch_switch': (all_gather__ring__mesh_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0', 'w_0'), 'efcd2d070bdfe689'),
+    'all_gather__ring__torus_switch_switch': (all_gather__ring__torus_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 'm_0', 't_0', 'w_0'), '3eef593999244799'),
     'all_gather__recursive_doubling__switch': (all_gather__recursive_doubling__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'ff914fd53a9bd64c'),
     'all_gather__recursive_doubling__mesh': (all_gather__recursive_doubling__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
     'all_gather__recursive_doubling__torus': (all_gather__recursive_doubling__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '9a06546935ea6c73'),
@@ -816,15 +816,15 @@ FUNCTIONS = {
     'all_gather__hierarchical__switch_switch_switch': (all_gather__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), 'ce700eb96eeac77a'),
     'all_gather__hierarchical__mesh_switch_switch': (all_gather__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '1df680cbaed2c5c4'),
     'all_gather__hierarchical__torus_switch_switch': (all_gather__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '545079e982093ec7'),
-    'broadcast__ring__switch': (broadcast__ring__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'e2cded892c784689'),
-    'broadcast__ring__mesh': (broadcast__ring__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '533750dc6b2c383c'),
-    'broadcast__ring__torus': (broadcast__ring__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), 'dd23ca491c0f62dc'),
-    'broadcast__ring__switch_switch': (broadcast__ring__switch_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '6b605ec899eb66e0'),
-    'broadcast__ring__mesh_switch': (broadcast__ring__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'b06e1a23b3f37444'),
-    'broadcast__ring__torus_switch': (broadcast__ring__torus_switch, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '5c8fdf89ae3d5a0c'),
-    'broadcast__ring__switch_switch_switch': (broadcast__ring__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '651cdad521961f8b'),
-    'broadcast__ring__mesh_switch_switch': (broadcast__ring__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), '503a97f7e1fcedae'),
-    'broadcast__ring__torus_switch_switch': (broadcast__ring__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '68d171d6cfa41ca0'),
+    'broadcast__ring__switch': (broadcast__ring__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0'), '3119451414cade37'),
+    'broadcast__ring__mesh': (broadcast__ring__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0', 'w_0'), 'ad90ab38bb84e11d'),
+    'broadcast__ring__torus': (broadcast__ring__torus, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 'm_0', 't_0', 'w_0'), '58f78f8684bafbd7'),
+    'broadcast__ring__switch_switch': (broadcast__ring__switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0'), '6c50bd7696800981'),
+    'broadcast__ring__mesh_switch': (broadcast__ring__mesh_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 't_0', 'w_0'), '64e100b396204584'),
+    'broadcast__ring__torus_switch': (broadcast__ring__torus_switch, ('B_p', 'S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'kappa_p', 'm_0', 't_0', 'w_0'), 'bb6eeea4fc0aaa2a'),
+    'broadcast__ring__switch_switch_switch': (broadcast__ring__switch_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0'), '46c7925844a5927c'),
+    'broadcast__ring__mesh_switch_switch': (broadcast__ring__mesh_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 't_0', 'w_0'), '9935a069f6d14948'),
+    'broadcast__ring__torus_switch_switch': (broadcast__ring__torus_switch_switch, ('B_p', 'S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'kappa_p', 'm_0', 't_0', 'w_0'), '97e5e57bbbf04010'),
     'broadcast__tree__switch': (broadcast__tree__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'e57dae859f3ffaf8'),
     'broadcast__tree__mesh': (broadcast__tree__mesh, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),
     'broadcast__tree__torus': (broadcast__tree__torus, ('S', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '5f769fe6206023c3'),

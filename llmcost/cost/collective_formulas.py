@@ -9,7 +9,17 @@ spanned at level ``k``. Per level: ``W_k`` (B/s per device, one direction, all l
 latency), ``q_k`` (p2p bytes in flight per peer per step; ∞ inside a scale-up domain),
 ``m_k`` (torus dims spanned). ``S`` is the nccl-tests size: the full buffer per rank
 ([NT-perf]; formulas.md §2.1 table). ``t_0`` is the per-collective software latency (NCCL
-``baseLat`` Ring/Simple = 8.4 µs, src/graph/tuning.cc).
+``baseLat[algo][proto]``, src/graph/tuning.cc).
+
+Protocols (NCCL LL / LL128 / Simple) are numeric inputs, not shapes: for NCCL's own algorithms the
+runtime sets ``t_0 = baseLat[algo][proto]``, ``α_k = hwLat[link_k][algo][proto]`` (scaled by the
+tier's catalog latency), ``κ_p`` the protocol's bus-bandwidth factor relative to Simple (ring LL
+0.5: half of each 8-byte word is a flag; ring LL128 0.92: 120 of 128 bytes are data; tree LL
+1/3.8, tree LL128 7/9 or 120/128) and ``B_p`` its bus-bandwidth cap (NCCL ``llMaxBws`` for LL, ∞
+otherwise); the bandwidth term uses ``min(κ_p·B, B_p)`` (tuning.cc ``ncclTopoTuneModel``;
+formulas.md §2.3). Simple is ``κ_p = 1``, ``B_p = ∞``. ``h_k`` is the depth of one tree phase at
+level ``k``: NCCL chains the ranks of a node (``d-1``) and builds binary trees across nodes
+(``log2 d``).
 
 Bandwidth a device gets at a level depends on the topology and the traffic pattern:
 
@@ -41,7 +51,7 @@ from pathlib import Path
 import sympy as sp
 
 from llmcost.cost.collectives import ALGORITHMS, OPS, TOPOLOGY_KINDS, Shape
-from llmcost.symbolic.symbols import define, level, sym
+from llmcost.symbolic.symbols import define, define_family, level, sym
 
 KAPPA_TREE = define(
     "kappa_tree",
@@ -56,6 +66,25 @@ KAPPA_INR = define(
     latex=r"\kappa_{inr}",
 )
 
+KAPPA_P = define(
+    "kappa_p",
+    "1",
+    "protocol bus-bandwidth factor relative to Simple (NCCL tuning.cc: ring LL 0.5, LL128 0.92; tree LL 1/3.8)",
+    latex=r"\kappa_p",
+)
+B_P = define(
+    "B_p",
+    "B/s",
+    "protocol bus-bandwidth cap (NCCL tuning.cc llMaxBws for LL; infinite otherwise)",
+    latex="B_p",
+)
+define_family(
+    "h",
+    "1",
+    "steps of one tree phase at level {k} (NCCL: d-1 chained in a node, log2 d across nodes)",
+    latex="h",
+)
+
 
 @dataclass(frozen=True)
 class _Lv:
@@ -66,6 +95,7 @@ class _Lv:
     alpha: sp.Symbol
     q: sp.Symbol
     m: sp.Symbol
+    h: sp.Symbol
     topo: str
 
 
@@ -79,6 +109,7 @@ def _levels(topos: tuple[str, ...]) -> list[_Lv]:
             level("alpha", k),
             level("q", k),
             level("m", k),
+            level("h", k),
             t,
         )
         for k, t in enumerate(topos)
@@ -124,33 +155,43 @@ def _ring_bw(L: list[_Lv]) -> sp.Expr:
     return sp.Min(*[_R(L, k) * bandwidth(lv, "multi") for k, lv in enumerate(L)])
 
 
+def _proto(bus: sp.Expr) -> sp.Expr:
+    """Bus bandwidth under a protocol: ``min(κ_p·B, B_p)`` (tuning.cc: ring LL ``min(llMaxBw, busBw*.5)``,
+    ring LL128 ``busBw*0.92``; Simple ``κ_p = 1, B_p = ∞``)."""
+    return sp.Min(KAPPA_P * bus, B_P)
+
+
 def ring(op: str, L: list[_Lv]) -> sp.Expr:
     """Ring (NCCL Ring; MPICH ring allgather; Baidu/Gibiansky ring all-reduce = RS + AG).
 
     AR ``2(p-1)α + 2((p-1)/p)·S/B``; RS/AG ``(p-1)α + ((p-1)/p)·S/B``; pipelined broadcast
     ``(p-1)α + S/B`` ([MPICH] allgather_intra_ring.c, allreduce_intra_ring.c; [NT-perf] busbw
-    factors; formulas.md §2.2), with NCCL's split of steps across levels and the ring bottleneck
-    ``B = min_k R_k B_k``.
+    factors; formulas.md §2.2), with NCCL's split of steps across levels (tuning.cc
+    ``(nsteps-nInterSteps)·intraLat + nInterSteps·interLat`` + ``baseLat`` = t_0), the ring
+    bottleneck ``B = min_k R_k B_k`` and the protocol's bandwidth ``min(κ_p·B, B_p)``.
     """
     p = _P(L, 0)
     S, t0 = sym("S"), sym("t_0")
+    bw = _proto(_ring_bw(L))
     if op == "all_reduce":
-        return t0 + _ring_latency(L, 2) + 2 * (p - 1) / p * S / _ring_bw(L)
+        return t0 + _ring_latency(L, 2) + 2 * (p - 1) / p * S / bw
     if op in ("reduce_scatter", "all_gather"):
-        return t0 + _ring_latency(L, 1) + (p - 1) / p * S / _ring_bw(L)
+        return t0 + _ring_latency(L, 1) + (p - 1) / p * S / bw
     if op == "broadcast":
-        return t0 + _ring_latency(L, 1) + S / _ring_bw(L)
+        return t0 + _ring_latency(L, 1) + S / bw
     raise KeyError(op)
 
 
 def tree(op: str, L: list[_Lv]) -> sp.Expr:
-    """All-reduce: NCCL double binary tree ``2·Σ_k lg(d_k)α_k + S/(κ_tree/2 · B)`` (NCCL 2.4 blog: two
-    complementary trees each carrying half; tuning.cc: Tree algBW = 0.5·busBW, busBW ×0.92).
+    """All-reduce: NCCL double binary tree ``2·Σ_k h_k·α_k + S/(min(κ_tree·κ_p·B, B_p)/2)`` (NCCL 2.4
+    blog: two complementary trees each carrying half; tuning.cc Tree latency ``baseLat +
+    2((ppn-1)·intraLat + log2(nNodes)·interLat)``, i.e. h_k = d_k-1 in a node and log2 d_k across
+    nodes; algBW = 0.5·busBW, busBW ×0.92, LL ×1/3.8 capped at llMaxBw, LL128 ×7/9 or ×120/128).
     Broadcast: binomial tree ``Σ_k lg(d_k)(α_k + S/B_k)`` ([MPICH] bcast_intra_binomial.c)."""
     S, t0 = sym("S"), sym("t_0")
     if op == "all_reduce":
-        lat = sp.Add(*[2 * _lg(lv.d) * lv.alpha for lv in L])
-        return t0 + lat + S / (KAPPA_TREE / 2 * _ring_bw(L))
+        lat = sp.Add(*[2 * lv.h * lv.alpha for lv in L])
+        return t0 + lat + S / (sp.Min(KAPPA_TREE * KAPPA_P * _ring_bw(L), B_P) / 2)
     if op == "broadcast":
         return t0 + sp.Add(*[_lg(lv.d) * (lv.alpha + S / bandwidth(lv, "single")) for lv in L])
     raise KeyError(op)
@@ -222,10 +263,12 @@ def in_network(op: str, L: list[_Lv], inr: tuple[bool, ...]) -> sp.Expr:
 
     At a reducing level each device egresses its (S/R_k) share once for the switch's reduce
     (multimem.ld_reduce) and S/(R_k d_k) for the multicast store, and ingresses the mirror:
-    ``((d+1)/d)·(S/R_k)/(κ_inr·B_k)`` with 2 steps of latency ([SB-gpus] 'In network
-    reductions'; the (n-1)/(n+1) busbw correction proposed in nccl-tests 4ec7c79, formulas.md
-    §2.4/§9.8; κ_inr = NCCL nvlsEfficiency). Other levels run a ring on their share. NCCL
-    NVLS-Tree overlaps the levels, so the bandwidth terms combine by max.
+    ``((d+1)/d)·(S/R_k)/(κ_inr·B_k)`` ([SB-gpus] 'In network reductions'; the (n-1)/(n+1) busbw
+    correction proposed in nccl-tests 4ec7c79, formulas.md §2.4/§9.8; κ_inr = NCCL
+    nvlsEfficiency), with one step of latency α_k (tuning.cc NVLS: ``lat = intraLat (+ interLat)``,
+    hwLat NVLS NVLink 25 µs, NET 18 µs, baseLat 0). Other levels run a ring on their share, with
+    the NVLS-Tree latency ``2·h_k·α_k`` (tuning.cc ``2·log2(nNodes)·interLat``, hwLat NVLSTree
+    NET 20.9 µs). NCCL NVLS-Tree overlaps the levels, so the bandwidth terms combine by max.
     """
     if op != "all_reduce":
         raise KeyError(op)
@@ -234,10 +277,10 @@ def in_network(op: str, L: list[_Lv], inr: tuple[bool, ...]) -> sp.Expr:
     for k, (lv, red) in enumerate(zip(L, inr, strict=True)):
         share = S / _R(L, k)
         if red:
-            lat.append(2 * lv.alpha)
+            lat.append(lv.alpha)
             bw.append((lv.d + 1) / lv.d * share / (KAPPA_INR * bandwidth(lv, "multi")))
         else:
-            lat.append(2 * (lv.d - 1) * lv.alpha)
+            lat.append(2 * lv.h * lv.alpha)
             bw.append(2 * (lv.d - 1) / lv.d * share / bandwidth(lv, "multi"))
     return t0 + sp.Add(*lat) + sp.Max(*bw)
 
@@ -362,14 +405,21 @@ def substitutions(
 
 
 def crossover(
-    a: Shape, b: Shape, vals: dict[str, object], lo: float = 1.0, hi: float = 2.0**44
+    a: Shape,
+    b: Shape,
+    vals: dict[str, object],
+    lo: float = 1.0,
+    hi: float = 2.0**44,
+    vals_b: dict[str, object] | None = None,
 ) -> list[float]:
     """Sizes S (bytes) in [lo, hi] where shapes ``a`` and ``b`` cost the same, all other symbols at
-    ``vals``: ``sympy.solve`` on the affine-in-S expressions, else ``nsolve`` from each sign change
-    of the difference on a log grid (Min/Max make it piecewise affine)."""
+    ``vals`` (``vals_b`` for ``b`` when given: another algorithm's or protocol's latencies):
+    ``sympy.solve`` on the affine-in-S expressions, else ``nsolve`` from each sign change of the
+    difference on a log grid (Min/Max make it piecewise affine)."""
     S = sym("S")
     ea, eb = expression(a), expression(b)
-    diff = sp.N(ea.subs(substitutions(ea, vals, keep=("S",))) - eb.subs(substitutions(eb, vals, keep=("S",))))
+    vb = vals if vals_b is None else vals_b
+    diff = sp.N(ea.subs(substitutions(ea, vals, keep=("S",))) - eb.subs(substitutions(eb, vb, keep=("S",))))
     roots: list[float] = []
     try:
         sols = sp.solve(diff, S, rational=False)

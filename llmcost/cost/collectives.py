@@ -16,8 +16,18 @@ all_to_all    direct, pairwise, hierarchical (DeepSpeed-MoE / Tutel 2DH)
 send_recv     direct
 ============  ===========================================================================
 
-``auto`` picks the fastest modelled algorithm for each size (NCCL likewise picks by its own
-cost model, src/graph/tuning.cc). Sizes follow nccl-tests: ``size`` is the full buffer per
+Protocols (NCCL LL / LL128 / Simple): on an NCCL/RCCL platform (NVIDIA or AMD GPUs) NCCL's own
+algorithms (ring, tree, in_network = NVLS/NVLS-Tree) are priced per protocol exactly as
+``src/graph/tuning.cc`` prices them: latency = ``baseLat[algo][proto] + steps x hwLat[link][algo][proto]``
+and bandwidth = the Simple bandwidth x the protocol's factor (LL 0.5, LL128 0.92; :data:`NCCL`
+holds every constant with its source). The link class of each tier (nvlink / pci / net) comes from
+its topology (:func:`link_class`). Algorithms NCCL does not implement (recursive doubling/halving,
+Rabenseifner, hierarchical, pairwise, binomial broadcast) and point-to-point (``direct``: NCCL's
+tuning model does not price p2p) run the Simple protocol only, as do all algorithms on other
+platforms (TPU ICI, Gaudi, Trainium, ...): their per-step latency is the tier's catalog ``latency``.
+
+``auto`` picks the fastest modelled algorithm-protocol pair for each size (NCCL likewise picks
+algorithm and protocol by this cost model, ``ncclTopoGetAlgoTime``). Sizes follow nccl-tests: ``size`` is the full buffer per
 rank; ``algbw = size / time`` and ``busbw = algbw × factor(op, n)`` with the factors of
 nccl-tests doc/PERFORMANCE.md ([NT-perf]): all_reduce 2(n-1)/n, reduce_scatter / all_gather /
 all_to_all (n-1)/n, broadcast and send_recv 1.
@@ -92,9 +102,74 @@ ALGO_ALIASES = {
     "hier": "hierarchical",
 }
 
+PROTOCOLS = ("ll", "ll128", "simple")
+PROTO_ALIASES = {"ll128": "ll128", "ll-128": "ll128", "ll_128": "ll128", "ll": "ll", "simple": "simple"}
+
 # --- algorithm constants (software, not hardware) ------------------------------------------------
 T0 = 8.4e-6
 """Per-collective software latency: NCCL baseLat Ring/Tree Simple = 8.4 us (src/graph/tuning.cc)."""
+
+NCCL: dict[str, Any] = {
+    "source": (
+        "NVIDIA/nccl src/graph/tuning.cc, ncclTunerConstantsDefaults and ncclTopoTuneModel / "
+        "ncclTopoGetAlgoTime, NCCL 2.28 (v2.28.7-1; same constants at the 2026 HEAD cited as [NCCL-tune] in "
+        "formulas.md §2.3; hardware_facts.yaml collective_models.nccl_tuning_model_2_2x)"
+    ),
+    # baseLatencies[algo][proto], us (LL, LL128, Simple); NVLS / NVLS-Tree: 0 (their latency is hwLat only)
+    "base_lat_us": {
+        "tree": {"ll": 6.8, "ll128": 14.0, "simple": 8.4},
+        "ring": {"ll": 6.6, "ll128": 14.0, "simple": 8.4},
+        "nvls": {"simple": 0.0},
+        "nvls_tree": {"simple": 0.0},
+    },
+    # hwLatencies[link][algo][proto], us per step
+    "hw_lat_us": {
+        "nvlink": {
+            "tree": {"ll": 0.6, "ll128": 1.25, "simple": 4.0},
+            "ring": {"ll": 0.6, "ll128": 1.9, "simple": 3.4},
+            "nvls": {"simple": 25.0},
+            "nvls_tree": {"simple": 25.0},
+        },
+        "pci": {
+            "tree": {"ll": 1.0, "ll128": 1.9, "simple": 4.0},
+            "ring": {"ll": 1.0, "ll128": 2.5, "simple": 5.7},
+        },
+        "net": {
+            "tree": {"ll": 5.0, "ll128": 8.5, "simple": 14.0},
+            "ring": {"ll": 2.7, "ll128": 4.0, "simple": 14.0},
+            "nvls": {"simple": 18.0},
+            "nvls_tree": {"simple": 20.9},
+        },
+    },
+    # bus-bandwidth factor of a protocol relative to Simple: ring LL `busBw*.5` (half of every 8-byte word
+    # is a flag), ring LL128 `busBw*0.92` (120 of 128 bytes carry data); tree LL `busBw/3.8`, tree LL128
+    # `7/9` on one node and `120/128` across nodes
+    "proto_bw": {
+        "ring": {"ll": 0.5, "ll128": 0.92, "simple": 1.0},
+        "tree": {"ll": 1 / 3.8, "ll128": 7 / 9, "ll128_multinode": 120 / 128, "simple": 1.0},
+    },
+    # llMaxBws (GB/s bus bandwidth cap of LL): one node by GPU generation; several nodes by host CPU
+    # (Intel row used: NCCL's default for non-AMD hosts) for 2 and >2 nodes
+    "ll_max_bw_gbps": {
+        "volta": 39.0,
+        "ampere": 87.7,
+        "hopper": 141.0,
+        "blackwell": 282.0,
+        "nodes2": 39.0,
+        "nodes_gt2": 20.4,
+    },
+    # getNetOverhead: 1 us per step (x86 Intel; AMD 2 us), x3 for Simple; floors the intra-node ring step
+    # of a multi-node ring
+    "net_overhead_us": 1.0,
+    "net_overhead_simple_mult": 3.0,
+    # "Plateau effect of ring": multi-node ring / Simple all-reduce latency x1.4 (>= SM80; 1.9 before)
+    "ring_plateau": 1.4,
+}
+"""NCCL's tuning constants, in one place. A tier's catalog ``latency`` is its per-step latency for
+NCCL's Ring/Simple (``hw_lat_us[link]["ring"]["simple"]``: NVLink 3.4, PCIe 5.7, network 14 us); every
+other algorithm/protocol entry of that link class is scaled by ``latency / that reference`` so a
+catalog figure (a measured network step, a user override) moves all protocols together and the
+catalog figure equal to NCCL's reproduces tuning.cc exactly."""
 KAPPA_TREE = 0.92
 """Tree all-reduce busBW factor: NCCL tuning.cc ``min(0.92·busBW, ...)`` (formulas.md §2.3)."""
 KAPPA_INR = {"hopper": 0.85, "blackwell": 0.74}
@@ -126,6 +201,16 @@ def normalize_op(op: str) -> str:
     return key
 
 
+def normalize_protocol(protocol: str) -> str:
+    """Canonical protocol name ('auto', 'll', 'll128' or 'simple'); UserError otherwise."""
+    key = protocol.strip().lower()
+    if key == "auto":
+        return key
+    if key not in PROTO_ALIASES:
+        raise UserError(f"unknown protocol '{protocol}'; choose auto, ll, ll128 or simple")
+    return PROTO_ALIASES[key]
+
+
 def normalize_algo(op: str, algo: str) -> str:
     """Canonical algorithm name for ``op`` ('auto' allowed)."""
     key = algo.strip().lower().replace("-", "_")
@@ -154,6 +239,12 @@ class Shape:
         return base
 
 
+def nccl_platform(hw: Hardware) -> bool:
+    """True when collectives run on NCCL / RCCL (NVIDIA or AMD GPUs and systems built from them)."""
+    vendor = hw.vendor.strip().lower()
+    return hw.type in ("gpu", "system") and (vendor.startswith("nvidia") or vendor.startswith("amd"))
+
+
 @dataclass(frozen=True)
 class Level:
     """One fabric level a group spreads over: ``d`` ranks per domain of ``tier``."""
@@ -175,6 +266,16 @@ class Level:
     @property
     def in_network(self) -> bool:
         return self.tier.in_network_reduction and self.kind == "switch"
+
+    @property
+    def link(self) -> str | None:
+        """NCCL link class of the tier (tuning.cc NCCL_HW_NVLINK / PCI / NET): network tiers 'net', a
+        tier named PCIe 'pci', another switch or mesh tier 'nvlink' (NVLink, xGMI), a torus None."""
+        if self.network:
+            return "net"
+        if "pcie" in f"{self.tier.key} {self.tier.name}".lower():
+            return "pci"
+        return "nvlink" if self.kind in ("switch", "mesh") else None
 
 
 def placement(hw: Hardware, gpus: int, gpus_per_node: int | None = None) -> tuple[Level, ...]:
@@ -246,9 +347,71 @@ def kappa_inr(hw: Hardware) -> float:
     return KAPPA_INR["blackwell"] if "blackwell" in arch else KAPPA_INR["hopper"]
 
 
-def values(hw: Hardware, levels: Sequence[Level], size: Any) -> dict[str, Any]:
-    """Numeric value of every symbol of the collective expressions for this placement."""
-    out: dict[str, Any] = {"S": size, "t_0": T0, "kappa_tree": KAPPA_TREE, "kappa_inr": kappa_inr(hw)}
+_NCCL_ALGOS = ("ring", "tree", "in_network")
+
+
+def protocols(hw: Hardware, op: str, algo: str, levels: Sequence[Level]) -> tuple[str, ...]:
+    """Protocols NCCL runs ``algo`` with on this placement (tuning.cc): ring and the all-reduce tree
+    LL / LL128 / Simple, LL128 only where every intra-node level is NVLink (NCCL enables LL128 by
+    default only for NVLink-connected GPUs); NVLS Simple only; everything else (non-NCCL algorithms,
+    p2p, other platforms) Simple."""
+    fam = _family(op, algo)
+    if fam is None or fam == "nvls" or not nccl_platform(hw) or any(lv.link is None for lv in levels):
+        return ("simple",)
+    intra = [lv for lv in levels if not lv.network]
+    if all(lv.link == "nvlink" for lv in intra):
+        return PROTOCOLS
+    return ("ll", "simple")
+
+
+def _family(op: str, algo: str) -> str | None:
+    """tuning.cc algorithm row of an llmcost algorithm (None: not an NCCL algorithm)."""
+    if algo == "ring":
+        return "ring"
+    if algo == "tree" and op == "all_reduce":
+        return "tree"
+    if algo == "in_network":
+        return "nvls"
+    return None
+
+
+def _ll_max_bw(hw: Hardware, levels: Sequence[Level]) -> float:
+    """NCCL llMaxBws (B/s): by GPU generation on one node, by node count across nodes (Intel host row)."""
+    c = NCCL["ll_max_bw_gbps"]
+    nodes = math.prod(lv.d for lv in levels if lv.network)
+    if nodes > 1:
+        return (c["nodes2"] if nodes <= 2 else c["nodes_gt2"]) * 1e9
+    arch = str(hw.raw.get("architecture", "")).lower()
+    gen = next((g for g in ("blackwell", "hopper", "volta") if g in arch), "ampere")
+    return c[gen] * 1e9
+
+
+def _tree_hops(lv: Level, nccl: bool) -> float:
+    """Steps of one tree phase at a level: NCCL chains the ranks inside a node (d-1) and builds
+    binary trees across nodes (log2 d) (tuning.cc Tree: ``(nRanks/nNodes-1)*intraLat +
+    log2(nNodes)*interLat``); elsewhere a binary tree at every level."""
+    return float(lv.d - 1) if nccl and not lv.network else math.log2(lv.d)
+
+
+def values(
+    hw: Hardware,
+    levels: Sequence[Level],
+    size: Any,
+    algo: str = "ring",
+    protocol: str = "simple",
+    op: str = "all_reduce",
+) -> dict[str, Any]:
+    """Numeric value of every symbol of the collective expressions for this placement, for ``algo``
+    run with ``protocol`` (latencies and protocol bandwidth from :data:`NCCL` on an NCCL platform)."""
+    nccl = nccl_platform(hw)
+    out: dict[str, Any] = {
+        "S": size,
+        "t_0": T0,
+        "kappa_tree": KAPPA_TREE,
+        "kappa_inr": kappa_inr(hw),
+        "kappa_p": 1.0,
+        "B_p": math.inf,
+    }
     for k, lv in enumerate(levels):
         t = lv.tier
         out[f"d_{k}"] = float(lv.d)
@@ -258,6 +421,39 @@ def values(hw: Hardware, levels: Sequence[Level], size: Any) -> dict[str, Any]:
         out[f"alpha_{k}"] = max(t.latency, 1e-9)
         out[f"q_{k}"] = float(P2P_NET_BYTES) if lv.network else math.inf
         out[f"m_{k}"] = _torus_dims(t, lv.d)
+        out[f"h_{k}"] = _tree_hops(lv, nccl)
+    fam = _family(op, algo)
+    if protocol not in protocols(hw, op, algo, levels):
+        raise PlanError(f"{op}/{algo} does not run the {protocol} protocol on {hw.id}")
+    if fam is None or not nccl or any(lv.link is None for lv in levels):
+        return out
+    multinode = any(lv.network for lv in levels)
+    ppn1 = all(lv.network for lv in levels)
+    base, hwl = NCCL["base_lat_us"], NCCL["hw_lat_us"]
+    scale = 1.0
+    if fam == "ring" and op == "all_reduce" and protocol == "simple" and multinode:
+        scale = NCCL["ring_plateau"]
+    out["t_0"] = base[fam][protocol] * 1e-6 * scale
+    for k, lv in enumerate(levels):
+        link = lv.link or "nvlink"
+        ref = hwl[link]["ring"]["simple"]
+        row = fam
+        if fam == "ring" and lv.network and ppn1:
+            row = "tree"  # tuning.cc: at one rank per node the ring's network step uses the Tree figure
+        if fam == "nvls":
+            row = "nvls" if lv.in_network else "nvls_tree" if lv.network else "ring"
+        lat = hwl[link].get(row, hwl[link]["ring"])[protocol] * lv.tier.latency / ref
+        if fam == "ring" and multinode and not lv.network:
+            ovh = NCCL["net_overhead_us"] * (
+                NCCL["net_overhead_simple_mult"] if protocol == "simple" else 1.0
+            )
+            lat = max(lat, ovh * 1e-6)
+        out[f"alpha_{k}"] = max(lat * scale, 1e-9)
+    if fam in ("ring", "tree"):
+        key = "ll128_multinode" if fam == "tree" and protocol == "ll128" and multinode else protocol
+        out["kappa_p"] = NCCL["proto_bw"][fam][key]
+        if protocol == "ll":
+            out["B_p"] = _ll_max_bw(hw, levels)
     return out
 
 
@@ -310,6 +506,8 @@ class CollectiveCost:
     size: Any
     time: Any
     levels: tuple[Level, ...]
+    protocol: Any = "simple"
+    """NCCL protocol of the time: 'll', 'll128' or 'simple' (an array of names when ``size`` is)."""
 
     @property
     def algbw(self) -> Any:
@@ -322,6 +520,26 @@ class CollectiveCost:
         return self.algbw * busbw_factor(self.op, self.gpus)
 
 
+def _fastest(
+    op: str,
+    algo: str,
+    gpus: int,
+    size: Any,
+    times: list[Any],
+    protos: Sequence[str],
+    levels: tuple[Level, ...],
+) -> CollectiveCost:
+    """The fastest protocol of one algorithm (per size when sizes are arrays)."""
+    if len(times) == 1:
+        return CollectiveCost(op, algo, gpus, size, times[0], levels, protos[0])
+    if np.ndim(size) == 0:
+        i = int(np.argmin([float(t) for t in times]))
+        return CollectiveCost(op, algo, gpus, size, times[i], levels, protos[i])
+    stack = np.stack([np.broadcast_to(t, np.shape(size)) for t in times])
+    idx = np.argmin(stack, axis=0)
+    return CollectiveCost(op, algo, gpus, size, stack.min(axis=0), levels, np.array(protos)[idx])
+
+
 def costs(
     hw: Hardware,
     op: str,
@@ -329,9 +547,13 @@ def costs(
     gpus: int,
     gpus_per_node: int | None = None,
     algos: Sequence[str] | None = None,
+    protocol: str = "auto",
 ) -> list[CollectiveCost]:
-    """Cost of each algorithm (default: every available one) for ``op`` of ``size`` bytes."""
+    """Cost of each algorithm (default: every available one) for ``op`` of ``size`` bytes, each with
+    its fastest protocol (``protocol='auto'``) or the protocol named; with the protocol named and no
+    algorithm named, the algorithms that cannot run it are left out."""
     op = normalize_op(op)
+    protocol = normalize_protocol(protocol)
     levels = placement(hw, gpus, gpus_per_node)
     avail = available(op, levels)
     chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
@@ -341,34 +563,59 @@ def costs(
                 f"{a} needs a fabric tier with in-network reduction; {hw.id} spans "
                 + ", ".join(lv.tier.key for lv in levels)
             )
+    if protocol != "auto":
+        runs = [a for a in chosen if protocol in protocols(hw, op, a, levels)]
+        if algos is not None and len(runs) < len(chosen) or not runs:
+            bad = [a for a in chosen if a not in runs]
+            raise PlanError(
+                f"{op} "
+                + ", ".join(bad)
+                + f" cannot run the {protocol} protocol on {hw.id} (NCCL runs LL/LL128 "
+                "only for ring and the all-reduce tree, LL128 only over NVLink; other algorithms, p2p and "
+                "non-NCCL platforms run Simple)"
+            )
+        chosen = runs
     size_arr = np.asarray(size, dtype=float)
     if np.any(~np.isfinite(size_arr)) or np.any(size_arr <= 0):
         raise UserError("collective size must be positive")
-    vals = values(hw, levels, size_arr if size_arr.ndim else float(size_arr))
+    sz = size_arr if size_arr.ndim else float(size_arr)
     out = []
     for a in chosen:
-        t = evaluate(shape(op, a, levels), vals)
-        out.append(CollectiveCost(op, a, gpus, vals["S"], t, levels))
+        protos = protocols(hw, op, a, levels) if protocol == "auto" else (protocol,)
+        sh = shape(op, a, levels)
+        times = [evaluate(sh, values(hw, levels, sz, a, pr, op)) for pr in protos]
+        out.append(_fastest(op, a, gpus, sz, times, protos, levels))
     return out
 
 
 def best(results: Sequence[CollectiveCost]) -> CollectiveCost:
-    """The fastest of ``results`` (per size when sizes are arrays: ``algo`` becomes an array)."""
+    """The fastest of ``results`` (per size when sizes are arrays: ``algo`` and ``protocol`` become arrays)."""
     if np.ndim(results[0].time) == 0:
         return min(results, key=lambda r: float(r.time))
     times = np.stack([np.broadcast_to(r.time, np.shape(r.size)) for r in results])
     idx = np.argmin(times, axis=0)
     names = np.array([r.algo for r in results])[idx]
+    protos = np.stack(
+        [np.broadcast_to(np.asarray(r.protocol, dtype=object), np.shape(r.size)) for r in results]
+    )
+    proto = np.take_along_axis(protos, idx[None], axis=0)[0].astype(str)
     r0 = results[0]
-    return CollectiveCost(r0.op, names, r0.gpus, r0.size, times.min(axis=0), r0.levels)  # type: ignore[arg-type]
+    return CollectiveCost(r0.op, names, r0.gpus, r0.size, times.min(axis=0), r0.levels, proto)  # type: ignore[arg-type]
 
 
 def collective(
-    hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None = None, algo: str = "auto"
+    hw: Hardware,
+    op: str,
+    size: Any,
+    gpus: int,
+    gpus_per_node: int | None = None,
+    algo: str = "auto",
+    protocol: str = "auto",
 ) -> CollectiveCost:
-    """Cost of ``op`` with ``algo`` ('auto' = fastest modelled algorithm for the size)."""
+    """Cost of ``op`` with ``algo`` and ``protocol`` ('auto' = the fastest modelled algorithm and
+    NCCL protocol for the size, as NCCL's ncclTopoGetAlgoTime picks them)."""
     op = normalize_op(op)
     algo = normalize_algo(op, algo)
     if algo == "auto":
-        return best(costs(hw, op, size, gpus, gpus_per_node))
-    return costs(hw, op, size, gpus, gpus_per_node, [algo])[0]
+        return best(costs(hw, op, size, gpus, gpus_per_node, protocol=protocol))
+    return costs(hw, op, size, gpus, gpus_per_node, [algo], protocol)[0]
