@@ -173,6 +173,31 @@ def test_train_grid_row_is_the_single_plan(model: str, hw: str, gpus: int, gb: i
         assert (not any("does not fit" in n for n in r.notes)) == bool(out["fits"][i])
 
 
+def test_tp_overlap_searched_only_when_asked(llama8, h100) -> None:
+    """``--tp-overlap on,off`` adds overlapped twins of the sequence-parallel plans only; each row
+    costs the same bits as ``llmcost train`` with ``tp_overlap``; the default space has none."""
+    from llmcost.cost import train_step as TS
+
+    base = dict(
+        gpus=(16,), global_batch=32, seq_len=4096, zero=("0",), recompute=("none",), precision=("bf16",)
+    )
+    plain = ST.enumerate_space(llama8, h100, ST.TrainSpace(**base))
+    assert not plain.cols["tpo"].any()
+    both = ST.enumerate_space(llama8, h100, ST.TrainSpace(**base, tp_overlap=(False, True)))
+    on = both.cols["tpo"] == 1
+    assert on.sum() == (plain.cols["sp"] == 1).sum() and (both.cols["sp"][on] == 1).all()
+    assert len(both) == len(plain) + on.sum()
+    assert both.rejected["tp overlap needs tp > 1 with sequence parallel"] == (plain.cols["sp"] == 0).sum()
+    out = ST.evaluate_grid(llama8, h100, both, 4096, 32)
+    rng = np.random.default_rng(1)
+    for i in rng.choice(np.flatnonzero(on), 12, replace=False):
+        d = ST.plan_dict(both, int(i), 32, 4096, None)
+        assert d["tp_overlap"] is True
+        r = TR.evaluate(llama8, TR.TrainPlan.from_mapping(d), h100)
+        assert r.metrics() == {k: float(out[k][i]) for k in TRAIN_KEYS}, d
+        assert r.breakdown == {k: float(out[k][i]) for k in TS.BREAKDOWN}
+
+
 def test_single_plan_path_has_no_composition_of_its_own() -> None:
     """The step composition lives once (train_step); training.evaluate and the search call it."""
     import inspect
@@ -293,6 +318,23 @@ def test_cli_train_table_and_csv(cli) -> None:
     assert r.code == 0, r.err
     lines = r.out.strip().splitlines()
     assert lines[0].startswith("plan.gpus") and all(",4," in ln for ln in lines[1:])
+    r = cli(
+        "search",
+        "train",
+        "llama-3.1-8b",
+        "--gpus",
+        "8",
+        "--global-batch",
+        "32",
+        "--tp",
+        "4",
+        "--tp-overlap",
+        "on,off",
+        "--top",
+        "40",
+    )
+    assert r.code == 0, r.err
+    assert "on+tpo" in r.out
 
 
 @pytest.mark.parametrize(
@@ -305,6 +347,8 @@ def test_cli_train_table_and_csv(cli) -> None:
         (("--max-memory", "0.001"), "no valid train plan"),
         (("--objective", "nonsense"), "--objective"),
         (("--objective", "time_to_train"), "--tokens"),
+        (("--tp-overlap", "maybe"), "--tp-overlap"),
+        (("--sp", "maybe"), "--sp"),
     ],
 )
 def test_cli_train_errors(cli, args: tuple[str, ...], msg: str) -> None:

@@ -124,6 +124,8 @@ def test_gpt3_flops_match_narayanan() -> None:
         (dict(gpus=8, tp=4, dp=4), "must equal"),
         (dict(gpus=8, ep=2), "MoE"),
         (dict(gpus=8, precision="fp4"), "fp4"),
+        (dict(gpus=8, tp=8, sp=False, tp_overlap=True), "sequence parallelism"),
+        (dict(gpus=8, tp_overlap=True), "tp_overlap"),
     ],
 )
 def test_plans_rejected_with_reason(plan: dict, reason: str) -> None:
@@ -207,6 +209,121 @@ def test_more_bandwidth_never_slower(p: dict, k: float) -> None:
     )
     assert raw is hw.raw
     assert _eval(p, fast).step_time <= _eval(p, hw).step_time * (1 + 1e-9)
+
+
+Z3_PLANS = st.fixed_dictionaries(
+    {
+        "tp": st.sampled_from([1, 2, 4]),
+        "dp": st.sampled_from([2, 4, 8]),
+        "mb": st.sampled_from([1, 2]),
+        "m": st.sampled_from([1, 4]),
+        "rc": st.sampled_from(["none", "selective", "full"]),
+        "seq": st.sampled_from([1024, 4096]),
+        "gpn": st.sampled_from([4, 8]),
+    }
+)
+
+
+def _z3(p: dict, zero: int, hw=None, **over):
+    hw = hw or get_hardware("h100-sxm")
+    plan = TrainPlan(
+        gpus=p["tp"] * p["dp"],
+        tp=p["tp"],
+        dp=p["dp"],
+        micro_batch=p["mb"],
+        global_batch=p["mb"] * p["dp"] * p["m"],
+        seq_len=p["seq"],
+        recompute=p["rc"],
+        precision="fp16",  # ZeRO-0 then keeps 2-byte gradients too (same DP volume per element)
+        attention="flash",  # same attention whatever fits
+        gpus_per_node=p["gpn"],
+        zero=zero,
+        **over,
+    )
+    return evaluate(_spec("llama-3.1-8b"), plan, hw)
+
+
+@settings(max_examples=30, deadline=None)
+@given(Z3_PLANS)
+def test_zero3_never_faster_than_zero0(p: dict) -> None:
+    """Same plan, DP > 1: ZeRO-3 regathers the parameters every micro-batch and pass, so apart from
+    the optimizer step (which ZeRO shards) its step is never shorter than plain DP's."""
+    r0, r3 = _z3(p, 0), _z3(p, 3)
+    assert r3.breakdown["zero3_comm"] > 0
+    t0 = r0.step_time - r0.breakdown["optimizer"]
+    t3 = r3.step_time - r3.breakdown["optimizer"]
+    assert t3 >= t0 * (1 - 1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(Z3_PLANS, st.floats(1.5, 8.0))
+def test_zero3_more_dp_bandwidth_never_slower(p: dict, k: float) -> None:
+    hw = get_hardware("h100-sxm")
+    fast = hw.with_overrides(
+        {"fabric": {t.key: {"bandwidth": f"{t.bandwidth * k / 1e9} GB/s"} for t in hw.fabric}}
+    )
+    assert _z3(p, 3, fast).step_time <= _z3(p, 3, hw).step_time * (1 + 1e-12)
+
+
+def test_zero3_overlap_is_per_layer_not_per_step() -> None:
+    """The prefetch hides one layer's gathers under one layer's compute: a forward pass whose
+    per-layer gather exceeds its per-layer compute is exposed even when the step's total
+    communication is below its total compute (a per-step max() would hide it)."""
+    L, t_f, t_b, ag, rs = 10, 1.0, 2.0, 0.12, 0.02
+    assert L * (2 * ag + rs) < t_f + t_b
+    x = float(G.zero3(L, 1, t_b, t_f, 0.0, ag, rs, 0.0))
+    assert x == pytest.approx(ag + (L - 1) * (ag - t_f / L) + ag + rs)
+    # compute-bound: only the first gathers and the last reduce-scatter are exposed, per micro-batch
+    assert float(G.zero3(L, 4, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0)) == pytest.approx(4 * (3 * 0.01 + 0.01))
+    # communication-bound: each pass takes L·comm + one layer of compute
+    fwd = L * 1.0 + t_f / L
+    assert float(G.zero3(L, 1, t_b, t_f, 0.0, 1.0, 0.0, 0.0)) == pytest.approx(
+        (fwd - t_f) + (L * 1.0 + t_b / L - t_b)
+    )
+
+
+def test_zero3_slow_fabric_is_communication_bound() -> None:
+    """At 1/100 of the DP bandwidth a ZeRO-3 step is paced by its per-micro-batch parameter traffic
+    (3 gathers with full recomputation + 1 reduce-scatter of every layer), not by compute."""
+    p = {"tp": 1, "dp": 16, "mb": 1, "m": 2, "rc": "full", "seq": 1024, "gpn": 8}
+    hw = get_hardware("h100-sxm")
+    slow = hw.with_overrides(
+        {"fabric": {t.key: {"bandwidth": f"{t.bandwidth / 100 / 1e9} GB/s"} for t in hw.fabric}}
+    )
+    r = _z3(p, 3, slow)
+    v = r.values
+    comm = p["m"] * v["layers_stage"] * (3 * v["t_z3_ag"] + v["t_z3_rs"])
+    compute = sum(r.breakdown[k] for k in ("compute_fwd", "compute_bwd", "compute_recompute"))
+    assert comm > 2 * compute
+    assert r.breakdown["zero3_comm"] >= comm - compute
+    assert r.step_time >= comm
+
+
+@settings(max_examples=30, deadline=None)
+@given(PLANS)
+def test_tp_overlap_never_slower(p: dict) -> None:
+    if p["tp"] == 1:
+        p = {**p, "tp": 2}
+    off, on = _eval(p, sp=True), _eval(p, sp=True, tp_overlap=True)
+    assert on.step_time <= off.step_time * (1 + 1e-12)
+    assert on.breakdown["tp_comm"] <= off.breakdown["tp_comm"] * (1 + 1e-12)
+    assert on.breakdown["tp_comm"] >= 0
+    assert on.hw_flops_step == off.hw_flops_step and on.memory == off.memory
+
+
+def test_tp_overlap_hides_tp_comm_under_gemms() -> None:
+    """Megatron-Core --tp-comm-overlap on a large GEMM-bound layer (TP 8 on NVLink): the TP
+    collectives mostly hide under the QKV / O / FFN GEMMs; the exposed part is max(0, comm − GEMM)."""
+    plan = dict(gpus=8, tp=8, micro_batch=1, global_batch=8, seq_len=4096, sp=True)
+    spec, hw = _spec("llama-3.1-70b"), get_hardware("h100-sxm")
+    off = evaluate(spec, TrainPlan(**plan), hw)
+    on = evaluate(spec, TrainPlan(**plan, tp_overlap=True), hw)
+    assert off.breakdown["tp_comm"] > 0
+    assert on.breakdown["tp_comm"] < 0.5 * off.breakdown["tp_comm"]
+    assert on.step_time < off.step_time
+    # the generated formula: forward pairs (AG with the input GEMM, RS with the output GEMM) per
+    # forward pass, swapped in the backward
+    assert float(G.tp__overlap(1, 1.0, 2.0, 1.5, 2.5)) == pytest.approx(0.5 + 0.5 + 1.5 + 0.0)
 
 
 def test_single_plan_and_arrays_agree() -> None:
@@ -336,6 +453,15 @@ def test_cli_train_json_and_errors(cli) -> None:
     assert r.code == 2 and r.err.count("\n") == 1 and "divide" in r.err
     r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp", "8", "--explain")
     assert r.code == 0 and "T = " in r.out
+    r = cli(
+        "train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp", "8", "--tp-overlap", "-f", "json"
+    )
+    assert r.code == 0, r.err
+    assert json.loads(r.out)["plan"]["tp_overlap"] is True
+    r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--tp-overlap")
+    assert r.code == 2 and "sequence parallelism" in r.err
+    r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--zero", "3", "--explain")
+    assert r.code == 0 and "t_z3_ag" in r.out and "layers_stage" in r.out
 
 
 def test_cli_plan_file(cli, tmp_path: Path) -> None:

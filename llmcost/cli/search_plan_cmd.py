@@ -22,6 +22,14 @@ def _common_list(text: str | None, what: str, cast: Any = int, choices: Any = No
     return parse_list(text, what, cast, choices)
 
 
+def _on_off(x: str) -> bool:
+    """on / off (true / false) as a bool; ValueError otherwise (parse_list reports it)."""
+    v = {"on": True, "off": False, "true": True, "false": False}.get(x.strip().lower())
+    if v is None:
+        raise ValueError(x)
+    return v
+
+
 def _axes(text: str | None, default: tuple[str, str]) -> tuple[str, str]:
     from llmcost.errors import UserError
 
@@ -107,6 +115,13 @@ def search_train(
     sp: Annotated[
         str | None, Opt("--sp", help="Sequence parallelism: on, off or on,off (default: on when tp>1).")
     ] = None,
+    tp_overlap: Annotated[
+        str | None,
+        Opt(
+            "--tp-overlap",
+            help="TP comm overlap (Megatron-Core --tp-comm-overlap): on, off or on,off (default off).",
+        ),
+    ] = None,
     gpus_per_node: Annotated[int | None, Opt("--gpus-per-node", help="GPUs per host.")] = None,
     objective: Annotated[
         str,
@@ -151,9 +166,8 @@ def search_train(
     if seq < 1 or gb < 1:
         raise UserError("--seq-len and --global-batch must be positive")
     zero_l = _common_list(zero, "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
-    sp_l = _common_list(
-        sp, "--sp", lambda x: {"on": True, "off": False, "true": True, "false": False}[x.lower()]
-    )
+    sp_l = _common_list(sp, "--sp", _on_off)
+    tpo_l = _common_list(tp_overlap, "--tp-overlap", _on_off)
     space = TrainSpace(
         gpus=gl,
         global_batch=gb,
@@ -169,6 +183,7 @@ def search_train(
         schedule=_common_list(schedule, "--schedule", str.lower, SCHEDULES) or SCHEDULES,
         precision=_common_list(precision, "--precision", str.lower, PRECISIONS),
         sp=sp_l,
+        tp_overlap=tpo_l or (False,),
         gpus_per_node=gpus_per_node,
     )
     run_tokens = parse_count(tokens, "--tokens") if tokens else None
@@ -211,7 +226,7 @@ def _train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
         "dp": pl["dp"],
         "cp": pl["cp"],
         "ep": pl["ep"],
-        "sp": "on" if pl["sp"] else "off",
+        "sp": ("on+tpo" if pl.get("tp_overlap") else "on") if pl["sp"] else "off",
         "mb": pl["micro_batch"],
         "zero": zero,
         "recompute": pl["recompute"],

@@ -50,6 +50,14 @@ def train(
     sp: Annotated[
         bool | None, typer.Option("--sp/--no-sp", help="Sequence parallelism (default: on when tp > 1).")
     ] = None,
+    tp_overlap: Annotated[
+        bool | None,
+        typer.Option(
+            "--tp-overlap/--no-tp-overlap",
+            help="Overlap TP all-gather / reduce-scatter with the adjacent GEMMs (Megatron-Core"
+            " --tp-comm-overlap, Transformer Engine; needs sequence parallelism). Default off.",
+        ),
+    ] = None,
     zero: Annotated[str | None, typer.Option("--zero", help="ZeRO stage 0-3 or fsdp.")] = None,
     dist_opt: Annotated[
         bool | None,
@@ -102,6 +110,7 @@ def train(
         "cp": cp,
         "ep": ep,
         "sp": sp,
+        "tp_overlap": tp_overlap,
         "zero": zero_v,
         "distributed_optimizer": dist_opt,
         "micro_batch": micro_batch,
@@ -176,6 +185,7 @@ def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
         "cp": lay.cp,
         "ep": lay.ep,
         "sp": lay.sp,
+        "tp_overlap": lay.plan.tp_overlap,
         "zero": lay.plan.zero,
         "distributed_optimizer": lay.plan.distributed_optimizer,
         "micro_batch": lay.plan.micro_batch,
@@ -254,7 +264,9 @@ def _explain(r: Any, fmt: str) -> None:
     text = f"T = {sp.sstr(expr)}"
     if fmt == "table":
         print(text)
-        print(f"= {r.step_time:.6g} s  (t_dp, t_ag, t_z3, t_p2p: collective times, see llmcost collective)")
+        print(
+            f"= {r.step_time:.6g} s  (t_dp, t_ag, t_z3_ag, t_z3_rs, t_p2p: collective times, see llmcost collective)"
+        )
         emit(rows, fmt, title="symbols")
     else:
         emit({"expression": text, "latex": sp.latex(expr), "symbols": rows, "step_time_s": r.step_time}, fmt)

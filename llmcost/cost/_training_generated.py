@@ -55,9 +55,14 @@ def dp__serial(t_ag, t_dp):
     return t_ag + t_dp
 
 
-def zero3(n_micro, t_bwd, t_fwd, t_rc, t_z3):
-    """ZeRO-3 / FSDP: per micro-batch the gathers (forward, backward, recompute) and the gradient"""
-    return n_micro*numpy.maximum(0, -t_bwd - t_fwd - t_rc + t_z3)
+def zero3(layers_stage, n_micro, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
+    """ZeRO-3 / FSDP FULL_SHARD, overlapped layer by layer (not per step): per micro-batch, each"""
+    return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag + t_z3_rs - t_bwd/layers_stage))
+
+
+def tp__overlap(n_fpass, t_gemm_in, t_gemm_out, t_tp_ag, t_tp_rs):
+    """TP communication overlapped with the adjacent GEMMs (Megatron-Core ``--tp-comm-overlap``,"""
+    return n_fpass*(numpy.maximum(0, -t_gemm_in + t_tp_ag) + numpy.maximum(0, -t_gemm_out + t_tp_rs)) + numpy.maximum(0, -t_gemm_in + t_tp_rs) + numpy.maximum(0, -t_gemm_out + t_tp_ag)
 
 
 def optimizer(eta_m, mem_bw, opt_bytes, psi_opt):
@@ -136,7 +141,8 @@ FUNCTIONS = {
     'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_p2p', 't_rc', 'v_stages'), '90c4d260a3c78b47'),
     'dp__overlap': (dp__overlap, ('n_buckets', 't_ag', 't_bwd', 't_dp', 't_fwd'), '6c2ffedbaa7880e9'),
     'dp__serial': (dp__serial, ('t_ag', 't_dp'), '4ae7d94d64d1bd2f'),
-    'zero3': (zero3, ('n_micro', 't_bwd', 't_fwd', 't_rc', 't_z3'), '685cb67a1708e2ce'),
+    'zero3': (zero3, ('layers_stage', 'n_micro', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), 'ea3417ee4e405c05'),
+    'tp__overlap': (tp__overlap, ('n_fpass', 't_gemm_in', 't_gemm_out', 't_tp_ag', 't_tp_rs'), '466407088ed9e45c'),
     'optimizer': (optimizer, ('eta_m', 'mem_bw', 'opt_bytes', 'psi_opt'), 'a273dc432f5ec5f8'),
     'mfu': (mfu, ('flops_step', 'n_gpus', 'peak_flops', 't_step'), 'ef552f7f28946d1a'),
     'tflops_per_gpu': (tflops_per_gpu, ('flops_step', 'n_gpus', 't_step'), '6841dc47f0349102'),

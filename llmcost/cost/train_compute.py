@@ -70,9 +70,32 @@ class LayerCost:
     model_flops: float  # forward + backward, per device
     hw_flops: float  # + recomputation, per device
     ops: tuple[TOp, ...]
+    t_op_fwd: Any = None  # forward time of each non-collective op, in ``ops`` order (axis 0)
 
     def collectives(self) -> list[TOp]:
         return [o for o in self.ops if o.kind == "collective"]
+
+    def tp_gemm_pairs(self) -> list[tuple[Any, Any]]:
+        """Per TP collective of :meth:`collectives` (``None`` for other groups): forward times of
+        the first and the last GEMM of its block, the ops since the previous TP collective: the
+        column-parallel GEMM that consumes the block's (gathered) input and the row-parallel GEMM
+        whose output the collective reduces (QKV / O projections, FFN up / down; shared experts in
+        a MoE block; 0 when the block has none). What TP overlap hides the collectives under
+        (:func:`llmcost.cost.training_formulas.tp_exposed_overlap`)."""
+        out: list[Any] = []
+        block: list[Any] = []
+        j = 0
+        for o in self.ops:
+            if o.kind != "collective":
+                if o.kind == "gemm":
+                    block.append(self.t_op_fwd[j])
+                j += 1
+            elif o.group == "tp":
+                out.append((block[0], block[-1]) if block else (0.0, 0.0))
+                block = []
+            else:
+                out.append(None)
+        return out
 
 
 @dataclass(frozen=True)
@@ -221,7 +244,7 @@ def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> Layer
         t_rc, hw = t_af, model + attn_model
     else:
         t_rc, hw = 0.0, model
-    return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, hw, tuple(ops))
+    return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, hw, tuple(ops), fwd)
 
 
 def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:

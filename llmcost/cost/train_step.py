@@ -14,7 +14,7 @@ row (what overlaps and what is exposed: :mod:`llmcost.cost.training`'s docstring
   the pipeline schedule, bubble and p2p (``pipeline__*`` / ``bubble__*`` of
   :mod:`.training_formulas`);
 * data-parallel traffic and its overlap (``dp__overlap`` / ``dp__serial``), ZeRO-3 gathers
-  (``zero3``), optimizer step or host offload (:func:`.train_memory.offload_time`);
+  layer by layer (``zero3``), optimizer step or host offload (:func:`.train_memory.offload_time`);
 * model / hardware FLOPs, memory by component (:func:`.train_memory.memory`), MFU, HFU, rates;
 * attention 'auto': a plan whose materialized scores do not fit is costed with FlashAttention.
 
@@ -59,10 +59,11 @@ COLS = (
     "auto",
     "offload",
     "overlap",
+    "tpo",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
-FlashAttention), offload index, DP overlap."""
+FlashAttention), offload index, DP overlap, TP communication overlap."""
 
 
 def plan_columns(lay: TR.Layout) -> dict[str, np.ndarray]:
@@ -86,6 +87,7 @@ def plan_columns(lay: TR.Layout) -> dict[str, np.ndarray]:
         "auto": int(p.attention == "auto"),
         "offload": OFFLOAD.index(p.offload),
         "overlap": int(p.overlap_dp),
+        "tpo": int(p.tp_overlap),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in COLS}
 
@@ -163,6 +165,7 @@ def _layer_quantities(
     ep: np.ndarray,
     mb: np.ndarray,
     sp: np.ndarray,
+    tpo: np.ndarray,
     rc: str,
     prec: str,
     b_w: float,
@@ -173,8 +176,9 @@ def _layer_quantities(
     TP / CP / EP communication of one micro-batch, and the embedding / head / loss per stage kind.
 
     TP: all-reduce per block forward and backward, with sequence parallel a reduce-scatter +
-    all-gather of the same volume (Korthikanti 2022 §4.2.2); CP ring attention (Megatron CP):
-    c−1 K,V steps forward, K,V + dK,dV backward, each hidden behind the attention of the previous
+    all-gather of the same volume (Korthikanti 2022 §4.2.2), exposed; with TP overlap (``tpo``,
+    sequence parallel only) each hidden under its adjacent GEMM (``tp__overlap``); CP ring
+    attention (Megatron CP): c−1 K,V steps forward, K,V + dK,dV backward, each hidden behind the attention of the previous
     step (formulas.md §3.6); EP: dispatch / combine all-to-all per pass (+ recompute)."""
     from llmcost.search.common import collective_v, group_gpn
 
@@ -234,17 +238,22 @@ def _layer_quantities(
         t_tp = np.zeros(n)
         t_cp = np.zeros(n)
         t_ep = np.zeros(n)
-        for o in lc.collectives():
+        for o, gemms in zip(lc.collectives(), lc.tp_gemm_pairs(), strict=True):
             size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
             if o.group == "tp":
                 if sp.any():
-                    one_sp = collective_v(hw, "all_gather", size, tp, gpn_tp) + collective_v(
-                        hw, "reduce_scatter", size, tp, gpn_tp
-                    )
+                    ag = collective_v(hw, "all_gather", size, tp, gpn_tp)
+                    rs = collective_v(hw, "reduce_scatter", size, tp, gpn_tp)
+                    one_sp = ag + rs
                 else:
                     one_sp = 0.0
                 one = np.where(sp == 1, one_sp, collective_v(hw, "all_reduce", size, tp, gpn_tp))
-                t_tp = t_tp + np.where((tp > 1) & (size > 0), passes * one, 0.0)
+                x = passes * one
+                if tpo.any() and sp.any():
+                    g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (n,)) for g in gemms)
+                    hidden = G.tp__overlap(passes - 1, g_in, g_out, ag, rs)
+                    x = np.where((tpo == 1) & (sp == 1), hidden, x)
+                t_tp = t_tp + np.where((tp > 1) & (size > 0), x, 0.0)
             elif o.group == "cp" and o.variant == "pass_kv":
                 fwd = (cpf - 1) * collective_v(hw, "send_recv", size, 2, np.minimum(2, gpn_cp))
                 x = np.maximum(0.0, fwd - lc.t_attn_fwd) + np.maximum(0.0, 2 * fwd - lc.t_attn_bwd)
@@ -319,10 +328,10 @@ def _compose(
     # --- operator-level quantities, once per distinct configuration -----------------------------
     bwa = np.round(bw_ * 64).astype(np.int64) * 1000 + np.round(ba_ * 64).astype(np.int64)
     first, inv = key(
-        c["gpus"], c["tp"], c["cp"], c["ep"], c["mb"], c["sp"], c["rc"], c["prec"], bwa, c["flash"]
+        c["gpus"], c["tp"], c["cp"], c["ep"], c["mb"], c["sp"], c["tpo"], c["rc"], c["prec"], bwa, c["flash"]
     )
     LQ: dict[str, np.ndarray] = {}
-    u = {k: c[k][first] for k in ("tp", "cp", "ep", "mb", "sp", "rc", "prec", "flash")}
+    u = {k: c[k][first] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "rc", "prec", "flash")}
     ubw, uba, ugpn = bw_[first], ba_[first], gpn_all[first]
     gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"])
     for gi, f0 in enumerate(gfirst):
@@ -338,6 +347,7 @@ def _compose(
             u["ep"][sel],
             u["mb"][sel],
             u["sp"][sel],
+            u["tpo"][sel],
             RC[u["rc"][f0]],
             PREC[u["prec"][f0]],
             float(ubw[f0]),
@@ -356,6 +366,7 @@ def _compose(
     expert = np.zeros(n)
     n_moe0 = np.zeros(n)
     n_dense0 = np.zeros(n)
+    n_lay = np.zeros(n)  # layers of the busiest stage (all its chunks)
     lfirst, linv = key(pp, v)
     for li, f0 in enumerate(lfirst):
         P, V = int(pp[f0]), int(v[f0])
@@ -379,6 +390,7 @@ def _compose(
         best = np.argmax(np.stack(totals), axis=0)
         for k in comp:
             st[k][rows] = np.choose(best, [p[k] for p in parts])
+        n_lay[rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
         n0 = len(stages[0])
         moe0 = int(mdl.is_moe_layer[stages[0]].sum()) if n0 else 0
         n_moe0[rows], n_dense0[rows] = moe0, n0 - moe0
@@ -435,15 +447,19 @@ def _compose(
     def coll(op: str, size: np.ndarray, group: np.ndarray, gpn: np.ndarray) -> np.ndarray:
         return collective_v(hw, op, size[df], group[df], gpn[df])[dinv]
 
-    ag_d = coll("all_gather", np.where(z3 | dist_opt, dense * bw_, 0.0), dpc, gpn_dp)
-    ag_e = coll("all_gather", np.where(z3 | dist_opt, expert * bw_, 0.0), exp_dp, gpn_edp)
-    rs_d = coll("reduce_scatter", np.where(z3 | dist_opt, dense * bg_, 0.0), dpc, gpn_dp)
-    rs_e = coll("reduce_scatter", np.where(z3 | dist_opt, expert * bg_, 0.0), exp_dp, gpn_edp)
+    # ZeRO-3 moves one layer at a time (the average layer of the busiest stage); the sharded
+    # optimizer (ZeRO-1/2, distributed optimizer) the whole shard once per step
+    per = np.where(z3, 1.0 / np.maximum(n_lay, 1.0), np.where(dist_opt, 1.0, 0.0))
+    ag_d = coll("all_gather", dense * bw_ * per, dpc, gpn_dp)
+    ag_e = coll("all_gather", expert * bw_ * per, exp_dp, gpn_edp)
+    rs_d = coll("reduce_scatter", dense * bg_ * per, dpc, gpn_dp)
+    rs_e = coll("reduce_scatter", expert * bg_ * per, exp_dp, gpn_edp)
     plain = ~(z3 | dist_opt)
     ar_d = coll("all_reduce", np.where(plain, dense * bg_, 0.0), dpc, gpn_dp)
     ar_e = coll("all_reduce", np.where(plain, expert * bg_, 0.0), exp_dp, gpn_edp)
-    passes = 2 + (c["rc"] == RC.index("full"))  # ZeRO-3 gathers: forward, backward (+ recompute)
-    t_z3 = np.where(z3, passes * ag_d + rs_d + passes * ag_e + rs_e, 0.0)
+    z3_ag = np.where(z3, ag_d + ag_e, 0.0)  # per layer, per pass
+    z3_rs = np.where(z3, rs_d + rs_e, 0.0)
+    z3_rc = (c["rc"] == RC.index("full")).astype(float)  # full recompute gathers a third time
     t_dp = np.where(z3, 0.0, np.where(dist_opt, rs_d + rs_e, ar_d + ar_e))
     t_ag = np.where(z3 | ~dist_opt, 0.0, ag_d + ag_e)
     n_buckets = np.maximum(1.0, (dense + expert) / TR.BUCKET_PARAMS)
@@ -451,7 +467,7 @@ def _compose(
     dp_exposed = G.dp__overlap(n_buckets, t_ag, t_b, t_dp, t_f)
     if not overlap.all():
         dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(t_ag, t_dp))
-    z3_exposed = np.where(z3, G.zero3(m, t_b, t_f, t_rc, t_z3), 0.0)
+    z3_exposed = np.where(z3, G.zero3(n_lay, m, t_b, t_f, t_rc, z3_ag, z3_rs, z3_rc), 0.0)
     z_o = np.where(dist_opt | (zero > 0), dpc, 1)
     psi_opt = np.where(
         z_o > 1, (dense + expert * dpc / np.maximum(exp_dp, 1) / np.maximum(dpc, 1)) / z_o, dense + expert
@@ -513,7 +529,10 @@ def _compose(
         "t_dp": t_dp,
         "t_ag": t_ag,
         "n_buckets": n_buckets,
-        "t_z3": t_z3,
+        "t_z3_ag": z3_ag,
+        "t_z3_rs": z3_rs,
+        "layers_stage": n_lay,
+        "z3_rc": z3_rc,
         "t_opt": t_opt,
         "t_offload": t_off,
     }
@@ -565,7 +584,10 @@ VALUES = (
     "t_dp",
     "t_ag",
     "n_buckets",
-    "t_z3",
+    "t_z3_ag",
+    "t_z3_rs",
+    "layers_stage",
+    "z3_rc",
     "t_opt",
     "t_offload",
 )

@@ -16,12 +16,17 @@ inputs:
 What overlaps and what is exposed (reported separately in :class:`TrainResult`):
 
 * TP (all-reduce, or reduce-scatter + all-gather with sequence parallel), EP all-to-all and
-  pipeline send/recv: exposed (on the critical path; no TP comm overlap modelled);
+  pipeline send/recv: exposed (on the critical path); with ``tp_overlap`` (Megatron-Core
+  ``--tp-comm-overlap``, Transformer Engine userbuffers; default off, needs sequence
+  parallelism) each TP all-gather / reduce-scatter hides under its adjacent GEMM and only the
+  excess is exposed;
 * CP ring KV exchange: overlapped with the attention of each ring step, the excess exposed;
 * DP gradient reduction: bucketed, overlapped with the last micro-batch's backward (and the
   distributed optimizer's parameter all-gather with the next forward); the last bucket and
   anything longer than the backward is exposed (``overlap_dp: false`` exposes all of it);
-* ZeRO-3 gathers / reduce-scatters: prefetched under each micro-batch's compute;
+* ZeRO-3 / FSDP parameter gathers and gradient reduce-scatters, every micro-batch: prefetched
+  layer by layer under the previous layer's compute; the first gather of each pass, the last
+  reduce-scatter and each layer's excess of communication over compute are exposed;
 * optimizer step and host offload: exposed.
 """
 
@@ -64,6 +69,7 @@ _PLAN_KEYS = (
     "gpus_per_node",
     "attention",
     "overlap_dp",
+    "tp_overlap",
     "offload",
 )
 
@@ -96,6 +102,10 @@ class TrainPlan:
     gpus_per_node: int | None = None
     attention: str = "auto"  # 'flash' | 'materialized' | 'auto' (see :func:`check`)
     overlap_dp: bool = True
+    tp_overlap: bool = False
+    """TP communication overlapped with the adjacent GEMMs: what Megatron-Core with Transformer
+    Engine does with ``--tp-comm-overlap`` (userbuffers; requires sequence parallelism). Off by
+    default: plain Megatron-LM / PyTorch TP runs its collectives on the critical path."""
     offload: str = "none"
 
     @classmethod
@@ -231,6 +241,13 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     sp = plan.sp if plan.sp is not None else tp > 1
     if sp and tp == 1:
         sp = False
+    if not isinstance(plan.tp_overlap, bool):
+        raise PlanError(f"tp_overlap must be true or false, got {plan.tp_overlap!r}")
+    if plan.tp_overlap and not sp:
+        raise PlanError(
+            "tp_overlap needs tp > 1 with sequence parallelism (Megatron-Core --tp-comm-overlap"
+            " requires --sequence-parallel)"
+        )
     node = plan.gpus_per_node or hw.node_devices or 1
     node = max(1, min(node, gpus))
     if gpus % node:

@@ -93,7 +93,47 @@ define(
 )
 define("n_buckets", "1", "gradient buckets (the last one cannot overlap the backward)", latex=r"n_{bk}")
 define(
-    "t_z3", "s", "ZeRO-3 parameter gathers and gradient reduce-scatter of one micro-batch", latex=r"t_{z3}"
+    "t_z3_ag",
+    "s",
+    "ZeRO-3 / FSDP all-gather of one layer's parameters over the data-parallel group",
+    latex=r"t_{z3,ag}",
+)
+define(
+    "t_z3_rs",
+    "s",
+    "ZeRO-3 / FSDP reduce-scatter of one layer's gradients over the data-parallel group",
+    latex=r"t_{z3,rs}",
+)
+define(
+    "z3_rc",
+    "1",
+    "1 when full recomputation gathers the parameters a third time (before the recomputed forward)",
+    latex=r"\rho_{rc}",
+)
+define("n_fpass", "1", "forward passes per micro-batch: 1, or 2 with full recomputation", latex=r"n_{fp}")
+define(
+    "t_tp_ag",
+    "s",
+    "sequence-parallel TP all-gather of one block's input (one pass, one micro-batch)",
+    latex=r"t_{tp,ag}",
+)
+define(
+    "t_tp_rs",
+    "s",
+    "sequence-parallel TP reduce-scatter of one block's output (one pass, one micro-batch)",
+    latex=r"t_{tp,rs}",
+)
+define(
+    "t_gemm_in",
+    "s",
+    "forward time of the column-parallel GEMM that consumes a block's gathered input (QKV, FFN up)",
+    latex=r"t_{g,in}",
+)
+define(
+    "t_gemm_out",
+    "s",
+    "forward time of the row-parallel GEMM whose output is reduce-scattered (attention out, FFN down)",
+    latex=r"t_{g,out}",
 )
 define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
 define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
@@ -157,11 +197,50 @@ def dp_exposed_serial() -> sp.Expr:
     return S("t_dp") + S("t_ag")
 
 
+def _prefetched(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
+    """Exposed time of a pass over ``L_s`` layers whose per-layer communication ``t_comm`` is
+    prefetched under the previous layer's compute ``t_compute/L_s``: the first layer's
+    communication cannot overlap, each later layer exposes what exceeds one layer of compute,
+    ``t_comm + (L_s − 1)·max(0, t_comm − t_compute/L_s)``: a compute-bound pass exposes one layer's
+    communication, a communication-bound one takes ``L_s·t_comm + t_compute/L_s`` in all
+    (formulas.md §3.6 "Overlap model" [derived])."""
+    L = S("layers_stage")
+    return t_comm + (L - 1) * sp.Max(t_comm - t_compute / L, 0)
+
+
 def zero3_exposed() -> sp.Expr:
-    """ZeRO-3 / FSDP: per micro-batch the gathers (forward, backward, recompute) and the gradient
-    reduce-scatter are prefetched layer by layer under that micro-batch's compute; what exceeds the
-    compute is exposed (Rajbhandari et al. 2020 §7.2.2: 1.5× DP volume per pass; formulas.md §3.6)."""
-    return S("n_micro") * sp.Max(S("t_z3") - (S("t_fwd") + S("t_bwd") + S("t_rc")), 0)
+    """ZeRO-3 / FSDP FULL_SHARD, overlapped layer by layer (not per step): per micro-batch, each
+    layer's parameters are all-gathered before its forward and again before its backward (and
+    before the recomputed forward with full recomputation), and its gradients reduce-scattered
+    after its backward (Rajbhandari et al. 2020 §5.3, §7.2.2: 3 passes of Ψ, 1.5× the volume of
+    DP / ZeRO-1/2). The gather of the next layer is prefetched under the current layer's compute
+    (DeepSpeed ``stage3_prefetch_bucket_size`` / ``stage3_max_live_parameters``; PyTorch FSDP
+    ``forward_prefetch`` / ``BackwardPrefetch.BACKWARD_PRE``), and in the backward the gather of
+    the next layer and the reduce-scatter of the previous one share the comm stream under one
+    layer's backward. Exposed per pass (:func:`_prefetched`): the first gather (and the last
+    reduce-scatter) plus each layer's excess of communication over compute, ``L_s`` layers of
+    average size (formulas.md §3.6 "Overlap model": FSDP overlaps with the previous layer's
+    compute)."""
+    fwd = _prefetched(S("t_z3_ag"), S("t_fwd"))
+    rc = S("z3_rc") * _prefetched(S("t_z3_ag"), S("t_rc"))
+    bwd = _prefetched(S("t_z3_ag") + S("t_z3_rs"), S("t_bwd"))
+    return S("n_micro") * (fwd + rc + bwd)
+
+
+def tp_exposed_overlap() -> sp.Expr:
+    """TP communication overlapped with the adjacent GEMMs (Megatron-Core ``--tp-comm-overlap``,
+    Transformer Engine userbuffers; needs sequence parallelism): per block and micro-batch the
+    sequence-parallel all-gather is pipelined with the column-parallel GEMM that consumes it and
+    the reduce-scatter with the row-parallel GEMM that produces it (AG+GEMM, GEMM+RS; Wang et
+    al. 2022 "Overlap communication with dependent computation via decomposition", ASPLOS 2023;
+    NVIDIA TransformerEngine ``initialize_ub``), so each exposes ``max(0, comm − GEMM)``. In the
+    backward the roles swap: the gradient all-gather overlaps the row-parallel GEMM's data
+    gradient and the reduce-scatter the column-parallel GEMM's data gradient (each the forward
+    GEMM's time); a recomputed forward repeats the forward pairs."""
+    ag, rs, gi, go = S("t_tp_ag"), S("t_tp_rs"), S("t_gemm_in"), S("t_gemm_out")
+    fwd = sp.Max(ag - gi, 0) + sp.Max(rs - go, 0)
+    bwd = sp.Max(ag - go, 0) + sp.Max(rs - gi, 0)
+    return S("n_fpass") * fwd + bwd
 
 
 def optimizer_time() -> sp.Expr:
@@ -266,6 +345,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "dp__overlap": dp_exposed_overlap,
     "dp__serial": dp_exposed_serial,
     "zero3": zero3_exposed,
+    "tp__overlap": tp_exposed_overlap,
     "optimizer": optimizer_time,
     "mfu": mfu,
     "tflops_per_gpu": tflops_per_gpu,

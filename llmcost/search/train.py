@@ -3,8 +3,9 @@
 Space (:class:`TrainSpace`): every (tp, pp, cp, ep) whose product with the derived dp is the GPU
 count, micro-batch sizes (divisors of the global batch), ZeRO modes (0, Megatron distributed
 optimizer, 1, 2, 3), recompute policies, schedules with their virtual stages, precisions with a
-hardware peak, and optionally sequence parallelism. Validity is :func:`llmcost.cost.training.check`'s,
-applied to whole dimensions at once; each rejected combination is counted under its reason.
+hardware peak, and optionally sequence parallelism and TP communication overlap (only when asked).
+Validity is :func:`llmcost.cost.training.check`'s, applied to whole dimensions at once; each
+rejected combination is counted under its reason.
 
 Evaluation (:func:`evaluate_grid`) is :func:`llmcost.cost.train_step.evaluate`, the composition
 :func:`llmcost.cost.training.evaluate` runs on one plan: a returned plan fed to ``llmcost train
@@ -53,6 +54,7 @@ class TrainSpace:
     schedule: tuple[str, ...] = SCHED
     precision: tuple[str, ...] | None = None
     sp: tuple[bool, ...] | None = None  # None: on when tp > 1 (Megatron default)
+    tp_overlap: tuple[bool, ...] = (False,)  # TP comm overlap: searched only when asked
     gpus_per_node: int | None = None
 
 
@@ -95,7 +97,8 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     zm = [ZMODE_NAMES.index(z) for z in space.zero]
     rcs = [RC.index(r) for r in space.recompute]
     sps = space.sp if space.sp is not None else (None,)
-    n_cat_all = len(zm) * len(rcs) * len(precs) * len(sps)
+    tpos = tuple(dict.fromkeys(bool(x) for x in space.tp_overlap)) or (False,)
+    n_cat_all = len(zm) * len(rcs) * len(precs) * len(sps) * len(tpos)
     experts = spec.moe.num_experts if spec.is_moe and spec.moe is not None else 1
     rows: list[tuple[int, ...]] = []
     mbs_rows: list[np.ndarray] = []
@@ -182,11 +185,12 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     mb = np.concatenate(mbs_rows)
     cat = np.array(
         [
-            (z, r, PREC.index(p), -1 if s is None else int(s))
+            (z, r, PREC.index(p), -1 if s is None else int(s), int(o))
             for z in zm
             for r in rcs
             for p in precs
             for s in sps
+            for o in tpos
         ],
         dtype=np.int64,
     )
@@ -207,6 +211,7 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
         "rc": C[:, 1],
         "prec": C[:, 2],
         "sp": C[:, 3],
+        "tpo": C[:, 4],
     }
     keep = np.ones(ns * nc, dtype=bool)
     bad_prec = ~np.isin(cols["prec"], [PREC.index(p) for p in prec_ok])
@@ -221,6 +226,9 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     rej["sequence parallel needs tp > 1"] += int(sp_dup.sum())
     keep &= ~sp_dup
     cols["sp"] = np.where(cols["sp"] < 0, cols["tp"] > 1, cols["sp"] == 1).astype(np.int64)
+    tpo_bad = keep & (cols["tpo"] == 1) & (cols["sp"] == 0)
+    rej["tp overlap needs tp > 1 with sequence parallel"] += int(tpo_bad.sum())
+    keep &= ~tpo_bad
     # attention 'auto' (training.check): FlashAttention unless selective recompute or dropout
     cols["flash"] = ((cols["rc"] != RC.index("selective")) & (not TR.uses_dropout(spec))).astype(np.int64)
     n_all = cols["tp"].size
@@ -277,6 +285,7 @@ def plan_dict(grid: Grid, i: int, global_batch: int, seq: int, tokens: float | N
         "cp": int(c["cp"][i]),
         "ep": int(c["ep"][i]),
         "sp": bool(c["sp"][i]),
+        "tp_overlap": bool(c["tpo"][i]),
         "zero": z,
         "distributed_optimizer": d,
         "micro_batch": int(c["mb"][i]),
