@@ -252,3 +252,93 @@ def test_largest_batch_is_exact_with_pipeline(pp: int) -> None:
     best = largest_batch(ev)
     assert best > 0
     assert total(best) <= hw.memory_usable < total(best + 1)
+
+
+def _one_by_one(model: str, hw, plans: list[I.Plan]) -> None:  # noqa: ANN001
+    """``serve`` on one Evaluator holding ``plans`` (array fields) gives each plan's bits alone."""
+    spec = I.spec_of(model)
+    keys = ("tp", "pp", "dp", "ep", "batch", "weights", "activations", "kv_cache")
+    many = I.Plan(
+        **{
+            k: np.array([getattr(p, k) for p in plans], dtype=object if k in keys[5:] else None) for k in keys
+        },
+        cp=plans[0].cp,
+        prompt_len=plans[0].prompt_len,
+        output_len=plans[0].output_len,
+    )
+    ev = I.Evaluator(spec, hw, many)
+    r = I.serve(ev, many.batch // many.dp)
+    neck = I.bottleneck_phase(ev, many.batch // many.dp)
+    for j, p in enumerate(plans):
+        ev1 = I.Evaluator(spec, hw, p)
+        one = I.serve(ev1, p.batch // p.dp)
+        for k in ("ttft", "tpot", "e2e"):
+            assert float(one[k]) == float(r[k][j]), (k, p)
+        for k, v in one["memory"].items():
+            assert float(v) == float(np.broadcast_to(r["memory"][k], (len(plans),))[j]), (k, p)
+        alone = I.dominant(one["decode"] if p.output_len > 1 else one["prefill"])
+        assert I.dominant(neck.at(j)) == alone, p
+
+
+@pytest.mark.parametrize(
+    ("model", "hw", "shared", "layouts"),
+    [
+        (
+            "llama-3.1-70b",
+            "h100-sxm",
+            {},
+            [(1, 1, 1, 1), (2, 2, 2, 1), (4, 1, 2, 1), (8, 1, 1, 1), (2, 4, 1, 1)],
+        ),
+        (
+            "llama-3.1-8b",
+            "h100-sxm",
+            {"cp": 2, "prompt_len": 8192},
+            [(1, 1, 1, 1), (2, 1, 2, 1), (4, 2, 1, 1)],
+        ),
+        ("mixtral-8x7b", "l40s", {"output_len": 1}, [(2, 1, 2, 4), (4, 1, 2, 8), (1, 2, 4, 2)]),
+        ("deepseek-v3", "h200-sxm", {"output_len": 9}, [(8, 1, 1, 8), (4, 1, 4, 16), (2, 1, 8, 16)]),
+        ("flan-t5-xxl", "h100-sxm", {}, [(1, 1, 1, 1), (4, 2, 1, 1)]),
+    ],
+)
+def test_several_plans_at_once_are_each_plan_alone(model: str, hw: str, shared: dict, layouts: list) -> None:
+    """The search's evaluation (one Evaluator, plans on the last axis) is the single-plan one."""
+    fmts = [("bf16", None, None), ("int4", None, "fp8"), ("fp8", "fp8", None)]
+    base = {"prompt_len": 512, "output_len": 17, **shared}
+    plans = [
+        I.Plan(tp=tp, pp=pp, dp=dp, ep=ep, batch=dp * b, weights=w, activations=a, kv_cache=kv, **base)
+        for (tp, pp, dp, ep) in layouts
+        for (w, a, kv) in fmts
+        for b in (1, 3, 16)
+    ]
+    _one_by_one(model, get_hardware(hw), plans)
+
+
+def test_rule_masks_are_check_plan() -> None:
+    """Each validity rule is written once: ``first_broken`` on arrays of plans names, for every
+    plan, the rule whose message ``check_plan`` raises for that plan alone."""
+    seen: set[int] = set()
+    for model in ("mixtral-8x7b", "qwen2.5-14b", "flan-t5-xxl"):
+        spec = I.spec_of(model)
+        for cp in (1, 2):  # shared by the plans of one Evaluator
+            grid = [
+                {"tp": tp, "pp": pp, "dp": dp, "ep": ep, "batch": b, "gpus": tp * pp * dp * cp + (b == 3)}
+                for tp in (1, 2, 3, 5, 8, 16)
+                for pp in (1, 2, 5)
+                for dp in (1, 2, 4)
+                for ep in (1, 2, 4, 16)
+                for b in (1, 2, 3, 4)
+            ]
+            cols = {k: np.array([g[k] for g in grid]) for k in grid[0]}
+            firsts = I.first_broken(spec, I.Plan(cp=cp, **cols))
+            assert firsts.shape == (len(grid),)
+            seen |= set(firsts.tolist())
+            for g, k in zip(grid, firsts.tolist(), strict=True):
+                p = I.Plan(cp=cp, **g)
+                assert I.first_broken(spec, p) == k
+                if k < 0:
+                    I.check_plan(spec, H100, p)
+                    continue
+                with pytest.raises(PlanError) as e:
+                    I.check_plan(spec, H100, p)
+                assert str(e.value) == I.RULES[k].message(spec, p)
+    assert seen >= {-1, *range(len(I.RULES) - 2)}  # every rule met but the length / node ones

@@ -437,3 +437,105 @@ def test_cli_infer_errors(cli) -> None:
     assert r.code == 2 and "TTFT" in r.err and len(r.err.strip().splitlines()) == 1
     r = cli("search", "infer", "llama-3.1-8b", "--weights", "int3")
     assert r.code == 2 and "int3" in r.err
+
+
+def _infer_plan_by_plan(model: str, hws: list, space: SI.InferSpace) -> tuple[list, object]:
+    """Reference: the infer space walked one plan at a time with the single-plan checks
+    (``check_plan``, ``formats_on``), each rejection counted under the first failure."""
+    from collections import Counter
+    from dataclasses import replace
+
+    spec = I.spec_of(model)
+    rej: Counter[str] = Counter()
+    rows = []
+    experts = spec.moe.num_experts if spec.moe is not None else 1
+    fmts = [(w, a, kv) for w in space.weights for a in space.activations for kv in space.kv_cache]
+    batches = sorted(space.batch)
+    for hw in hws:
+        for g in space.gpus or (hw.node_devices,):
+            for tp, pp, ep in itertools.product(
+                space.tp or C.divisors(g), space.pp or C.divisors(g), space.ep or C.divisors(experts)
+            ):
+                dp = g // (tp * pp)
+                if g % (tp * pp) or (space.dp is not None and dp not in space.dp):
+                    if space.tp or space.pp or space.dp:
+                        rej["tp*pp*dp does not equal the GPUs"] += len(fmts) * len(batches)
+                    continue
+                plan = I.Plan(
+                    tp=tp,
+                    pp=pp,
+                    dp=dp,
+                    ep=ep,
+                    batch=None,
+                    gpus=g,
+                    prompt_len=space.prompt_len,
+                    output_len=space.output_len,
+                    gpus_per_node=space.gpus_per_node,
+                )
+                try:
+                    I.check_plan(spec, hw, plan)
+                except PlanError as e:
+                    rule = next(
+                        r for r in I.RULES if r.broken(spec, plan) and r.message(spec, plan) == str(e)
+                    )
+                    rej[rule.reason] += len(fmts) * len(batches)
+                    continue
+                seen = set()
+                for w, a, kv in fmts:
+                    try:
+                        f = I.formats_on(hw, w, a, kv)
+                    except PlanError as e:
+                        rej[SI._reason(str(e))] += len(batches)
+                        continue
+                    if f.names in seen:
+                        continue
+                    seen.add(f.names)
+                    rej["batch does not divide over dp"] += 0
+                    for b in batches:
+                        try:
+                            I.check_plan(spec, hw, replace(plan, batch=b))
+                        except PlanError:
+                            rej["batch does not divide over dp"] += 1
+                            continue
+                        rows.append(
+                            {
+                                "hardware": hw.id,
+                                "gpus": g,
+                                "tp": tp,
+                                "pp": pp,
+                                "dp": dp,
+                                "ep": ep,
+                                "batch": b,
+                                "prompt_len": space.prompt_len,
+                                "output_len": space.output_len,
+                                "weights": f.names[0],
+                                "activations": f.names[1],
+                                "kv_cache": f.names[2],
+                            }
+                        )
+    return rows, rej
+
+
+@pytest.mark.parametrize(
+    ("model", "hws", "kw"),
+    [
+        ("mixtral-8x7b", ("h100-sxm", "l40s", "a100-sxm4-80gb"), {"gpus": (4, 8)}),
+        (
+            "llama-3.1-70b",
+            ("h100-sxm",),
+            {"tp": (2, 4, 8), "pp": (1, 2, 3), "dp": (1, 2), "batch": (1, 3, 8)},
+        ),
+        ("flan-t5-xxl", ("mi300x",), {"gpus": (2, 6)}),
+    ],
+)
+def test_infer_search_applies_the_single_plan_rules(model: str, hws: tuple, kw: dict) -> None:
+    """The search's masks are the single-plan rules: the same plans, in the same order, and the
+    same rejection counts (in the same order) as walking the space one plan at a time."""
+    space = SI.InferSpace(prompt_len=256, output_len=4, **{"batch": (1, 2, 3, 8, 64), **kw})
+    hw = [get_hardware(h) for h in hws]
+    plans, _, rej, n = SI.search_space(model, hw, space)
+    ref_rows, ref_rej = _infer_plan_by_plan(model, hw, space)
+    assert n == len(plans) == len(ref_rows) > 0
+    assert [plans[i] for i in range(n)] == ref_rows
+    assert list(C.reasons(rej).items()) == list(C.reasons(ref_rej).items())
+    assert list(rej) == [k for k in ref_rej if k in rej]

@@ -136,9 +136,12 @@ def test_sparse_attention_never_costs_more(
     sparse = run(strategy=strategy, samples=n, gen_len=lo, prompt_len=li, sparse=T.Sparse(topk, block))
     assert sparse.eflops <= dense.eflops * (1 + 1e-12)
     assert sparse.flops <= dense.flops * (1 + 1e-12)
-    # latency: at most the block-selection kernel's launch per step (eFLOPs count no launches)
-    launches = sparse.totals["steps"] * T.I.T_KERNEL if block > 1 else 0.0
-    assert sparse.latency["total"] <= dense.latency["total"] * (1 + 1e-9) + launches
+    # latency: sparse may add the block-selection kernel, a launch per step plus its work, which
+    # scores one summary key per block: at most 1/block of dense attention, itself below the
+    # dense decode time (Kinetics charges selection over the whole context, so when the budget
+    # covers most of the context sparse can be slightly slower; eFLOPs then pick dense).
+    selection = sparse.totals["steps"] * T.I.T_KERNEL + dense.latency["decode"] / block if block > 1 else 0.0
+    assert sparse.latency["total"] <= dense.latency["total"] * (1 + 1e-9) + selection
     assert sparse.metrics()["kv_cache_gib"] == pytest.approx(dense.metrics()["kv_cache_gib"])
 
 

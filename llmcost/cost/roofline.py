@@ -19,6 +19,7 @@ cost a grid of operators at once. :func:`expression` is the same formula in symp
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,16 @@ class Roofline:
     memory: Any
     network: Any
     latency: Any
-    bound: Any
+
+    @cached_property
+    def bound(self) -> Any:
+        """``compute``, ``memory`` or ``network`` (the largest term, the first on ties), or
+        ``latency`` when the launch floor exceeds it; worked out when asked for (a plan search
+        prices many operators and reads few bounds)."""
+        terms = np.stack(np.broadcast_arrays(self.compute, self.memory, self.network, self.latency))
+        idx = np.where(terms[3] > terms[:3].max(axis=0), 3, terms[:3].argmax(axis=0))
+        bound = np.array(BOUNDS)[idx]
+        return str(bound) if bound.ndim == 0 else bound
 
 
 def roofline(
@@ -58,14 +68,10 @@ def roofline(
             np.asarray(net_bytes, dtype=float) > 0, np.asarray(net_bytes, dtype=float) / net_bw, 0.0
         )
     tl = np.asarray(t_launch, dtype=float)
-    stack = np.stack(np.broadcast_arrays(tc, tm, tn, tl))
-    work = stack[:3].max(axis=0)
-    idx = np.where(tl > work, 3, stack[:3].argmax(axis=0))
-    bound = np.array(BOUNDS)[idx]
-    time = work + tl
+    time = np.maximum(np.maximum(tc, tm), tn) + tl  # max is exact: the same bits as a stacked max
     if np.ndim(time) == 0:
-        return Roofline(float(time), float(tc), float(tm), float(tn), float(tl), str(bound))
-    return Roofline(time, tc, tm, tn, tl, bound)
+        return Roofline(float(time), float(tc), float(tm), float(tn), float(tl))
+    return Roofline(time, tc, tm, tn, tl)
 
 
 def expression() -> Any:

@@ -1,11 +1,12 @@
 """Inference plan search: (hardware, GPU count, tp, pp, ep, dp, weight / activation / KV formats)
-x batch sizes, evaluated vectorized over the batch (runtime: no sympy).
+x batch sizes, evaluated vectorized over all the plans of a hardware at once (runtime: no sympy).
 
-Each (hardware, parallel layout, formats) is one :class:`llmcost.cost.inference.Evaluator`; all
-batch sizes of it go through :func:`llmcost.cost.inference.serve`, the composition
-:func:`llmcost.cost.inference.cost` runs on one batch, at once (micro-batch on one array axis,
-decode contexts on the other), and the metrics are :meth:`InferenceResult.metrics` on those
-arrays. ``tests/test_search.py`` re-costs returned plans one by one with ``cost``: identical.
+The plans of one hardware are one :class:`llmcost.cost.inference.Evaluator` holding them as arrays
+(every plan value on the last axis) and go through :func:`llmcost.cost.inference.serve`, the
+composition :func:`llmcost.cost.inference.cost` runs on one plan; the metrics are
+:meth:`InferenceResult.metrics` on those arrays. Validity is the single-plan rules,
+:data:`llmcost.cost.inference.RULES` (as masks) and :func:`llmcost.cost.inference.formats_on`.
+``tests/test_search.py`` re-costs returned plans one by one with ``cost``: identical.
 """
 
 from __future__ import annotations
@@ -16,7 +17,11 @@ from typing import Any
 
 import numpy as np
 
+# catalog, graph, modelspec and the generated code: what the evaluation imports lazily, loaded with
+# this module (before the search's clock starts) rather than during the search
+from llmcost import catalog, graph, modelspec  # noqa: F401
 from llmcost import precision as Q
+from llmcost.cost import _collectives_generated, _inference_generated, collectives, roofline  # noqa: F401
 from llmcost.cost import inference as I
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
@@ -24,6 +29,8 @@ from llmcost.search.common import divisors
 
 DEFAULT_BATCHES = tuple(2**i for i in range(0, 11))
 DEFAULT_WEIGHTS = ("bf16", "fp8", "int8", "int4", "fp4")
+CHUNK = 1 << 21
+"""Plans x decode steps evaluated at once (bounds the arrays: 16 MiB each)."""
 
 
 @dataclass(frozen=True)
@@ -44,18 +51,86 @@ class InferSpace:
     gpus_per_node: int | None = None
 
 
-def _metrics_batches(ev: I.Evaluator, batches: np.ndarray) -> dict[str, np.ndarray]:
-    """The metrics of every system batch of ``batches`` at once: :func:`llmcost.cost.inference.serve`
-    (the composition :func:`llmcost.cost.inference.cost` runs on one batch) on the array of
-    per-replica batches, and :meth:`InferenceResult.metrics` on its arrays."""
+_INT_KEYS = ("gpus", "tp", "pp", "dp", "ep", "batch")
+_FMT_KEYS = ("weights", "activations", "kv_cache")
+
+
+class Plans:
+    """The evaluated plans, one per metric row: ``plans[i]`` is plan ``i`` as a dict (hardware and
+    the README infer plan keys), built when asked for."""
+
+    def __init__(self, space: InferSpace, hws: list[Hardware]) -> None:
+        self.space, self.hws = space, hws
+        self.cols: dict[str, list[np.ndarray]] = {k: [] for k in ("hw", *_INT_KEYS, *_FMT_KEYS)}
+        self._arr: dict[str, np.ndarray] | None = None
+
+    def add(self, hw: int, rows: dict[str, np.ndarray]) -> None:
+        n = len(rows["tp"])
+        self.cols["hw"].append(np.full(n, hw))
+        for k in (*_INT_KEYS, *_FMT_KEYS):
+            self.cols[k].append(rows[k])
+        self._arr = None
+
+    @property
+    def arrays(self) -> dict[str, np.ndarray]:
+        if self._arr is None:
+            self._arr = {
+                k: np.concatenate(v) if v else np.zeros(0, dtype=object if k in _FMT_KEYS else np.int64)
+                for k, v in self.cols.items()
+            }
+        return self._arr
+
+    def __len__(self) -> int:
+        return len(self.arrays["tp"])
+
+    def __getitem__(self, i: int) -> dict[str, Any]:
+        a = self.arrays
+        out: dict[str, Any] = {"hardware": self.hws[int(a["hw"][i])].id}
+        for k in _INT_KEYS:
+            out[k] = int(a[k][i])
+        out |= {"prompt_len": self.space.prompt_len, "output_len": self.space.output_len}
+        for k in _FMT_KEYS:
+            out[k] = str(a[k][i])
+        return {k: out[k] for k in ("hardware", *PLAN_ORDER)}
+
+    def plan(self, rows: np.ndarray) -> I.Plan:
+        """Plans ``rows`` (all on one hardware) as one :class:`Plan` with array fields."""
+        a = self.arrays
+        return I.Plan(
+            **{k: a[k][rows] for k in (*_INT_KEYS, *_FMT_KEYS)},
+            prompt_len=self.space.prompt_len,
+            output_len=self.space.output_len,
+            gpus_per_node=self.space.gpus_per_node,
+        )
+
+
+PLAN_ORDER = (
+    "gpus",
+    "tp",
+    "pp",
+    "dp",
+    "ep",
+    "batch",
+    "prompt_len",
+    "output_len",
+    "weights",
+    "activations",
+    "kv_cache",
+)
+
+
+def _metrics(ev: I.Evaluator) -> dict[str, np.ndarray]:
+    """The metrics of every plan of ``ev`` at once: :func:`llmcost.cost.inference.serve` (the
+    composition :func:`llmcost.cost.inference.cost` runs on one plan) on the array of per-replica
+    batches, and :meth:`InferenceResult.metrics` on its arrays."""
     p = ev.plan
-    r = I.serve(ev, batches // p.dp)
+    r = I.serve(ev, p.batch // p.dp)
     mem = r["memory"]
     res = I.InferenceResult(
         model=ev.spec.name,
         hardware=ev.hw.id,
         plan=p,
-        batch=batches,  # type: ignore[arg-type]
+        batch=p.batch,
         gpus=p.devices,
         ttft=r["ttft"],
         tpot=r["tpot"],
@@ -64,12 +139,12 @@ def _metrics_batches(ev: I.Evaluator, batches: np.ndarray) -> dict[str, np.ndarr
         max_batch=0,
         prefill=r["prefill"],
         decode=r["decode"],
-        math=ev.math,
-        formats=ev.formats,
+        math=ev.math,  # type: ignore[arg-type]
+        formats=ev.formats,  # type: ignore[arg-type]
         price_per_hour=ev.hw.price_per_hour,
         tdp=ev.hw.tdp,
     )
-    shape = np.shape(batches)
+    shape = np.shape(p.batch)
     out = {
         k: np.broadcast_to(np.asarray(v, dtype=float), shape) if v is not None else np.full(shape, np.nan)
         for k, v in res.metrics().items()
@@ -79,105 +154,153 @@ def _metrics_batches(ev: I.Evaluator, batches: np.ndarray) -> dict[str, np.ndarr
     return out
 
 
+class _Rejections:
+    """Rejected plans by reason, each reason placed where a plan-by-plan loop would first meet it
+    (its position in the enumeration), so that ties in the report keep that order."""
+
+    def __init__(self) -> None:
+        self.count: Counter[str] = Counter()
+        self.first: dict[str, int] = {}
+
+    def add(self, reason: str, n: int, at: int) -> None:
+        self.count[reason] += n
+        self.first[reason] = min(self.first.get(reason, at), at)
+
+    def counter(self) -> Counter[str]:
+        return Counter({k: self.count[k] for k in sorted(self.first, key=self.first.__getitem__)})
+
+
+def _layouts(spec: Any, hw: Hardware, space: InferSpace) -> list[tuple[int, int, int, int, int]]:
+    """(gpus, tp, pp, ep, dp) in enumeration order; dp 0: tp*pp does not divide the GPUs (listed
+    only when the user narrowed the degrees, to be counted as rejected)."""
+    experts = spec.moe.num_experts if spec.moe is not None else 1
+    narrowed = space.tp is not None or space.pp is not None or space.dp is not None
+    out = []
+    for g in space.gpus or (hw.node_devices or 1,):
+        for tp in space.tp or divisors(g):
+            for pp in space.pp or divisors(g):
+                for ep in space.ep or (divisors(experts) if spec.moe is not None else [1]):
+                    dps = [g // (tp * pp)] if g % (tp * pp) == 0 else []
+                    if space.dp is not None:
+                        dps = [d for d in dps if d in space.dp]
+                    if dps or narrowed:
+                        out.append((g, tp, pp, ep, dps[0] if dps else 0))
+    return out
+
+
 def search_space(
     model: str, hws: list[Hardware], space: InferSpace, advance: Any = None
-) -> tuple[list[dict[str, Any]], dict[str, np.ndarray], Counter[str], int]:
-    """Evaluate the space; returns (plan per row, metric columns, rejections, plans evaluated)."""
+) -> tuple[Plans, dict[str, np.ndarray], Counter[str], int]:
+    """Evaluate the space; returns (plan per row, metric columns, rejections, plans evaluated).
+
+    Candidates run in the order hardware, GPUs, tp, pp, ep, formats, batch; each rejected one is
+    counted under the first check it fails, in the order of a plan-by-plan loop: the plan rules
+    but the batch one (:data:`llmcost.cost.inference.RULES`), the formats on the hardware
+    (:func:`llmcost.cost.inference.formats_on`; a default resolving to a triple already listed
+    is the same plan, skipped), the batch rule, then the collectives' placement."""
     spec = I.spec_of(model)
-    rej: Counter[str] = Counter()
-    plans: list[dict[str, Any]] = []
+    rej = _Rejections()
+    plans = Plans(space, hws)
     cols: dict[str, list[np.ndarray]] = {}
     evaluated = 0
-    experts = spec.moe.num_experts if spec.moe is not None else 1
     fmts = [(w, a, kv) for w in space.weights for a in space.activations for kv in space.kv_cache]
-    batches_all = np.array(sorted(space.batch), dtype=np.int64)
-    seen: set[tuple[Any, ...]] = set()
-    for hw in hws:
-        gpus_list = space.gpus or (hw.node_devices or 1,)
-        for g in gpus_list:
-            for tp in space.tp or divisors(g):
-                for pp in space.pp or divisors(g):
-                    for ep in space.ep or (divisors(experts) if spec.moe is not None else [1]):
-                        dps = [g // (tp * pp)] if g % (tp * pp) == 0 else []
-                        if space.dp is not None:
-                            dps = [d for d in dps if d in space.dp]
-                        if not dps:  # not a factorization: counted only when the user narrowed the degrees
-                            if space.tp is not None or space.pp is not None or space.dp is not None:
-                                rej["tp*pp*dp does not equal the GPUs"] += len(fmts) * batches_all.size
-                            continue
-                        dp = dps[0]
-                        for w, a, kv in fmts:
-                            n_b = batches_all.size
-                            try:
-                                plan = I.Plan(
-                                    tp=tp,
-                                    pp=pp,
-                                    dp=dp,
-                                    ep=ep,
-                                    batch=None,
-                                    prompt_len=space.prompt_len,
-                                    output_len=space.output_len,
-                                    weights=w,
-                                    activations=a,
-                                    kv_cache=kv,
-                                    gpus=g,
-                                    gpus_per_node=space.gpus_per_node,
-                                )
-                                ev = I.Evaluator(spec, hw, plan)
-                            except PlanError as e:
-                                rej[_reason(str(e))] += n_b
-                                continue
-                            key = (hw.id, g, tp, pp, ep, dp, ev.formats)
-                            if key in seen:  # a default format resolved to one listed explicitly
-                                continue
-                            seen.add(key)
-                            ok = batches_all % dp == 0
-                            rej["batch does not divide over dp"] += int((~ok).sum())
-                            bs = batches_all[ok]
-                            if not bs.size:
-                                continue
-                            try:
-                                out = _metrics_batches(ev, bs)
-                            except PlanError as e:
-                                rej[_reason(str(e))] += int(bs.size)
-                                continue
-                            evaluated += int(bs.size)
-                            if advance:
-                                advance(int(bs.size))
-                            wf, af, kf = ev.formats
-                            for b in bs:
-                                plans.append(
-                                    {
-                                        "hardware": hw.id,
-                                        "gpus": g,
-                                        "tp": tp,
-                                        "pp": pp,
-                                        "dp": dp,
-                                        "ep": ep,
-                                        "batch": int(b),
-                                        "prompt_len": space.prompt_len,
-                                        "output_len": space.output_len,
-                                        "weights": wf,
-                                        "activations": af,
-                                        "kv_cache": kf,
-                                    }
-                                )
-                            for k, v in out.items():
-                                cols.setdefault(k, []).append(np.asarray(v))
+    batches = np.array(sorted(space.batch), dtype=np.int64)
+    nF, nB = len(fmts), batches.size
+    steps = max(1, space.output_len - 1)
+    offset = 0  # candidates before this hardware's
+    for h, hw in enumerate(hws):
+        # formats on this hardware: their numbers, or why they are refused; duplicates skipped
+        why: list[str | None] = []
+        names: list[tuple[str, str, str] | None] = []
+        seen: set[tuple[str, str, str]] = set()
+        for w, a, kv in fmts:
+            try:
+                f = I.formats_on(hw, w, a, kv)
+            except PlanError as e:
+                why.append(_reason(str(e)))
+                names.append(None)
+                continue
+            why.append(None)
+            names.append(None if f.names in seen else f.names)
+            seen.add(f.names)
+        lay = np.array(_layouts(spec, hw, space), dtype=np.int64).reshape(-1, 5)
+        if not len(lay):
+            continue
+        g, tp, pp, ep, dp = lay.T
+        nofact = dp == 0
+        dp1 = np.where(nofact, 1, dp)
+        shared = dict(
+            prompt_len=space.prompt_len, output_len=space.output_len, gpus_per_node=space.gpus_per_node
+        )
+        first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
+        batch_rule = I.RULES[I.BATCH_RULE]
+        bad_batch = np.broadcast_to(
+            batch_rule.broken(spec, I.Plan(dp=dp1[:, None], batch=batches[None, :], **shared)), (len(lay), nB)
+        )
+        # one code per candidate (layout, format, batch): a reason, -1 evaluated, -2 the same plan again
+        reasons = ["tp*pp*dp does not equal the GPUs", *(r.reason for r in I.RULES), *{w for w in why if w}]
+        code = {r: i for i, r in enumerate(dict.fromkeys(reasons))}
+        lay_code = np.where(nofact, code[reasons[0]], np.where(first >= 0, first + 1, -1))
+        fmt_code = np.array([code[w] if w else (-1 if n else -2) for w, n in zip(why, names, strict=True)])
+        cand = np.where(
+            (lay_code >= 0)[:, None, None],
+            lay_code[:, None, None],
+            np.where(
+                (fmt_code != -1)[None, :, None],
+                fmt_code[None, :, None],
+                np.where(bad_batch[:, None, :], code[batch_rule.reason], -1),
+            ),
+        ).ravel()
+        labels = list(dict.fromkeys(reasons))
+        hit = np.flatnonzero(cand >= 0)
+        counts = np.bincount(cand[hit], minlength=len(labels))
+        for c in np.flatnonzero(counts).tolist():
+            rej.add(labels[c], int(counts[c]), offset + int(hit[np.argmax(cand[hit] == c)]))
+        reached = np.flatnonzero(((lay_code < 0)[:, None] & (fmt_code == -1)[None, :]).ravel())
+        if reached.size:  # a plan-by-plan loop counts the batch rule (maybe 0) once a plan gets there
+            rej.add(batch_rule.reason, 0, offset + int(reached[0]) * nB)
+        ok = np.flatnonzero(cand == -1)
+        li, fi, bi = ok // (nF * nB), (ok // nB) % nF, ok % nB
+        fnames = np.array([n or ("", "", "") for n in names], dtype=object).reshape(-1, 3)
+        rows = {"gpus": g[li], "tp": tp[li], "pp": pp[li], "dp": dp[li], "ep": ep[li], "batch": batches[bi]}
+        rows |= {k: fnames[fi, j] for j, k in enumerate(_FMT_KEYS)}
+        per = max(1, CHUNK // steps)
+        for s in range(0, ok.size, per):
+            sub = slice(s, s + per)
+            chunk = {k: v[sub] for k, v in rows.items()}
+            ev = I.Evaluator(
+                spec,
+                hw,
+                I.Plan(
+                    **{k: chunk[k] for k in (*_INT_KEYS, *_FMT_KEYS)},
+                    prompt_len=space.prompt_len,
+                    output_len=space.output_len,
+                    gpus_per_node=space.gpus_per_node,
+                ),
+            )
+            out = _metrics(ev)
+            keep = np.ones(len(chunk["tp"]), dtype=bool)
+            for mask, msg in ev.failed:  # collective placement refused: every batch of those plans
+                new = mask & keep
+                if new.any():
+                    rej.add(_reason(msg), int(new.sum()), offset + int(ok[sub][new][0]))
+                keep &= ~mask
+            plans.add(h, {k: v[keep] for k, v in chunk.items()})
+            for k, v in out.items():
+                cols.setdefault(k, []).append(np.asarray(v)[keep])
+            evaluated += int(keep.sum())
+            if advance:
+                advance(int(keep.sum()))
+        offset += cand.size
     merged = {k: np.concatenate(v) for k, v in cols.items()}
-    return plans, merged, rej, evaluated
+    return plans, merged, rej.counter(), evaluated
 
 
 def _reason(msg: str) -> str:
-    """A rejection reason without the plan's numbers (so that counts aggregate)."""
+    """A rejection reason (formats, collective placement) without the plan's numbers (so that
+    counts aggregate); the plan rules carry their own (:data:`llmcost.cost.inference.RULES`)."""
     low = msg.lower()
     for key, text in (
-        ("heads do not divide", "attention heads do not divide by tp"),
-        ("kv heads", "KV heads and tp do not divide"),
-        ("layers do not divide", "layers do not divide into pp stages"),
-        ("experts do not divide", "experts do not divide by ep"),
-        ("must span whole tp", "ep must span whole TP groups within dp*tp"),
-        ("needs a mixture-of-experts", "ep > 1 needs a MoE model"),
         ("not a supported gemm", "activations narrower than weights"),
         ("fabric", "GPU count does not fit the fabric"),
     ):
@@ -193,10 +316,21 @@ def plan_keys(plan: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in plan.items() if k != "hardware"}
 
 
-def bottleneck(model: str, hw: Hardware, plan: dict[str, Any]) -> str:
-    """Operator kind and bound taking most of the decode step, from the single-plan path."""
-    r = I.cost(model, hw, I.plan_from_dict(plan_keys(plan)))
-    return I._dominant(r)
+def bottlenecks(model: str, plans: Plans, rows: Any) -> list[str]:
+    """Operator kind and bound taking most of the decode step (prefill when one token is
+    generated) of each plan of ``rows``: those plans evaluated together per hardware as
+    :func:`llmcost.cost.inference.serve` does, then each read as one plan (``inference.dominant``)."""
+    spec = I.spec_of(model)
+    rows = np.asarray(rows, dtype=np.int64)
+    out: list[str] = [""] * rows.size
+    hw_of = plans.arrays["hw"][rows]
+    for h in sorted(set(hw_of.tolist())):
+        at = np.flatnonzero(hw_of == h)
+        ev = I.Evaluator(spec, plans.hws[h], plans.plan(rows[at]))
+        ph = I.bottleneck_phase(ev, ev.plan.batch // ev.plan.dp)
+        for j, i in enumerate(at.tolist()):
+            out[i] = I.dominant(ph.at(j))
+    return out
 
 
-__all__ = ["InferSpace", "search_space", "plan_keys", "bottleneck", "Q"]
+__all__ = ["InferSpace", "Plans", "search_space", "plan_keys", "bottlenecks", "Q"]

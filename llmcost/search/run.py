@@ -198,9 +198,8 @@ def infer_search(
     if not ok.any():
         raise UserError(nothing_fits(reasons(rej), "infer"))
     idx, obj, ax = _select(cols, ok, objective, INFER_OBJECTIVES, top, pareto)
-    hw_by = {h.id: h for h in hws}
     out = []
-    for i in idx:
+    for i, neck in zip(idx, S.bottlenecks(model, plans, idx), strict=True):
         p = plans[int(i)]
         out.append(
             {
@@ -211,7 +210,7 @@ def infer_search(
                     for k in INFER_METRICS
                     if k in cols
                 },
-                "bottleneck": S.bottleneck(model, hw_by[p["hardware"]], p),
+                "bottleneck": neck,
             }
         )
     res = SearchResult(n, time.perf_counter() - t0, reasons(rej), out, obj, ax, int(ok.sum()))
