@@ -395,3 +395,14 @@ def test_placement_rejects_impossible_layouts() -> None:
         placement(get_hardware("tpu-v5p"), 100000)
     levels = placement(get_hardware("gb200"), 144, 72)  # NVL72: the NVLink domain is larger than a 4-GPU host
     assert [lv.d for lv in levels] == [72, 2]
+
+
+def test_auto_uses_only_what_nccl_runs_on_gpus() -> None:
+    """On NCCL/RCCL platforms auto chooses among ring, tree and NVLS (all-reduce) or ring / direct;
+    elsewhere every modelled algorithm competes. Named algorithms stay available."""
+    a100, tpu = get_hardware("a100-sxm4-80gb"), get_hardware("tpu-v5p")
+    for size in (4e3, 1e6, 2**30):
+        assert C.collective(a100, "all_reduce", size, 8).algo in C.NCCL_ALGORITHMS["all_reduce"]
+        assert C.collective(a100, "all_gather", size, 64).algo == "ring"
+    assert C.collective(a100, "all_reduce", 2**30, 8, algo="rabenseifner").algo == "rabenseifner"
+    assert set(C.auto_algorithms(tpu, "all_reduce", C.placement(tpu, 8))) >= {"ring", "recursive_doubling"}

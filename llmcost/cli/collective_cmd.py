@@ -82,7 +82,7 @@ def collective(
         lo, hi = parse_range(sweep, "bytes", what="--sweep")
         sizes = np.array(_sizes(lo, hi))
         res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos, protocol)
-        top = C.best(res)
+        top = C.best(_auto_pool(hardware, op, res, algos))
         rows = []
         for i, s in enumerate(sizes):
             row: dict[str, Any] = {
@@ -107,9 +107,10 @@ def collective(
     nbytes = parse(size, "bytes", what="--size", allow_bare=True)
     res = C.costs(hardware, op, nbytes, gpus, gpus_per_node, algos, protocol)
     fastest = C.best(res).algo
+    picked = C.best(_auto_pool(hardware, op, res, algos)).algo
     rows = []
     for r in sorted(res, key=lambda r: float(r.time)):
-        mark = r.algo == fastest
+        mark = r.algo == picked
         if table:
             rows.append(
                 {
@@ -125,7 +126,8 @@ def collective(
                 {
                     "algorithm": r.algo,
                     "protocol": str(r.protocol),
-                    "fastest": mark,
+                    "auto": mark,
+                    "fastest": r.algo == fastest,
                     "size_bytes": nbytes,
                     "time_s": float(r.time),
                     "algbw_Bps": float(r.algbw),
@@ -135,8 +137,10 @@ def collective(
     levels = ", ".join(f"{lv.tier.key} x{lv.d:g}" for lv in res[0].levels)
     notes = (
         [
-            f"levels: {levels}; * fastest; protocol: NCCL LL / LL128 / Simple (auto: the fastest per "
-            "algorithm, NCCL tuning.cc); busbw = algbw x nccl-tests factor"
+            f"levels: {levels}; * what auto picks (the fastest"
+            + (" of the algorithms NCCL/RCCL run" if C.nccl_platform(hardware) else "")
+            + "); protocol: NCCL LL / LL128 / Simple (auto: the fastest per algorithm, NCCL tuning.cc); "
+            "busbw = algbw x nccl-tests factor"
         ]
         if table
         else []
@@ -206,6 +210,16 @@ def _faster(
 
     ra, rb = C.costs(hardware, op, s, gpus, gpn, [a, b], protocol)
     return a if float(ra.time) <= float(rb.time) else b
+
+
+def _auto_pool(hw: Any, op: str, res: list[Any], algos: list[str] | None) -> list[Any]:
+    """The results ``auto`` chooses among (:func:`llmcost.cost.collectives.auto_algorithms`)."""
+    from llmcost.cost import collectives as C
+
+    if algos is not None:
+        return res
+    pool = set(C.auto_algorithms(hw, op, res[0].levels))
+    return [r for r in res if r.algo in pool] or res
 
 
 def register(app: typer.Typer) -> None:

@@ -65,6 +65,18 @@ ALGORITHMS: dict[str, tuple[str, ...]] = {
     "send_recv": ("direct",),
 }
 TOPOLOGY_KINDS = ("switch", "mesh", "torus")
+# What NCCL / RCCL actually run (NVIDIA/nccl src/enqueue.cc algorithm selection, tuning.cc:
+# Ring, Tree, NVLS / CollNet for all-reduce; Ring for reduce-scatter, all-gather and broadcast;
+# all-to-all and send/recv as grouped point-to-point). On those platforms ``auto`` chooses among
+# these, so a cost is what the job's library would do; the other algorithms stay available by name.
+NCCL_ALGORITHMS: dict[str, tuple[str, ...]] = {
+    "all_reduce": ("ring", "tree", "in_network"),
+    "reduce_scatter": ("ring",),
+    "all_gather": ("ring",),
+    "broadcast": ("ring",),
+    "all_to_all": ("direct",),
+    "send_recv": ("direct",),
+}
 
 OP_ALIASES = {
     "allreduce": "all_reduce",
@@ -469,6 +481,15 @@ def available(op: str, levels: Sequence[Level]) -> list[str]:
     return [a for a in ALGORITHMS[op] if a != "in_network" or any(lv.in_network for lv in levels)]
 
 
+def auto_algorithms(hw: Hardware, op: str, levels: Sequence[Level]) -> list[str]:
+    """The algorithms ``auto`` chooses among: on NCCL / RCCL platforms those the library runs
+    (:data:`NCCL_ALGORITHMS`), elsewhere every available one."""
+    avail = available(op, levels)
+    if nccl_platform(hw):
+        return [a for a in avail if a in NCCL_ALGORITHMS[op]]
+    return avail
+
+
 _FALLBACK: dict[str, tuple[Any, tuple[str, ...]]] = {}
 
 
@@ -612,10 +633,15 @@ def collective(
     algo: str = "auto",
     protocol: str = "auto",
 ) -> CollectiveCost:
-    """Cost of ``op`` with ``algo`` and ``protocol`` ('auto' = the fastest modelled algorithm and
-    NCCL protocol for the size, as NCCL's ncclTopoGetAlgoTime picks them)."""
+    """Cost of ``op`` with ``algo`` and ``protocol`` ('auto' = the fastest algorithm and protocol
+    for the size among :func:`auto_algorithms`, as NCCL's ncclTopoGetAlgoTime picks them)."""
     op = normalize_op(op)
     algo = normalize_algo(op, algo)
     if algo == "auto":
-        return best(costs(hw, op, size, gpus, gpus_per_node, protocol=protocol))
+        levels = placement(hw, gpus, gpus_per_node)
+        algos = auto_algorithms(hw, op, levels)
+        prot = normalize_protocol(protocol)
+        if prot != "auto":  # auto drops the algorithms that cannot run a named protocol
+            algos = [a for a in algos if prot in protocols(hw, op, a, levels)] or algos
+        return best(costs(hw, op, size, gpus, gpus_per_node, algos, protocol))
     return costs(hw, op, size, gpus, gpus_per_node, [algo], protocol)[0]
