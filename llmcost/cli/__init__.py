@@ -34,7 +34,9 @@ def _version(value: bool) -> None:
 def _root(
     catalog: Annotated[
         list[str] | None,
-        typer.Option("--catalog", help="Extra catalog directory (repeatable; also $LLMCOST_CATALOG)."),
+        typer.Option(
+            "--catalog", metavar="DIR", help="Extra catalog directory (repeatable; also $LLMCOST_CATALOG)."
+        ),
     ] = None,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
@@ -47,27 +49,33 @@ def _root(
 
 
 def _register() -> None:
-    from llmcost.cli import catalog_cmd
+    """Attach every command group; modules import their heavy dependencies inside commands."""
+    from llmcost.cli import (
+        budget_cmd,
+        catalog_cmd,
+        collective_cmd,
+        explain_cmd,
+        infer_cmd,
+        search_cmd,
+        search_plan_cmd,  # attaches `search train` and `search infer` to search_cmd.search_app
+        train_cmd,
+        tts_cmd,
+        validate_cmd,
+    )
 
-    catalog_cmd.register(app)
-    for name in (
-        "collective_cmd",
-        "explain_cmd",
-        "validate_cmd",
-        "infer_cmd",
-        "train_cmd",
-        "budget_cmd",
-        "tts_cmd",
-        "search_cmd",
-        "search_plan_cmd",
+    for mod in (
+        catalog_cmd,
+        collective_cmd,
+        explain_cmd,
+        validate_cmd,
+        infer_cmd,
+        train_cmd,
+        budget_cmd,
+        tts_cmd,
     ):
-        try:
-            mod = __import__(f"llmcost.cli.{name}", fromlist=["register"])
-        except ModuleNotFoundError as e:  # a command module not written yet
-            if e.name != f"llmcost.cli.{name}":
-                raise
-            continue
         mod.register(app)
+    search_cmd.register(app)
+    search_plan_cmd.register(app)
 
 
 _register()
