@@ -1,6 +1,6 @@
 """Training budgets: compute-optimal model size and tokens (Chinchilla), run FLOPs, time and cost.
 
-Fits (``fit`` argument; formulas.md §7.2, trap §9.12):
+Fits (``fit`` argument; Hoffmann et al. 2022 and its replication disagree, see ``epoch``):
 
 * ``tokens20`` (default): Hoffmann et al. 2022 Approaches 1 and 2 (Table 2: N_opt ∝ C^0.50,
   D_opt ∝ C^0.50) as the paper's own rule of thumb, D_opt = 20·N_opt (Chinchilla 70B on 1.4T
@@ -14,9 +14,10 @@ Fits (``fit`` argument; formulas.md §7.2, trap §9.12):
   α 0.3478, β 0.3658 (consistent with ≈20 tokens/param).
 
 Run FLOPs: C = 6·N·D (Kaplan 2020 §2.1; Chinchilla §3) or the model-FLOPs count of the cost
-model (matmuls incl. attention at the sequence length, formulas.md §3.2). Time on a cluster:
+model (matmuls incl. attention at the sequence length, no causal halving: PaLM, Chowdhery et al.
+2022 App. B; :func:`llmcost.cost.train_compute.model_flops_per_token`). Time on a cluster:
 ``C / (N_gpu·F·MFU)``; device-hours ``C/(F·MFU·3600)``; cost and energy as in
-:mod:`llmcost.cost.training_formulas` (formulas.md §7.4, §8).
+:mod:`llmcost.cost.training_formulas` ([derived] from the MFU definition, PaLM App. B).
 """
 
 from __future__ import annotations
@@ -53,23 +54,27 @@ _SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "p": 1e15
 
 
 def parse_count(text: str | float, what: str = "value") -> float:
-    """A count such as ``15T`` tokens, ``70B`` parameters, ``3.8e25`` FLOPs (K, M, B/G, T, P, E)."""
+    """A count such as ``15T`` tokens, ``70B`` parameters, ``3.8e25`` FLOPs (K, M, B/G, T, P, E):
+    finite and > 0 (a UserError naming ``what`` otherwise)."""
+    v: float | None = None
     if isinstance(text, (int, float)) and not isinstance(text, bool):
-        return float(text)
-    t = str(text).strip().replace("_", "").replace(",", "")
-    try:
-        return float(t)
-    except ValueError:
-        pass
-    suf = t[-1:].lower()
-    if suf in _SUFFIX:
+        v = float(text)
+    elif isinstance(text, str):
+        t = text.strip().replace("_", "").replace(",", "")
         try:
-            v = float(t[:-1]) * _SUFFIX[suf]
-            if v > 0:
-                return v
+            v = float(t)
         except ValueError:
-            pass
-    raise UserError(f"{what}: '{text}' is not a count; write e.g. 15T, 70B, 3.8e25")
+            suf = t[-1:].lower()
+            if suf in _SUFFIX:
+                try:
+                    v = float(t[:-1]) * _SUFFIX[suf]
+                except (ValueError, OverflowError):
+                    v = None
+    if v is None:
+        raise UserError(f"{what}: '{text}' is not a count; write e.g. 15T, 70B, 3.8e25")
+    if not math.isfinite(v) or v <= 0:
+        raise UserError(f"{what}: '{text}' must be a finite count > 0, e.g. 15T, 70B, 3.8e25")
+    return v
 
 
 def loss(params: float, tokens: float, fit: str = "epoch") -> float:
@@ -105,14 +110,14 @@ def flops_6nd(params: float, tokens: float) -> float:
 
 
 def flops_from_gpu_hours(gpu_hours: float, peak: float, mfu: float) -> float:
-    """FLOPs a budget of device-hours buys at ``mfu`` of ``peak``: ``H·3600·F·MFU`` (formulas.md §7.4)."""
+    """FLOPs a budget of device-hours buys at ``mfu`` of ``peak``: ``H·3600·F·MFU`` (MFU, PaLM App. B) [derived]."""
     if not 0 < mfu <= 1:
         raise UserError(f"--mfu must be in (0, 1], got {mfu}")
     return gpu_hours * 3600.0 * peak * mfu
 
 
 def run_time(flops: float, gpus: int, peak: float, mfu: float) -> float:
-    """Wall time of a run: ``C/(N·F·MFU)`` (formulas.md §7.4)."""
+    """Wall time of a run: ``C/(N·F·MFU)`` (MFU, PaLM App. B) [derived]."""
     if not 0 < mfu <= 1:
         raise UserError(f"--mfu must be in (0, 1], got {mfu}")
     return flops / (gpus * peak * mfu)

@@ -35,31 +35,35 @@ Phases
 
 Conventions
 -----------
-* GEMM ``[M,K]x[K,N]``: ``2MKN`` FLOPs; bytes ``KN·b_w + MK·b_a + MN·b_a`` (formulas.md §1.3).
+* GEMM ``[M,K]x[K,N]``: ``2MKN`` FLOPs; bytes ``KN·b_w + MK·b_a + MN·b_a`` (jax-ml/scaling-book
+  roofline.md, "Matrix multiplication").
 * **Causal attention FLOPs are halved** (kernels skip masked blocks; FlashAttention benchmark
   ``flops(causal) = 4·b·s²·h·d/2``, current Megatron ``num_floating_point_operations``;
-  formulas.md §1.5 and §9.1): a sequence has ``s·w − w²/2`` (query, key) pairs, ``w = min(s, W)``
+  PaLM App. B and Korthikanti 2022 count the full s² instead): a sequence has ``s·w − w²/2``
+  (query, key) pairs, ``w = min(s, W)``
   — ``s²/2`` for full attention; bidirectional (encoder, cross) ``s·s_k``. FLOPs
   ``2·pairs·heads·(d_qk + d_v)`` (QKᵀ and PV; GQA does not reduce them).
 * **Attention bytes follow the FlashAttention IO model** with on-chip tiles absorbing the
-  re-streaming (Dao et al. 2022 Thm 2; formulas.md §1.5 "≈ b_a·(Q+K+V+O)"): Q, K, V read and
-  O written once, plus the KV-cache write; decode reads the KV cache once (§1.6).
+  re-streaming (Dao et al. 2022 §3.2, Thm 2 [derived: tiles resident on chip]): Q, K, V read and
+  O written once, plus the KV-cache write; decode reads the KV cache once.
 * TP (Megatron, Shoeybi et al. 2019 §3): q/k/v/up column-parallel, o/down row-parallel, one
   all-reduce after attention and one after the FFN (``b_r`` bytes: the residual stream is
   reduced at 16-bit even when activations are 8-bit). KV heads are split over ``min(tp, n_kv)``
-  ranks and replicated beyond (formulas.md §4.3 "Sharding"). Norms are replicated. MLA's
+  ranks and replicated beyond (scaling-book inference.md, "Sharding the KV cache"). Norms are
+  replicated. MLA's
   q_a / kv_a down-projections are replicated and its latent cache is not split by TP.
-* MoE (formulas.md §5): router ``[T,h]x[h,E]``; routed experts run with expert-tensor degree
+* MoE (FLOPs as the MoE term of Megatron-LM ``num_floating_point_operations``): router
+  ``[T,h]x[h,E]``; routed experts run with expert-tensor degree
   ``etp`` (= tp without EP, 1 with EP, where the EP group spans whole TP groups) on
   ``T·k·etp/tp`` token-expert assignments per device; the expected number of distinct
-  experts a group of ``n`` tokens touches is ``E·(1 − (1 − k/E)^n)`` (uniform routing; SB
-  gpus.md footnote, formulas.md §4.4), ``n = T·ep·etp/tp``; only touched experts' weights are
+  experts a group of ``n`` tokens touches is ``E·(1 − (1 − k/E)^n)`` (uniform routing;
+  scaling-book gpus.md, expert-parallelism footnote), ``n = T·ep·etp/tp``; only touched experts' weights are
   read. A device holds ``⌈E/ep⌉`` expert slots (the busiest rank bounds the time when ep does not
   divide E; redundant experts fill the slack and balance the assignments, EPLB as in DeepSeek-V3
   §3.4 and CloudMatrix384) and touches ``⌈E/ep⌉·(1 − (1 − k/E)^n)`` of them. EP dispatch and combine are two all-to-alls of ``T·k·h·b_a/tp`` bytes per rank.
 * MLA (DeepSeek-V2 §2.1): forward up-projects the latent (``kv_b``); decode uses the absorbed
   projections (``q_absorb`` W_UK, ``v_absorb`` W_UV) and attends over the ``kv_lora + d_rope``
-  latent cache (§2.1.2-2.1.3; formulas.md §1.6).
+  latent cache (DeepSeek-V2 §2.1.2-2.1.3, Table 1).
 * CP (Yang et al. 2024, §3): prefill ring with pass-KV (``cp_pass_kv``: K,V shard per step) or
   pass-Q (``cp_pass_q`` + ``cp_q_return``), ``cp−1`` steps overlapped with attention; decode
   keeps the KV shard per rank and merges partial outputs (``cp_merge``).
@@ -70,6 +74,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from llmcost.precision import DQ_TILE
 
 if TYPE_CHECKING:
     from llmcost.modelspec import ModelSpec
@@ -206,26 +212,27 @@ def _gemm(
     resident: Any = None,
     touched: Any = None,
 ) -> Op:
-    """GEMM [M,K]x[K,N] (formulas.md §1.3); ``touched`` scales the weight read (MoE)."""
+    """GEMM [M,K]x[K,N] (2MKN FLOPs, scaling-book transformers.md); ``touched`` scales the weight
+    read (MoE)."""
     import sympy as sp
 
     bw, ba, cdq = S("b_w"), S("b_a"), S("c_dq")
     w_el = K * N
     read = w_el if touched is None else touched * w_el
     res = w_el * bw if resident is None else resident
-    tiles = sp.Max(1, M / 128) if touched is None else sp.Max(1, M / (128 * touched))
+    tiles = sp.Max(1, M / DQ_TILE) if touched is None else sp.Max(1, M / (DQ_TILE * touched))
     return Op(
         name, kind, 2 * M * K * N, read * bw + M * K * ba + M * N * ba, res, cdq * read * tiles, doc=doc
     )
 
 
 def _norm(name: str, T: Any, width: Any) -> Op:
-    """RMSNorm/LayerNorm over [T, width]: ~5 FLOPs/element, read + write (formulas.md §1.7)."""
+    """RMSNorm/LayerNorm over [T, width]: ~5 FLOPs/element, read + write [derived, memory-bound]."""
     return Op(name, "norm", 5 * T * width, 2 * T * width * S("b_a") + width * S("b_w"), width * S("b_w"))
 
 
 def _elementwise(name: str, T: Any, width: Any, inputs: Any) -> Op:
-    """Activation (SiLU·up / GELU): ~5 FLOPs per output, ``inputs`` tensors read, one written (§1.7)."""
+    """Activation (SiLU·up / GELU): ~5 FLOPs per output, ``inputs`` tensors read, one written [derived]."""
     return Op(name, "elementwise", 5 * T * width, (inputs + 1) * T * width * S("b_a"), 0)
 
 
@@ -268,7 +275,7 @@ def _attention_std(phase: str) -> list[Op]:
                 2 * b * keys * heads * (dh + dv),
                 b * keys * 2 * kvh * bkv + b * heads * (dh + dv) * ba + b * 2 * kvh * bkv,
                 0,
-                doc="decode: read the KV cache once (formulas.md §1.6)",
+                doc="decode: read the KV cache once (scaling-book inference.md)",
             )
         )
     else:
@@ -338,7 +345,7 @@ def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
                 2 * T * heads * dn * dc,
                 heads * dn * dc * bw + T * heads * (dn + dc) * ba,
                 heads * dn * dc * bw,
-                cdq * heads * dn * dc * sp.Max(1, T / 128),
+                cdq * heads * dn * dc * sp.Max(1, T / DQ_TILE),
                 doc="W_UK absorbed into the query: a per-head batched GEMM [T,d_nope]x[d_nope,d_c]",
             ),
             Op(
@@ -347,7 +354,7 @@ def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
                 2 * b * keys * heads * (2 * dc + dr),
                 b * keys * (dc + dr) * bkv + b * heads * (2 * dc + dr) * ba + b * (dc + dr) * bkv,
                 0,
-                doc="attention over the latent cache (formulas.md §1.6 MLA)",
+                doc="attention over the latent cache (DeepSeek-V2 §2.1.3, MLA)",
             ),
             Op(
                 "v_absorb",
@@ -355,7 +362,7 @@ def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
                 2 * T * heads * dc * dv,
                 heads * dc * dv * bw + T * heads * (dc + dv) * ba,
                 heads * dc * dv * bw,
-                cdq * heads * dc * dv * sp.Max(1, T / 128),
+                cdq * heads * dc * dv * sp.Max(1, T / DQ_TILE),
                 doc="W_UV applied to the latent output: per-head [T,d_c]x[d_c,d_v]",
             ),
         ]
@@ -486,7 +493,7 @@ def layer_ops(shape: str) -> tuple[Op, ...]:
 
 def layer_kv_bytes(shape: str) -> Any:
     """Resident KV-cache bytes of one layer per device: ``b·min(S, W)/cp`` positions (plus the
-    cross-attention cache of ``s_enc`` positions); formulas.md §4.3 (MLA: ``kv_lora + d_rope``)."""
+    cross-attention cache of ``s_enc`` positions); DeepSeek-V2 Table 1 (MLA: ``kv_lora + d_rope``)."""
     import sympy as sp
 
     phase, attn, _ = shape.split("__")
@@ -504,7 +511,7 @@ def layer_kv_bytes(shape: str) -> Any:
 
 
 def io_ops(phase: str, logits: str = "all") -> tuple[Op, ...]:
-    """Embedding lookup (vocab-parallel table), final norm and LM head (formulas.md §1.8-1.9).
+    """Embedding lookup (vocab-parallel table), final norm and LM head (logit GEMM ``2·T·h·V``: Megatron-LM training.py num_floating_point_operations).
 
     ``logits='last'``: only the last position of each sequence is projected (serving);
     ``'all'``: every token (training). Logits are written in fp32. Encoder phase: embedding only.

@@ -83,6 +83,20 @@ llmcost-only keys (model_type ``gpt``; ignored elsewhere unless noted):
 * ``head_dim``: when absent the attention projections are d x d (GPT-2 ``c_attn``) and
   head_dim is the nominal d // heads (GPT-3 13B: d_model 5140, 40 heads).
 
+Training dropout (:attr:`ModelSpec.attention_dropout`, :attr:`ModelSpec.hidden_dropout`; they
+change training activation memory and the attention kernel ``auto`` picks) is read from the
+config's own keys, with the Hugging Face config class's default for that ``model_type`` when
+absent: ``gpt2`` ``attn_pdrop`` / ``resid_pdrop`` (GPT2Config 0.1 / 0.1); ``opt``
+``attention_dropout`` / ``dropout`` (OPTConfig 0.0 / 0.1); ``t5`` / ``mt5`` / ``umt5`` /
+``switch_transformers`` ``dropout_rate`` for both (0.1); ``phi3`` ``attention_dropout`` /
+``resid_pdrop`` (0.0 / 0.0); every other type ``attention_dropout`` / ``hidden_dropout``
+(0.0 / 0.0: Llama, Mistral, Qwen, Gemma, DeepSeek, gpt-oss, GLM, Nemotron, BLOOM, Falcon,
+GPT-NeoX). llmcost's ``gpt`` reads ``attention_dropout`` / ``hidden_dropout`` (or the GPT-2 names)
+with default 0.1 / 0.1: GPT2Config's defaults (GPT-3 keeps GPT-2's model, Brown et al. 2020
+§2.1) and Megatron-LM's ``--attention-dropout 0.1 --hidden-dropout 0.1`` (arguments.py), the
+setting of Narayanan 2021 / Korthikanti 2022. Set both to 0.0 for a model trained without
+dropout (PaLM).
+
 Keys every entry may carry and that the spec ignores: ``id``, ``name``, ``family``,
 ``sources``, ``official_params``, ``notes``, ``aliases`` and any other HF key.
 """
@@ -193,6 +207,8 @@ class ModelSpec:
     relative_attention_num_buckets: int = 0
     relative_attention_max_distance: int = 0
     num_mtp_layers: int = 0  # DeepSeek-V3 multi-token-prediction modules (not in totals)
+    attention_dropout: float = 0.0  # training dropout on the attention probabilities
+    hidden_dropout: float = 0.0  # training dropout on the attention / MLP outputs (residual branch)
 
     @property
     def is_encoder_decoder(self) -> bool:
@@ -277,6 +293,15 @@ class _Reader:
             return default
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1:
             raise self.fail(key, "a number in (0, 1]", v)
+        return float(v)
+
+    def prob(self, key: str, default: float, aliases: tuple[str, ...] = ()) -> float:
+        """A probability in [0, 1) (dropout rates)."""
+        v = self.raw(key, aliases)
+        if v is None:
+            return default
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 1:
+            raise self.fail(key, "a probability in [0, 1)", v)
         return float(v)
 
     def choice(self, key: str, default: str, choices: tuple[str, ...]) -> str:
@@ -982,6 +1007,32 @@ _READERS: dict[str, Callable[[_Reader], dict[str, Any]]] = {
 
 SUPPORTED_MODEL_TYPES: tuple[str, ...] = tuple(_READERS)
 
+_T5_DROPOUT = (("dropout_rate",), 0.1, ("dropout_rate",), 0.1)
+_DROPOUT: dict[str, tuple[tuple[str, ...], float, tuple[str, ...], float]] = {
+    # model_type: (attention-probability keys, default, hidden / residual keys, default). The
+    # defaults are the Hugging Face <Type>Config defaults; llmcost's own ``gpt`` takes GPT-2/3's.
+    "gpt": (("attention_dropout", "attn_pdrop"), 0.1, ("hidden_dropout", "resid_pdrop"), 0.1),
+    "gpt2": (("attn_pdrop",), 0.1, ("resid_pdrop",), 0.1),  # GPT2Config
+    "opt": (("attention_dropout",), 0.0, ("dropout",), 0.1),  # OPTConfig
+    "phi3": (("attention_dropout",), 0.0, ("resid_pdrop",), 0.0),  # Phi3Config
+    "t5": _T5_DROPOUT,  # T5Config dropout_rate: attention probabilities and every sublayer output
+    "mt5": _T5_DROPOUT,
+    "umt5": _T5_DROPOUT,
+    "switch_transformers": _T5_DROPOUT,
+}
+_DROPOUT_DEFAULT = (("attention_dropout",), 0.0, ("hidden_dropout",), 0.0)
+"""Every other type: ``attention_dropout`` (HF default 0.0: Llama, Mistral, Qwen, Gemma, DeepSeek,
+gpt-oss, GLM, Nemotron) and ``hidden_dropout`` (BLOOM, Falcon, GPT-NeoX: HF default 0.0)."""
+
+
+def _read_dropout(r: _Reader) -> dict[str, float]:
+    """Training dropout probabilities of ``r``'s config (see :data:`_DROPOUT`)."""
+    a_keys, a_default, h_keys, h_default = _DROPOUT.get(r.model_type, _DROPOUT_DEFAULT)
+    return {
+        "attention_dropout": r.prob(a_keys[0], a_default, aliases=a_keys[1:]),
+        "hidden_dropout": r.prob(h_keys[0], h_default, aliases=h_keys[1:]),
+    }
+
 
 def from_config(cfg: Mapping[str, Any], *, where: str) -> ModelSpec:
     """Normalize a config mapping into a :class:`ModelSpec`.
@@ -1004,6 +1055,11 @@ def from_config(cfg: Mapping[str, Any], *, where: str) -> ModelSpec:
             f"{where}: model_type '{mt}' is not supported; supported: {', '.join(SUPPORTED_MODEL_TYPES)}"
         )
     fields = _READERS[mt](_Reader(cfg, where, mt))
+    if mt == "gemma3":  # the multimodal wrapper: the decoder's keys are in text_config
+        text = cfg.get("text_config") or {}
+        fields.update(_read_dropout(_Reader(text, where, "gemma3_text")))
+    else:
+        fields.update(_read_dropout(_Reader(cfg, where, mt)))
     name = cfg.get("id") or cfg.get("name") or where
     spec = ModelSpec(name=str(name), model_type=str(mt), **fields)
     _check(spec, where)

@@ -1,8 +1,8 @@
 """Numeric formats of weights, activations and KV cache: bytes per element and the compute peak used.
 
 Formats: ``bf16``, ``fp16``, ``fp8``, ``int8``, ``int4``, ``fp4``. Bytes per element include
-the scale overhead of the quantization scheme assumed (formulas.md §1.10, §4.3
-``b = bits/8 + s_b/g``):
+the scale overhead of the quantization scheme assumed, ``b = bits/8 + s_b/g`` for ``s_b`` bytes
+of scale per group of ``g`` elements [derived from the schemes below]:
 
 =======  =========================================================================  ========
 format   scheme assumed                                                             bytes
@@ -24,8 +24,8 @@ shared format for W8A8 (fp8 x fp8 uses the fp8 peak, int8 x int8 the int8 peak) 
 weight narrower than the activations is **weight-only** quantization (W8A16, W4A16, W4A8):
 the GEMM computes at the activation precision after dequantizing the weights on the vector
 units, which costs ``C_DQ`` element-ops per weight element per 128-row tile of tokens
-(formulas.md §1.10 dequantisation model; QServe, Lin et al. 2024 §3: 20-90% of runtime in
-dequantization for W4A16 kernels). Activations narrower than the weights are refused.
+([derived]: dequantization on the vector units next to the tensor-core MMA; QServe, Lin et al.
+2024, abstract and §3: 20-90% of runtime in dequantization for W4A16 kernels). Activations narrower than the weights are refused.
 
 Attention (:func:`attention_math`) multiplies Q by the cached K and V, so it runs at the KV
 format when that is a float format with a hardware peak (FP8 FlashAttention-3 on Hopper);
@@ -52,7 +52,7 @@ BYTES: dict[str, float] = {
 BITS: dict[str, int] = {"bf16": 16, "fp16": 16, "fp8": 8, "int8": 8, "int4": 4, "fp4": 4}
 C_DQ = 4.0
 """Vector element-ops to dequantize one weight element (unpack, convert, scale, zero point):
-formulas.md §1.10 ``c_dq ≈ 2-8``, QServe §3."""
+2-8 [calibrate]; QServe (Lin et al. 2024 §3) on the cost of dequantization."""
 DQ_TILE = 128
 """Token rows per GEMM tile: a weight tile is dequantized once per 128-row block of tokens."""
 _FLOAT = ("bf16", "fp16", "fp8", "fp4")
@@ -74,11 +74,6 @@ def normalize(fmt: str, what: str = "precision") -> str:
     if key not in FORMATS:
         raise UserError(f"{what}: '{fmt}' is not a format; use one of {', '.join(FORMATS)}")
     return key
-
-
-def bytes_per_element(fmt: str) -> float:
-    """Bytes one element occupies in ``fmt``, scales included."""
-    return BYTES[normalize(fmt)]
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ _POWER = {"W": 1.0, "kW": 1e3, "MW": 1e6}
 _NUM = r"(?P<num>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)"
 _RE = re.compile(rf"^\s*{_NUM}\s*(?P<unit>[^\s\d].*?)?\s*$")
 
-DIMENSIONS = ("flops", "bytes", "bandwidth", "time", "power")
+GIB = 2**30
+"""Bytes in a GiB (memory figures are reported in GiB)."""
 
 _EXAMPLE = {
     "flops": "'989 TFLOPS'",

@@ -20,13 +20,15 @@ many were evaluated, and the median, mean and max absolute error.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from llmcost.errors import UserError
+from llmcost import checks
+from llmcost.errors import UserError, did_you_mean
 from llmcost.hardware import Hardware
 
 KINDS = ("train", "infer", "collective", "tts")
@@ -106,15 +108,24 @@ def load_cases(paths: Iterable[Path]) -> list[dict[str, Any]]:
             for key in ("id", "kind", "hardware", "metric"):
                 if key not in case:
                     raise UserError(f"{where}: missing required key '{key}'")
+            if case["kind"] not in KINDS:
+                raise UserError(
+                    f"{where} ({case['id']}): unknown kind '{case['kind']}'"
+                    f"{did_you_mean(str(case['kind']), KINDS)} (kinds: {', '.join(KINDS)})"
+                )
             metric = case["metric"]
             if (
                 not isinstance(metric, dict)
                 or "name" not in metric
+                or isinstance(metric.get("value"), bool)
                 or not isinstance(metric.get("value"), (int, float))
             ):
                 raise UserError(f"{where} ({case['id']}): 'metric' must be {{name: ..., value: <number>}}")
-            if metric["value"] == 0:
-                raise UserError(f"{where} ({case['id']}): measured value 0 has no relative error")
+            if not math.isfinite(metric["value"]) or metric["value"] == 0:
+                raise UserError(
+                    f"{where} ({case['id']}): metric.value must be a finite, non-zero number (the "
+                    f"measurement errors are relative to it), got {metric['value']!r}"
+                )
             if case["id"] in seen:
                 raise UserError(f"{where}: duplicate case id '{case['id']}'")
             seen.add(case["id"])
@@ -130,11 +141,21 @@ def shipped_files() -> list[Path]:
 
 
 def case_hardware(case: dict[str, Any]) -> Hardware:
-    """The case's hardware with ``hardware_overrides`` deep-merged."""
+    """The case's hardware with ``hardware_overrides`` deep-merged, widened to its cluster.
+
+    A case's ``cluster.gpus_per_node`` describes the machine the measurement ran on. When it
+    exceeds the catalog host and its innermost (scale-up) domain (e.g. a 16-GPU DGX-2 run
+    named as V100 SXM2, whose catalog host is the 8-GPU DGX-1), the host and that domain are
+    widened to it, as an explicit ``hardware_overrides`` would; nothing else changes.
+    """
     from llmcost.catalog import get_hardware
 
-    hw = get_hardware(str(case["hardware"]))
-    return hw.with_overrides(case.get("hardware_overrides") or None)
+    hw = get_hardware(str(case["hardware"])).with_overrides(case.get("hardware_overrides") or None)
+    gpn = (case.get("cluster") or {}).get("gpus_per_node")
+    inner = hw.fabric[0]
+    if isinstance(gpn, int) and not isinstance(gpn, bool) and gpn > max(hw.node_devices, inner.devices or 0):
+        hw = hw.with_overrides({"node": {"devices": gpn}, "fabric": {inner.key: {"devices": gpn}}})
+    return hw
 
 
 # --- evaluation ----------------------------------------------------------------------------------
@@ -221,15 +242,17 @@ def _collective(case: dict[str, Any], hw: Hardware) -> Prediction:
             None, f"metric '{name}' is not a collective metric ({', '.join(_COLLECTIVE_METRICS)})"
         )
     try:
-        size = float(spec["size_bytes"])
-        gpus = int(spec.get("gpus") or cluster["gpus"])
+        size_v = spec["size_bytes"]
+        gpus_v = spec.get("gpus") or cluster["gpus"]
         op = str(spec["op"])
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError) as e:
         raise UserError(f"case {case['id']}: collective needs op, size_bytes and gpus ({e})") from None
+    size = checks.positive_finite(size_v, f"case {case['id']}: collective.size_bytes")
+    gpus = checks.finite_int(gpus_v, f"case {case['id']}: collective gpus", 2)
     gpn = spec.get("gpus_per_node", cluster.get("gpus_per_node"))
-    r = collective(
-        hw, op, size, gpus, int(gpn) if gpn is not None else None, str(spec.get("algorithm") or "auto")
-    )
+    if gpn is not None:
+        gpn = checks.finite_int(gpn, f"case {case['id']}: gpus_per_node")
+    r = collective(hw, op, size, gpus, gpn, str(spec.get("algorithm") or "auto"))
     value = {"time_s": float(r.time), "busbw_gbps": float(r.busbw) / 1e9, "algbw_gbps": float(r.algbw) / 1e9}[
         name
     ]

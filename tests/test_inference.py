@@ -342,4 +342,4 @@ def test_rule_masks_are_check_plan() -> None:
                 with pytest.raises(PlanError) as e:
                     I.check_plan(spec, H100, p)
                 assert str(e.value) == I.RULES[k].message(spec, p)
-    assert seen >= {-1, *range(len(I.RULES) - 2)}  # every rule met but the length / node ones
+    assert seen >= {-1, *range(len(I.RULES) - 3)}  # every rule met but the length / node / context ones

@@ -75,7 +75,8 @@ def test_korthikanti_table2_reduces() -> None:
         F.S("kv_dim"): h,
         F.S("d_ff_act"): 4 * h,
         F.S("phi_a"): 4,
-        F.S("dropout"): 1,
+        F.S("drop_h"): 1,
+        F.S("drop_a"): 1,
     }
     tp_only = F.expression("act__materialized").subs({**sub, F.S("tp_sp"): 1})
     assert sp.simplify(tp_only - s * b * h * (10 + 24 / t + 5 * a * s / (h * t))) == 0
@@ -122,7 +123,7 @@ def test_gpt3_flops_match_narayanan() -> None:
         (dict(gpus=16, tp=8, pp=2, schedule="interleaved", virtual_stages=17), "cannot fill"),
         (dict(gpus=8, tp=8, recompute="some"), "recompute"),
         (dict(gpus=8, tp=4, dp=4), "must equal"),
-        (dict(gpus=8, ep=2), "MoE"),
+        (dict(gpus=8, ep=2), "mixture-of-experts"),
         (dict(gpus=8, precision="fp4"), "fp4"),
         (dict(gpus=8, tp=8, sp=False, tp_overlap=True), "sequence parallelism"),
         (dict(gpus=8, tp_overlap=True), "tp_overlap"),

@@ -81,3 +81,23 @@ def test_formatters() -> None:
     assert fmt_bytes(80 * 2**30) == "80 GiB"
     assert fmt_time(0.0314) == "31.4 ms"
     assert fmt_time(2.1e-6) == "2.1 us"
+
+
+def test_gib_constant() -> None:
+    from llmcost.units import GIB
+
+    assert GIB == 2**30 and parse("1 GiB", "bytes") == GIB
+
+
+def test_economics_generated_module_is_current() -> None:
+    from llmcost.cost import economics_formulas as F
+
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.cost.economics_formulas"
+
+
+def test_usd_per_million_tokens_is_the_rental_cost_of_their_time() -> None:
+    from llmcost.cost import _economics_generated as E
+
+    # 8 devices at $2/h producing 1000 tokens/s: 1e6 tokens take 1000 s, 8·2·1000/3600 USD
+    assert E.usd_per_million_tokens(8, 1.0, 1000.0, 2.0) == pytest.approx(8 * 2 * 1000 / 3600)
+    assert E.usd_per_million_tokens(8, 1000.0, 1e6, 2.0) == pytest.approx(E.usd(8, 1000.0, 2.0))

@@ -130,3 +130,14 @@ def test_bad_files(tmp_path: Path) -> None:
     )
     results, _ = run([unknown])
     assert results[0].predicted is None and "h9000" in (results[0].reason or "")
+
+
+def test_cluster_gpus_per_node_widens_the_host() -> None:
+    """A case's cluster describes the real machine: 16 GPUs per node on a part whose catalog host
+    holds 8 widens the host and scale-up domain instead of rejecting the case."""
+    from llmcost.validate import case_hardware
+
+    case = {"hardware": "v100-sxm2-32gb", "cluster": {"gpus": 512, "gpus_per_node": 16}}
+    hw = case_hardware(case)
+    assert hw.node_devices == 16 and hw.fabric[0].devices == 16
+    assert case_hardware({"hardware": "v100-sxm2-32gb", "cluster": {"gpus_per_node": 8}}).node_devices == 8

@@ -40,10 +40,24 @@ def budget(
     """Chinchilla compute-optimal N and D for --flops or --gpu-hours; or total FLOPs of --model on
     --tokens; with --hw/--gpus the wall time, GPU-hours, cost and energy at --mfu."""
     from llmcost import budget as B
+    from llmcost import checks
     from llmcost.errors import UserError
     from llmcost.report import check_format, emit
 
     check_format(fmt)
+    if gpus is not None:
+        checks.finite_int(gpus, "--gpus")
+        if hw is None:
+            raise UserError("--gpus needs --hw (the run's time on that many GPUs of that hardware)")
+    checks.finite_int(seq_len, "--seq-len")
+    checks.positive_finite(mfu, "--mfu")
+    if model is not None and (flops is not None or gpu_hours is not None):
+        raise UserError(
+            "--model with --tokens costs that run; --flops / --gpu-hours ask for the compute-optimal "
+            "split of a budget: give one or the other"
+        )
+    if model is None and tokens is not None:
+        raise UserError("--tokens needs --model (the FLOPs of training it on those tokens)")
     hardware = None
     peak = None
     if hw is not None:
@@ -55,14 +69,12 @@ def budget(
     if model is not None:
         if tokens is None:
             raise UserError("--model needs --tokens")
-        from llmcost.cost.train_validate import flops_per_token
-        from llmcost.cost.training import TrainPlan  # noqa: F401 (plan type used by flops_per_token)
+        from llmcost.cost.train_compute import model_flops_per_token
         from llmcost.params import count_params
 
         spec = _spec(model)
         d = B.parse_count(tokens, "--tokens")
-        hw_for = hardware if hardware is not None else _default_hw()
-        fpt = flops_per_token(spec, seq_len, hw_for, precision)
+        fpt = model_flops_per_token(spec, seq_len)
         n = count_params(spec).active
         out.update(
             model=model,
@@ -92,14 +104,21 @@ def budget(
             predicted_loss=o.loss,
         )
     if hardware is not None and peak is not None:
-        hours = c / (peak * mfu * 3600)
+        from llmcost.cost import _training_generated as G
+
+        # the run as one step of n devices (tokens per step = run tokens): the training formulas
+        n = gpus or 1
+        t = B.run_time(c, n, peak, mfu)
         out.update(
-            hardware=hardware.id, mfu_assumed=mfu, gpu_hours=hours, energy_j=hours * 3600 * hardware.tdp
+            hardware=hardware.id,
+            mfu_assumed=mfu,
+            gpu_hours=float(G.gpu_hours(n, t, 1.0, 1.0)),
+            energy_j=float(G.energy_j(n, hardware.tdp, t, 1.0, 1.0)),
         )
         if hardware.price_per_hour:
-            out["cost_usd"] = hours * hardware.price_per_hour
+            out["cost_usd"] = float(G.cost_usd(n, hardware.price_per_hour, t, 1.0, 1.0))
         if gpus:
-            out.update(gpus=gpus, time_to_train_s=B.run_time(c, gpus, peak, mfu))
+            out.update(gpus=gpus, time_to_train_s=float(G.time_to_train(t, 1.0, 1.0)))
     if fmt == "table":
         emit(
             [{"quantity": k, "value": _show(v)} for k, v in out.items()],
@@ -128,16 +147,9 @@ def _show(v: Any) -> str:
 
 
 def _spec(model: str) -> Any:
-    from llmcost.catalog import get_model_config
-    from llmcost.modelspec import from_config
+    from llmcost.cost.inference import spec_of
 
-    return from_config(get_model_config(model), where=f"models/{model}")
-
-
-def _default_hw() -> Any:
-    from llmcost.catalog import get_hardware
-
-    return get_hardware("h100-sxm")
+    return spec_of(model)
 
 
 def register(app: typer.Typer) -> None:

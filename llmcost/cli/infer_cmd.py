@@ -8,8 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from llmcost.cli.options import FormatOpt
-
-GIB = 2**30
+from llmcost.units import GIB
 
 
 def _plan(plan_file: Path | None, given: dict[str, Any]) -> Any:

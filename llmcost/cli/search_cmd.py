@@ -21,17 +21,27 @@ search_app = typer.Typer(
 
 
 def _ints(text: str | None, default: tuple[int, ...], what: str) -> tuple[int, ...]:
-    from llmcost.errors import UserError
+    from llmcost.search.common import parse_list
 
-    if not text:
-        return default
-    try:
-        out = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise UserError(f"{what}: expected comma-separated integers, got '{text}'") from None
-    if not out or min(out) < 1:
-        raise UserError(f"{what}: expected positive integers, got '{text}'")
-    return out
+    return parse_list(text, what, int) or default
+
+
+def _accuracy_notes(table: Any, names: list[str]) -> list[str]:
+    """UserError (with did-you-mean) for an accuracy row naming no known model; a note for rows
+    of models the search does not sweep (--models)."""
+    from llmcost.catalog import model_ids
+    from llmcost.errors import UserError, did_you_mean
+
+    known = set(model_ids()) | set(names)
+    listed = sorted({m for m, _ in table.rows})
+    for m in listed:
+        if m not in known:
+            raise UserError(
+                f"--accuracy: unknown model '{m}'{did_you_mean(m, known)} (rows name catalog model ids "
+                "or the --models entries)"
+            )
+    unused = [m for m in listed if m not in names]
+    return [f"--accuracy rows for {', '.join(unused)} not used (not in --models)"] if unused else []
 
 
 @search_app.command("tts")
@@ -73,6 +83,7 @@ def search_tts(
 ) -> None:
     """Sweep model x samples x generation length x strategy of test-time scaling within a budget."""
     from llmcost.catalog import get_hardware
+    from llmcost.checks import positive_finite
     from llmcost.cli.tts_cmd import base_plan
     from llmcost.cost import tts_search as S
     from llmcost.errors import UserError
@@ -87,6 +98,10 @@ def search_tts(
     if len(given) != 1:
         raise UserError("give exactly one of --budget-eflops, --budget-usd, --budget-seconds")
     kind, budget = given[0]
+    budget = positive_finite(budget, f"--budget-{kind}")
+    epsilon = positive_finite(epsilon, "--epsilon")
+    if top < 1:
+        raise UserError(f"--top: expected a positive integer, got {top}")
     names = [m.strip() for m in models.split(",") if m.strip()]
     if not names:
         raise UserError("--models: give at least one model id")
@@ -107,10 +122,12 @@ def search_tts(
         kv_cache,
     )
     table = None
+    extra_notes: list[str] = []
     if accuracy is not None:
         from llmcost.cost.tts_accuracy import load
 
         table = load(accuracy)
+        extra_notes = _accuracy_notes(table, names)
     res = S.search(
         names,
         get_hardware(hw),
@@ -125,6 +142,12 @@ def search_tts(
         epsilon=epsilon,
         top=top,
     )
+    if not res["plans"]:
+        from llmcost.search.common import nothing_fits
+
+        raise UserError(nothing_fits(res["rejected"], "tts"))
+    if extra_notes:
+        res["notes"] = extra_notes
     if fmt != "table":
         if fmt == "csv":
             emit([_row(e, S.BUDGETS[kind]) for e in res["plans"]], fmt)
@@ -133,7 +156,10 @@ def search_tts(
         return
     key = S.BUDGETS[kind]
     rej = ", ".join(f"{k}: {v}" for k, v in res["rejected"].items()) or "none"
-    notes = [f"{res['plans_evaluated']} plans evaluated in {res['elapsed_s']:.2f} s; rejected: {rej}"]
+    notes = [
+        f"{res['plans_evaluated']} plans evaluated in {res['elapsed_s']:.2f} s; rejected: {rej}",
+        *extra_notes,
+    ]
     what = "Pareto front" if pareto else f"top {len(res['plans'])}"
     emit(
         [_row(e, key) for e in res["plans"]],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Annotated, Any
 
 import typer
@@ -48,11 +49,14 @@ def _time(v: str | None, what: str) -> float | None:
     from llmcost.units import parse
 
     try:
-        return float(parse(v if any(c.isalpha() for c in v) else v + " s", "time", what=what))
+        t = float(parse(v if any(c.isalpha() for c in v) else v + " s", "time", what=what))
     except UserError:
         raise
     except Exception:
         raise UserError(f"{what}: expected a time such as 1s or 50ms, got '{v}'") from None
+    if t <= 0:
+        raise UserError(f"{what}: expected a time > 0 such as 1s or 50ms, got '{v}'")
+    return t
 
 
 def _progress_on(fmt: str, quiet: bool) -> bool:
@@ -146,9 +150,11 @@ def search_train(
 ) -> None:
     """Exhaustive search of training plans (dp x tp x pp x cp x ep, micro-batch, ZeRO, recompute,
     schedule, precision): the top plans by the objective, or the Pareto front."""
+    from llmcost import checks
     from llmcost.budget import parse_count
     from llmcost.catalog import get_hardware
     from llmcost.cli.train_cmd import _load_spec
+    from llmcost.cost import training as TR
     from llmcost.cost.training import PRECISIONS, RECOMPUTE, SCHEDULES
     from llmcost.errors import UserError
     from llmcost.report import check_format
@@ -158,8 +164,12 @@ def search_train(
     check_format(fmt)
     if top < 1:
         raise UserError(f"--top: expected a positive integer, got {top}")
+    min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
+    max_memory = checks.optional_positive(max_memory, "--max-memory")
+    run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
     spec = _load_spec(model)
     hardware = get_hardware(hw)
+    checks.gpus_per_node(hardware, gpus_per_node)
     gl = _common_list(gpus, "--gpus")
     seq = seq_len if seq_len is not None else default_seq(spec)
     gb = global_batch if global_batch is not None else 8 * max(gl)
@@ -168,6 +178,11 @@ def search_train(
     zero_l = _common_list(zero, "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
     sp_l = _common_list(sp, "--sp", _on_off)
     tpo_l = _common_list(tp_overlap, "--tp-overlap", _on_off)
+    precs = _common_list(precision, "--precision", str.lower, PRECISIONS)
+    no_peak = next(r for r in TR.RULES if r.reason == "precision without compute on the hardware")
+    for p in precs or ():
+        if no_peak.broken(spec, SimpleNamespace(hw=hardware, prec=PRECISIONS.index(p))):
+            raise UserError(no_peak.message(spec, SimpleNamespace(hw=hardware, prec=PRECISIONS.index(p))))
     space = TrainSpace(
         gpus=gl,
         global_batch=gb,
@@ -181,12 +196,11 @@ def search_train(
         zero=zero_l or ZMODE_NAMES,
         recompute=_common_list(recompute, "--recompute", str.lower, RECOMPUTE) or RECOMPUTE,
         schedule=_common_list(schedule, "--schedule", str.lower, SCHEDULES) or SCHEDULES,
-        precision=_common_list(precision, "--precision", str.lower, PRECISIONS),
+        precision=precs,
         sp=sp_l,
         tp_overlap=tpo_l or (False,),
         gpus_per_node=gpus_per_node,
     )
-    run_tokens = parse_count(tokens, "--tokens") if tokens else None
     res = run.train_search(
         spec,
         hardware,
@@ -301,6 +315,7 @@ def search_infer(
 ) -> None:
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
+    from llmcost import checks
     from llmcost import precision as Q
     from llmcost.catalog import get_hardware
     from llmcost.errors import UserError
@@ -313,7 +328,10 @@ def search_infer(
         raise UserError(f"--top: expected a positive integer, got {top}")
     if prompt_len < 1 or output_len < 1:
         raise UserError("--prompt-len and --output-len must be at least 1")
+    min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
     hws = [get_hardware(h) for h in _common_list(hw, "--hw", str)]
+    for h in hws:
+        checks.gpus_per_node(h, gpus_per_node)
 
     def fmts(text: str | None, what: str) -> Any:
         return _common_list(text, what, lambda x: Q.normalize(x, what))

@@ -8,8 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from llmcost.cli.options import FormatOpt
-
-GIB = 2**30
+from llmcost.units import GIB
 
 
 def _plan(plan_file: Path | None, gpus: int | None, given: dict[str, Any]) -> Any:
@@ -125,10 +124,16 @@ def train(
         "gpus_per_node": gpus_per_node,
     }
     plan = _plan(plan_file, gpus, given)
+    # every option is checked before the plan is costed (a bad --tokens is named, not "does not fit")
+    if tokens is not None:
+        run_tokens: float | None = parse_count(tokens, "--tokens")
+    else:
+        run_tokens = None if plan.tokens is None else parse_count(plan.tokens, "plan key 'tokens'")
     spec = _load_spec(model)
     hardware = get_hardware(hw)
     r = evaluate(spec, plan, hardware, check_memory=True)
-    run_tokens = parse_count(tokens, "--tokens") if tokens else plan.tokens
+    if plan.sp and r.layout.tp == 1:
+        r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
     out = result_dict(r, hardware, run_tokens)
     if explain:
         _explain(r, fmt)
@@ -146,17 +151,11 @@ def train(
 
 
 def _load_spec(model: str) -> Any:
-    """ModelSpec of a catalog id, or of a config file (YAML / JSON) when ``model`` is a path."""
-    from llmcost.modelspec import from_config
+    """ModelSpec of a catalog id, or of a config file (YAML / JSON) when ``model`` is a path
+    (:func:`llmcost.cost.inference.spec_of`, the one resolver every command uses)."""
+    from llmcost.cost.inference import spec_of
 
-    path = Path(model)
-    if path.suffix in (".yaml", ".yml", ".json") and path.is_file():
-        from llmcost.catalog import read_file
-
-        return from_config(read_file(path), where=str(path))
-    from llmcost.catalog import get_model_config
-
-    return from_config(get_model_config(model), where=f"models/{model}")
+    return spec_of(model)
 
 
 def _int_opt(v: str, name: str) -> int:
@@ -200,7 +199,7 @@ def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
     }
     out["time_breakdown_s"] = dict(r.breakdown)
     out["memory_bytes"] = dict(r.memory)
-    if tokens:
+    if tokens is not None:
         price = hw.price_per_hour
         out["total_flops"] = r.model_flops_step / r.tokens_step * tokens
         out["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, tokens))

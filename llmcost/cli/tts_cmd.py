@@ -7,8 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from llmcost.cli.options import FormatOpt
-
-GIB = 2**30
+from llmcost.units import GIB
 
 StrategyOpt = Annotated[str, typer.Option("--strategy", help="best_of_n, majority, sequential or beam.")]
 SparseOpt = Annotated[
@@ -149,6 +148,7 @@ def tts(
     """FLOPs, bytes, Kinetics eFLOPs, latency, cost and energy of one test-time-scaling query."""
     from llmcost.catalog import get_hardware
     from llmcost.cost.tts import cost
+    from llmcost.errors import UserError
     from llmcost.report import check_format, emit
     from llmcost.units import fmt_time
 
@@ -168,6 +168,15 @@ def tts(
         weights,
         kv_cache,
     )
+    if strategy == "beam" and beam_width > samples:
+        raise UserError(
+            f"--beam-width {beam_width} exceeds --samples {samples} (the candidates kept per step); "
+            f"use --beam-width <= {samples} or raise --samples"
+        )
+    if strategy == "beam" and beam_step > gen_len:
+        raise UserError(
+            f"--beam-step {beam_step} is longer than --gen-len {gen_len}; use --beam-step <= {gen_len}"
+        )
     hardware = get_hardware(hw)
     r = cost(model, hardware, plan)
     m = r.metrics()

@@ -22,10 +22,19 @@ def case_rows(results: Any) -> list[dict[str, Any]]:
                 "measured": r.measured,
                 "predicted": r.predicted,
                 "error %": None if r.error is None else 100 * r.error,
-                "note": r.reason if r.predicted is None else ", ".join(f"{v}" for v in r.detail.values()),
+                "note": r.reason if r.predicted is None else _detail(r.detail),
             }
         )
     return rows
+
+
+def _detail(detail: dict[str, Any]) -> str:
+    """An evaluator's extras as ``k=v`` items, numbers to 4 significant digits."""
+
+    def show(v: Any) -> str:
+        return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+    return ", ".join(f"{k}={show(v)}" for k, v in detail.items())
 
 
 def summary_rows(summary: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:

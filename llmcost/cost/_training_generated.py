@@ -86,7 +86,7 @@ def tokens_per_s(t_step, tokens_step):
 
 
 def time_to_train(t_step, tokens_step, train_tokens):
-    """Run length: ``(D/B_tok)·T`` (formulas.md §7.4)."""
+    """Run length: ``(D/B_tok)·T`` [derived]."""
     return t_step*train_tokens/tokens_step
 
 
@@ -96,12 +96,12 @@ def gpu_hours(n_gpus, t_step, tokens_step, train_tokens):
 
 
 def energy_j(n_gpus, power_w, t_step, tokens_step, train_tokens):
-    """Energy: ``N·P·time`` with P = TDP, an upper bound (formulas.md §8.1, 'TDP × time')."""
+    """Energy: ``N·P·time`` with P = TDP, an upper bound on the draw [derived]."""
     return n_gpus*power_w*t_step*train_tokens/tokens_step
 
 
 def cost_usd(n_gpus, price_h, t_step, tokens_step, train_tokens):
-    """Rental cost: device-hours × price per device-hour (formulas.md §8.2)."""
+    """Rental cost: device-hours × price per device-hour [derived]."""
     return (1/3600)*n_gpus*price_h*t_step*train_tokens/tokens_step
 
 
@@ -110,19 +110,19 @@ def model_state(b_g, b_o, b_w, psi, z_g, z_o, z_w):
     return psi*(b_g/z_g + b_o/z_o + b_w/z_w)
 
 
-def act__materialized(cp, d_ff_act, d_model, dropout, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
+def act__materialized(cp, d_ff_act, d_model, drop_a, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
     """Activation bytes of one layer for one micro-batch, attention scores stored (no recompute)."""
-    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*dropout + 8)/(cp*tp_sp) + micro_batch*n_q*seq**2*(3*dropout + 2)/(cp*tp)
+    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + micro_batch*n_q*seq**2*(3*drop_a + 2)/(cp*tp)
 
 
-def act__flash(cp, d_ff_act, d_model, dropout, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
+def act__flash(cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
     """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp"""
-    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*dropout + 8)/(cp*tp_sp) + 4*micro_batch*n_q*seq/(cp*tp)
+    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + 4*micro_batch*n_q*seq/(cp*tp)
 
 
-def act__selective(cp, d_ff_act, d_model, dropout, kv_dim, micro_batch, phi_a, q_dim, seq, tp, tp_sp):
+def act__selective(cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, phi_a, q_dim, seq, tp, tp_sp):
     """Selective recomputation: the attention core (QK^T, softmax, dropout, ·V) is recomputed so"""
-    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*dropout + 8)/(cp*tp_sp)
+    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp)
 
 
 def act__full(cp, d_model, micro_batch, seq, tp_sp):
@@ -152,8 +152,8 @@ FUNCTIONS = {
     'energy_j': (energy_j, ('n_gpus', 'power_w', 't_step', 'tokens_step', 'train_tokens'), '1a755838bdfe8d36'),
     'cost_usd': (cost_usd, ('n_gpus', 'price_h', 't_step', 'tokens_step', 'train_tokens'), '46d1708de79f3268'),
     'model_state': (model_state, ('b_g', 'b_o', 'b_w', 'psi', 'z_g', 'z_o', 'z_w'), '86ad2c8ef150315d'),
-    'act__materialized': (act__materialized, ('cp', 'd_ff_act', 'd_model', 'dropout', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '8767cb178e2c5310'),
-    'act__flash': (act__flash, ('cp', 'd_ff_act', 'd_model', 'dropout', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '5551c7f98186bb05'),
-    'act__selective': (act__selective, ('cp', 'd_ff_act', 'd_model', 'dropout', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'd0ded4e58e9d3e73'),
+    'act__materialized': (act__materialized, ('cp', 'd_ff_act', 'd_model', 'drop_a', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '0ad7e060c8a4ddbc'),
+    'act__flash': (act__flash, ('cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '224e665ef75a08a0'),
+    'act__selective': (act__selective, ('cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '2ad11b605afd8089'),
     'act__full': (act__full, ('cp', 'd_model', 'micro_batch', 'seq', 'tp_sp'), 'e7c82c0ede27c348'),
 }

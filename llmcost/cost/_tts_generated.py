@@ -40,7 +40,7 @@ def reads__sequential(budget, l_in, l_out, n_samples):
 
 
 def resident__parallel_shared(l_in, l_out, n_samples):
-    """KV positions resident at the end of a shared-prompt batch: ``L_in + N·L_out`` (§4.3)."""
+    """KV positions resident at the end of a shared-prompt batch: ``L_in + N·L_out`` (prompt KV shared, Kinetics §3)."""
     return l_in + l_out*n_samples
 
 
@@ -105,12 +105,12 @@ def eflops__dense_parallel(budget, f_pair, f_tok, intensity, k_pos, l_in, l_out,
 
 
 def usd(devices, latency, usd_hour):
-    """Rental cost of the query: ``n_dev·$_h·T/3600`` (formulas.md §8.2)."""
+    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`.economics_formulas.usd`)."""
     return (1/3600)*devices*latency*usd_hour
 
 
 def energy(devices, latency, tdp_w):
-    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (formulas.md §8.1 upper bound)."""
+    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (TDP × time: an upper bound on the draw) [derived]."""
     return devices*latency*tdp_w
 
 
@@ -120,7 +120,7 @@ def pass_at_n(f_max, n_samples, p_success):
 
 
 def marginal_gain(f_max, n_samples, p_success):
-    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (formulas.md §6.5)."""
+    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (Wang et al. 2025 §3)."""
     return f_max*p_success*(1 - p_success)**n_samples
 
 

@@ -8,7 +8,7 @@ spanned at level ``k``. Per level: ``W_k`` (B/s per device, one direction, all l
 (one link), ``η_k`` (achieved fraction of line rate, from the catalog), ``α_k`` (per-step
 latency), ``q_k`` (p2p bytes in flight per peer per step; ∞ inside a scale-up domain),
 ``m_k`` (torus dims spanned). ``S`` is the nccl-tests size: the full buffer per rank
-([NT-perf]; formulas.md §2.1 table). ``t_0`` is the per-collective software latency (NCCL
+(NVIDIA/nccl-tests doc/PERFORMANCE.md, ``*GetBw`` in src/*.cu). ``t_0`` is the per-collective software latency (NCCL
 ``baseLat[algo][proto]``, src/graph/tuning.cc).
 
 Protocols (NCCL LL / LL128 / Simple) are numeric inputs, not shapes: for NCCL's own algorithms the
@@ -16,8 +16,7 @@ runtime sets ``t_0 = baseLat[algo][proto]``, ``α_k = hwLat[link_k][algo][proto]
 tier's catalog latency), ``κ_p`` the protocol's bus-bandwidth factor relative to Simple (ring LL
 0.5: half of each 8-byte word is a flag; ring LL128 0.92: 120 of 128 bytes are data; tree LL
 1/3.8, tree LL128 7/9 or 120/128) and ``B_p`` its bus-bandwidth cap (NCCL ``llMaxBws`` for LL, ∞
-otherwise); the bandwidth term uses ``min(κ_p·B, B_p)`` (tuning.cc ``ncclTopoTuneModel``;
-formulas.md §2.3). Simple is ``κ_p = 1``, ``B_p = ∞``. ``h_k`` is the depth of one tree phase at
+otherwise); the bandwidth term uses ``min(κ_p·B, B_p)`` (tuning.cc ``ncclTopoTuneModel``). Simple is ``κ_p = 1``, ``B_p = ∞``. ``h_k`` is the depth of one tree phase at
 level ``k``: NCCL chains the ranks of a node (``d-1``) and builds binary trees across nodes
 (``log2 d``).
 
@@ -26,10 +25,10 @@ Bandwidth a device gets at a level depends on the topology and the traffic patte
 * switch (NVSwitch, fat-tree, rail fat-tree): ``η·W`` for any pattern.
 * mesh (AMD MI300X xGMI: 7 links of 64 GB/s, one per peer): one peer at a time gets one
   link ``η·w``; multi-ring / direct algorithms use every link to the group,
-  ``η·min(W, (d-1)·w)`` (hardware_facts.md §3 "Topology effects"; K_n decomposes into n-1
+  ``η·min(W, (d-1)·w)`` (AMD Instinct MI300X: 7 peer links of 1/7 of the bandwidth; K_n decomposes into n-1
   directed Hamiltonian rings, Tillson 1980, so multi-channel rings reach all links).
 * torus (TPU ICI): bidirectional rings per dimension, ``η·min(W, 2·m·w)`` for ring / direct
-  patterns, one link for one-peer-at-a-time algorithms ([SB-sharding]; formulas.md §9 item 17).
+  patterns, one link for one-peer-at-a-time algorithms (scaling-book sharding.md, bidirectional ring all-gather).
 
 Point-to-point traffic over a network level is also bounded by NCCL's p2p chunk pipeline:
 ``q/α`` per peer (``q`` = NCCL_NCHANNELS_PER_NET_PEER (2) × NCCL_P2P_NET_CHUNKSIZE (128 KiB),
@@ -38,7 +37,7 @@ per-step cost and ~13 GB/s per channel at 128 KiB; NVIDIA/nccl #1189 logs "2 p2p
 peer").
 
 Log factors use ``log2`` without ceiling (power-of-two ``d``; MPICH adds about two steps
-otherwise, formulas.md §2.2), so expressions stay differentiable.
+otherwise: pmodels/mpich src/mpi/coll/*/ header comments), so expressions stay differentiable.
 """
 
 from __future__ import annotations
@@ -151,7 +150,7 @@ def _ring_latency(L: list[_Lv], c: int) -> sp.Expr:
 
 def _ring_bw(L: list[_Lv]) -> sp.Expr:
     """Bottleneck of a flat multi-channel ring: min_k R_k·B_k (the R_k ranks under a level share its
-    crossings; SB-gpus 'T = max(bytes/W_gpu, bytes/W_node)', formulas.md §2.5)."""
+    crossings; scaling-book gpus.md 'T = max(bytes/W_gpu, bytes/W_node)')."""
     return sp.Min(*[_R(L, k) * bandwidth(lv, "multi") for k, lv in enumerate(L)])
 
 
@@ -166,7 +165,7 @@ def ring(op: str, L: list[_Lv]) -> sp.Expr:
 
     AR ``2(p-1)α + 2((p-1)/p)·S/B``; RS/AG ``(p-1)α + ((p-1)/p)·S/B``; pipelined broadcast
     ``(p-1)α + S/B`` ([MPICH] allgather_intra_ring.c, allreduce_intra_ring.c; [NT-perf] busbw
-    factors; formulas.md §2.2), with NCCL's split of steps across levels (tuning.cc
+    factors; Thakur et al. 2005 §4), with NCCL's split of steps across levels (tuning.cc
     ``(nsteps-nInterSteps)·intraLat + nInterSteps·interLat`` + ``baseLat`` = t_0), the ring
     bottleneck ``B = min_k R_k B_k`` and the protocol's bandwidth ``min(κ_p·B, B_p)``.
     """
@@ -240,8 +239,8 @@ def rabenseifner(op: str, L: list[_Lv]) -> sp.Expr:
 def hierarchical(op: str, L: list[_Lv]) -> sp.Expr:
     """Per-level phases, inner level first (Horovod hierarchical all-reduce; BlueConnect, Cho et al.
     SysML 2019; 3-level: Xu et al. 2025). AR ``Σ_k 2[(d_k-1)α_k + ((d_k-1)/d_k)(S/R_k)/B_k]``,
-    RS/AG half of it (formulas.md §2.5). All-to-all: DeepSpeed-MoE / Tutel 2DH hierarchical
-    all-to-all, ``Σ_k [2α_k + ((d_k-1)/d_k)·S/B_k]`` (formulas.md §2.5)."""
+    RS/AG half of it [derived]. All-to-all: DeepSpeed-MoE / Tutel 2DH hierarchical
+    all-to-all, ``Σ_k [2α_k + ((d_k-1)/d_k)·S/B_k]`` (Rajbhandari et al. 2022 §5; Hwang et al. 2023) [derived]."""
     S, t0 = sym("S"), sym("t_0")
     if op in ("all_reduce", "reduce_scatter", "all_gather"):
         c = 2 if op == "all_reduce" else 1
@@ -264,7 +263,7 @@ def in_network(op: str, L: list[_Lv], inr: tuple[bool, ...]) -> sp.Expr:
     At a reducing level each device egresses its (S/R_k) share once for the switch's reduce
     (multimem.ld_reduce) and S/(R_k d_k) for the multicast store, and ingresses the mirror:
     ``((d+1)/d)·(S/R_k)/(κ_inr·B_k)`` ([SB-gpus] 'In network reductions'; the (n-1)/(n+1) busbw
-    correction proposed in nccl-tests 4ec7c79, formulas.md §2.4/§9.8; κ_inr = NCCL
+    correction proposed in nccl-tests commit 4ec7c79, not merged upstream; κ_inr = NCCL
     nvlsEfficiency), with one step of latency α_k (tuning.cc NVLS: ``lat = intraLat (+ interLat)``,
     hwLat NVLS NVLink 25 µs, NET 18 µs, baseLat 0). Other levels run a ring on their share, with
     the NVLS-Tree latency ``2·h_k·α_k`` (tuning.cc ``2·log2(nNodes)·interLat``, hwLat NVLSTree
@@ -289,7 +288,7 @@ def direct(op: str, L: list[_Lv]) -> sp.Expr:
     """All-to-all, all peers at once (NCCL grouped send/recv; MPICH isend/irecv): level k carries
     the S·(R_{k+1}-R_k)/p bytes bound to peers across it, levels overlap (max); latency one
     rendezvous (clear-to-send + data, 2α) at the outer level ([SB-gpus] intra/cross-node
-    all-to-all; formulas.md §2.2). Send/recv: ``2α + S/B`` on the outermost level, nccl-tests
+    all-to-all) [derived]. Send/recv: ``2α + S/B`` on the outermost level, nccl-tests
     sendrecv pattern rank -> rank+1 ([NT-perf] SendRecvGetBw factor 1)."""
     S, t0 = sym("S"), sym("t_0")
     out = L[-1]

@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from llmcost import checks
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import FabricTier, Hardware
 
@@ -124,8 +125,7 @@ T0 = 8.4e-6
 NCCL: dict[str, Any] = {
     "source": (
         "NVIDIA/nccl src/graph/tuning.cc, ncclTunerConstantsDefaults and ncclTopoTuneModel / "
-        "ncclTopoGetAlgoTime, NCCL 2.28 (v2.28.7-1; same constants at the 2026 HEAD cited as [NCCL-tune] in "
-        "formulas.md §2.3; hardware_facts.yaml collective_models.nccl_tuning_model_2_2x)"
+        "ncclTopoGetAlgoTime, NCCL 2.28 (v2.28.7-1; the same constants on the 2026 master branch)"
     ),
     # baseLatencies[algo][proto], us (LL, LL128, Simple); NVLS / NVLS-Tree: 0 (their latency is hwLat only)
     "base_lat_us": {
@@ -183,7 +183,7 @@ other algorithm/protocol entry of that link class is scaled by ``latency / that 
 catalog figure (a measured network step, a user override) moves all protocols together and the
 catalog figure equal to NCCL's reproduces tuning.cc exactly."""
 KAPPA_TREE = 0.92
-"""Tree all-reduce busBW factor: NCCL tuning.cc ``min(0.92·busBW, ...)`` (formulas.md §2.3)."""
+"""Tree all-reduce busBW factor: NCCL tuning.cc ``min(0.92·busBW, nCh·perChMaxTreeBw)`` (ncclTopoTuneModel)."""
 KAPPA_INR = {"hopper": 0.85, "blackwell": 0.74}
 """NVLS efficiency relative to ring: NCCL tuning.cc nvlsEfficiency (Hopper 0.85, Blackwell 0.74)."""
 P2P_NET_BYTES = 2 * 128 * 1024
@@ -295,16 +295,9 @@ def placement(hw: Hardware, gpus: int, gpus_per_node: int | None = None) -> tupl
     if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 2:
         raise PlanError(f"a collective needs at least 2 GPUs, got {gpus!r}")
     node = max(hw.node_devices, 1)
-    g = gpus_per_node if gpus_per_node is not None else min(gpus, node)
-    if isinstance(g, bool) or not isinstance(g, int) or g < 1:
-        raise PlanError(f"--gpus-per-node must be a positive integer, got {g!r}")
-    g = min(g, gpus)
+    given = checks.gpus_per_node(hw, gpus_per_node)
+    g = min(given if given is not None else node, gpus)
     inner = hw.fabric[0].devices or gpus
-    if g > max(node, inner):
-        raise PlanError(
-            f"--gpus-per-node {g} exceeds {hw.id}'s host of {node} and its '{hw.fabric[0].key}' domain of {inner}; "
-            f"use at most {max(node, inner)}, or a system entry with a larger domain"
-        )
     if gpus % g:
         fits = [k for k in range(max(node, inner), 0, -1) if gpus % k == 0][:2]
         raise PlanError(
@@ -357,9 +350,6 @@ def kappa_inr(hw: Hardware) -> float:
     """NVLS efficiency for the architecture (Blackwell 0.74, else Hopper's 0.85)."""
     arch = str(hw.raw.get("architecture", "")).lower()
     return KAPPA_INR["blackwell"] if "blackwell" in arch else KAPPA_INR["hopper"]
-
-
-_NCCL_ALGOS = ("ring", "tree", "in_network")
 
 
 def protocols(hw: Hardware, op: str, algo: str, levels: Sequence[Level]) -> tuple[str, ...]:

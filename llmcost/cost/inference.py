@@ -1,6 +1,6 @@
 """Inference cost of one plan: TTFT, TPOT, throughput, memory, money and energy (no sympy).
 
-Workload (formulas.md §4, static batching as in TensorRT-LLM's gptSessionBenchmark): a batch
+Workload (static batching as in TensorRT-LLM's gptSessionBenchmark): a batch
 of ``batch`` sequences (whole system; ``batch/dp`` per replica) runs prefill of
 ``prompt_len`` tokens, then ``output_len − 1`` decode steps whose context grows from
 ``prompt_len + 1``; every decode step is costed at its own context (the compiled decode
@@ -18,13 +18,14 @@ function is evaluated on the array of contexts at once).
   ring pass-KV or pass-Q (the one with less exposed time; the ring overlaps attention),
   decode merges partial outputs; PP: ``m = min(b, pp)`` micro-batches,
   ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_p2p`` and ``TPOT = T_dec(b/m) + (p − 1)·T_p2p``
-  (GPipe fill, Huang et al. 2019; formulas.md §4.5).
+  (GPipe fill, Huang et al. 2019).
 * memory per device: weights (layers / pp, plus embedding or head), KV cache at
   ``prompt_len + output_len``, activation workspace (the largest operator input + output of
   one prefill layer, one layer live at a time, plus fp32 logits), reserved runtime memory
   :data:`RESERVED_FRACTION` of usable memory.
-* money and energy: ``$ / 1M output tokens = gpus·price·e2e / 3600 / (batch·output_len)·1e6``;
-  ``J / output token = gpus·TDP·e2e / (batch·output_len)`` (formulas.md §8: TDP is an upper bound).
+* money and energy: ``$ / 1M output tokens = gpus·price·e2e / 3600 / (batch·output_len)·1e6``
+  (:func:`llmcost.cost.economics_formulas.usd_per_million_tokens`);
+  ``J / output token = gpus·TDP·e2e / (batch·output_len)`` (TDP is an upper bound on the draw) [derived].
 """
 
 from __future__ import annotations
@@ -36,16 +37,21 @@ from typing import Any
 
 import numpy as np
 
+from llmcost import checks
 from llmcost import precision as Q
+from llmcost.cost import _economics_generated as E
+from llmcost.cost import rules as R
+from llmcost.cost.rules import Rule
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
+from llmcost.units import GIB
 
 T_KERNEL = 4e-6
 """Per-kernel overhead (s), ADDED to each operator's roofline time (:func:`llmcost.cost.roofline.roofline`;
-formulas.md §1.2, §1.11: serial for dependent kernels): the gap between dependent kernels measured
+serial for dependent kernels; CUDA Programming Guide §4.2, CUDA Graphs): the gap between dependent kernels measured
 in batch-1 decode, 2.5 µs per launch (FlashML-org/FreeToken PR #338, nsys: (143 − 44.7) µs / 39
 launches) and 3.4 µs (turboderp-org/exllamav3 PR #380: 3.07 ms over 914 launches), plus ~1 µs of
-GPU ramp-up / tail per kernel; inside formulas.md §1.2's '2-10 µs eager'. One figure for every
+GPU ramp-up / tail per kernel. One figure for every
 device and engine (CUDA Graphs shrink the launch part; not modelled separately). Training and
 test-time scaling price their operators with the same constant."""
 RESERVED_FRACTION = 0.10
@@ -110,9 +116,7 @@ def resolve_formats(weights: str, activations: str | None, kv_cache: str | None)
 
 
 def _int(v: Any, key: str, minimum: int = 1) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v or v < minimum:
-        raise UserError(f"plan key '{key}': expected an integer >= {minimum}, got {v!r}")
-    return int(v)
+    return checks.finite_int(v, f"plan key '{key}'", minimum)
 
 
 def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> Plan:
@@ -144,37 +148,27 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
 
 # ------------------------------------------------------------------------------ model
 def spec_of(model: str | dict[str, Any]) -> Any:
-    """A ModelSpec from a catalog id or an inline HF-style mapping."""
+    """A ModelSpec from a catalog id, a config file (``.yaml``/``.yml``/``.json`` path) or an inline
+    HF-style mapping: the one resolver of a model argument, used by every command."""
+    from pathlib import Path
+
     from llmcost.modelspec import from_config
 
     if isinstance(model, dict):
         cfg = {k: v for k, v in model.items() if k != "name"}
         return from_config(cfg, where=f"inline model {model.get('name', '')}".strip())
+    path = Path(str(model))
+    if path.suffix in (".yaml", ".yml", ".json") and path.is_file():
+        from llmcost.catalog import read_file
+
+        return from_config(read_file(path), where=str(path))
     from llmcost.catalog import get_model_config
 
     return from_config(get_model_config(str(model)), where=f"models/{model}")
 
 
-@dataclass(frozen=True)
-class Rule:
-    """One validity rule of an inference plan. ``broken(spec, plan)`` is a bool, or a bool array
-    when the plan's fields are arrays (one element per plan: the search applies the rules as
-    masks); ``message(spec, plan)`` is the PlanError of one plan breaking it; ``reason`` the
-    search's rejection count label. Rules are checked in order and a plan reports the first it
-    breaks, so a rule may assume the earlier ones hold."""
-
-    reason: str
-    broken: Callable[[Any, Plan], Any]
-    message: Callable[[Any, Plan], str]
-
-
 def _layers(spec: Any) -> list[int]:
     return [spec.num_layers] + ([spec.num_encoder_layers] if spec.is_encoder_decoder else [])
-
-
-def _kv_heads_broken(spec: Any, tp: Any) -> Any:
-    kv = spec.num_kv_heads
-    return (spec.mla is None) & (np.where(tp <= kv, kv % tp, tp % kv) != 0)
 
 
 def _experts(spec: Any) -> int:
@@ -189,21 +183,10 @@ RULES: tuple[Rule, ...] = (
             f"{p.gpus} GPUs but tp*pp*dp*cp = {p.tp}*{p.pp}*{p.dp}*{p.cp} = {p.devices}; "
             "make the product equal the GPU count"
         ),
+        ("gpus", "tp", "pp", "dp", "cp"),
     ),
-    Rule(
-        "attention heads do not divide by tp",
-        lambda s, p: s.num_heads % p.tp != 0,
-        lambda s, p: (
-            f"{s.num_heads} attention heads do not divide by tp {p.tp}; use a tp dividing {s.num_heads}"
-        ),
-    ),
-    Rule(
-        "KV heads and tp do not divide",
-        lambda s, p: _kv_heads_broken(s, p.tp),
-        lambda s, p: (
-            f"{s.num_kv_heads} KV heads and tp {p.tp}: tp must divide the KV heads or be a multiple of them"
-        ),
-    ),
+    R.HEADS,
+    R.KV_HEADS,
     Rule(
         "layers do not divide into pp stages",
         lambda s, p: np.any([n % p.pp != 0 for n in _layers(s)], axis=0),
@@ -212,12 +195,9 @@ RULES: tuple[Rule, ...] = (
             for n in _layers(s)
             if n % p.pp
         ),
+        ("pp",),
     ),
-    Rule(
-        "ep > 1 needs a MoE model",
-        lambda s, p: (s.moe is None) & (p.ep > 1),
-        lambda s, p: f"ep {p.ep} needs a mixture-of-experts model; {s.name} is dense (use ep 1)",
-    ),
+    R.EP_NEEDS_MOE,
     Rule(
         "ep exceeds the experts",
         lambda s, p: (s.moe is not None) & (p.ep > _experts(s)),
@@ -225,6 +205,7 @@ RULES: tuple[Rule, ...] = (
             f"ep {p.ep} exceeds the {_experts(s)} experts (each rank holds at least one "
             f"expert); use ep <= {_experts(s)}"
         ),
+        ("ep",),
     ),
     Rule(
         "ep must span whole TP groups within dp*tp",
@@ -233,26 +214,39 @@ RULES: tuple[Rule, ...] = (
             f"ep {p.ep} must span whole TP groups within dp*tp = {p.dp * p.tp} ranks "
             f"(ep a multiple of tp {p.tp} dividing {p.dp * p.tp})"
         ),
+        ("ep", "dp", "tp"),
     ),
     Rule(
         "cp with an encoder-decoder model",
         lambda s, p: (p.cp > 1) & s.is_encoder_decoder,
         lambda s, p: "context parallelism is not modelled for encoder-decoder models; use cp 1",
+        ("cp",),
     ),
     Rule(
         "batch does not divide over dp",
         lambda s, p: False if p.batch is None else p.batch % p.dp != 0,
         lambda s, p: f"batch {p.batch} does not divide over dp {p.dp} replicas; use a multiple of {p.dp}",
+        ("batch", "dp"),
     ),
     Rule(
         "prompt_len or output_len below 1",
         lambda s, p: (p.output_len < 1) | (p.prompt_len < 1),
         lambda s, p: "prompt_len and output_len must be at least 1",
+        ("prompt_len", "output_len"),
     ),
     Rule(
-        "gpus_per_node below 1",
-        lambda s, p: False if p.gpus_per_node is None else p.gpus_per_node < 1,
-        lambda s, p: "gpus_per_node must be positive",
+        "GPUs do not fill whole nodes",
+        lambda s, p: (
+            False if p.gpus_per_node is None else p.devices % np.minimum(p.gpus_per_node, p.devices) != 0
+        ),
+        lambda s, p: (
+            f"{p.devices} GPUs do not divide into nodes of {p.gpus_per_node}; use a gpus_per_node "
+            f"dividing {p.devices}"
+        ),
+        ("gpus_per_node", "tp", "pp", "dp", "cp"),
+    ),
+    R.context_rule(
+        lambda p: p.prompt_len + p.output_len, "prompt_len + output_len", ("prompt_len", "output_len")
     ),
 )
 """The inference plan validity rules, each written once: :func:`check_plan` raises the first a
@@ -263,15 +257,13 @@ BATCH_RULE = next(i for i, r in enumerate(RULES) if r.reason == "batch does not 
 def first_broken(spec: Any, plan: Plan) -> Any:
     """Index in :data:`RULES` of the first rule ``plan`` breaks, -1 when none: an int, or an int
     array over the plans when the plan's fields are arrays."""
-    out: Any = -1
-    for k in range(len(RULES) - 1, -1, -1):
-        out = np.where(RULES[k].broken(spec, plan), k, out)
-    return out
+    return R.first_broken(RULES, spec, plan)
 
 
 def check_plan(spec: Any, hw: Hardware, plan: Plan) -> None:
     """PlanError when the plan does not divide the model or the cluster (the first of :data:`RULES`
     it breaks; a plan with array fields: the first plan breaking it)."""
+    checks.gpus_per_node(hw, plan.gpus_per_node, "gpus_per_node")
     for rule in RULES:
         broken = np.asarray(rule.broken(spec, plan))
         if broken.any():
@@ -755,10 +747,12 @@ class InferenceResult:
             "output_tokens_per_s": out_tps,
             "output_tokens_per_s_per_gpu": out_tps / self.gpus,
             "input_tokens_per_s_per_gpu": self.batch * self.plan.prompt_len / self.ttft / self.gpus,
-            "memory_gib_per_gpu": self.memory["total"] / 2**30,
+            "memory_gib_per_gpu": self.memory["total"] / GIB,
             "max_batch": self.max_batch,
             "usd_per_million_output_tokens": (
-                self.price_per_hour * self.gpus * per_tok_s / 3600 * 1e6 if self.price_per_hour else None
+                E.usd_per_million_tokens(self.gpus, per_tok_s, 1.0, self.price_per_hour)
+                if self.price_per_hour
+                else None
             ),
             "joules_per_output_token": self.gpus * self.tdp * per_tok_s,
             "output_tokens_per_s_per_user": 1.0 / self.tpot,
@@ -877,7 +871,7 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     when ``ev`` holds several plans (``llmcost search infer``): the one composition of both.
 
     PP: ``m = min(b, pp)`` micro-batches, ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_p2p`` and
-    ``TPOT = T_dec(b/m) + (p − 1)·T_p2p`` (GPipe fill, Huang et al. 2019; formulas.md §4.5); every
+    ``TPOT = T_dec(b/m) + (p − 1)·T_p2p`` (GPipe fill, Huang et al. 2019); every
     decode step at its own context, ``prompt_len + 1 ... prompt_len + output_len − 1`` (static
     batching, TensorRT-LLM gptSessionBenchmark). With an array the decode steps run on the first
     axis and the plans on the last; each plan's steps are then summed in the same order as alone."""
@@ -942,7 +936,7 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
     spec = spec_of(model)
     ev = Evaluator(spec, hw, plan)
     p = plan
-    notes: list[str] = []
+    notes: list[str] = [n for n in (R.context_note(spec, p.prompt_len + p.output_len),) if n]
     max_b = largest_batch(ev)
     batch = p.batch
     if batch is None:
@@ -954,7 +948,7 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
     r = serve(ev, b_rep)
     mem = {k: float(v) for k, v in r["memory"].items()}
     if mem["total"] > mem["usable"]:
-        gib = 2**30
+        gib = GIB
         raise PlanError(
             f"does not fit: {mem['total'] / gib:.1f} GiB per GPU needed (weights {mem['weights'] / gib:.1f}, "
             f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "

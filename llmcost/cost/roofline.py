@@ -4,11 +4,11 @@
 
 * Roofline model: Williams, Waterman, Patterson, CACM 52(4) 2009, Fig. 1 (attainable
   throughput ``min(F, W·I)``); time form and the max/sum bounds: scaling-book
-  ``roofline.md`` "Where does the time go" (formulas.md §1.1).
+  (jax-ml/scaling-book) ``roofline.md`` "Where does the time go".
 * Hierarchical (one ceiling per memory level, network as one more level): Yang, Kurth,
-  Williams, CCPE 2020; formulas.md §1.1 "Time form used by llmcost".
+  Williams, CCPE 2020 ([derived]: one max over the levels).
 * Launch / latency floor added, not maxed, because launch latency is serial for short kernels
-  (formulas.md §1.2 and §1.11; CUDA Programming Guide §4.2 on graphs amortising launches).
+  (CUDA Programming Guide §4.2 on graphs amortising launches).
 
 The bound reported is ``compute``, ``memory`` or ``network`` (the largest of the three terms),
 or ``latency`` when ``t_launch`` exceeds it. Everything is numpy-vectorized: pass arrays to

@@ -7,7 +7,7 @@ one layer). This module derives what training adds and prices every operator wit
 roofline (:func:`llmcost.cost.roofline.roofline`, plus the per-kernel floor of
 :data:`llmcost.cost.inference.T_KERNEL`):
 
-* backward (formulas.md §1.3, §1.5, §3.2): GEMMs 2× the forward FLOPs and bytes (input and
+* backward: GEMMs 2× the forward FLOPs and bytes (input and
   weight gradients; SB-transformers "Forward and reverse FLOPs"); FlashAttention 2.5× the
   forward FLOPs (it recomputes S and P; Dao-AILab/flash-attention
   benchmarks/benchmark_flash_attention.py) and 2× its bytes; a materialized score matrix 2× the
@@ -16,13 +16,13 @@ roofline (:func:`llmcost.cost.roofline.roofline`, plus the per-kernel floor of
   ``selective`` the attention core (Korthikanti 2022 §5), ``none`` nothing.
 * sequence parallel: norms and dropout run on ``T/t`` tokens (Korthikanti 2022 §4.2.2).
 * training-only elementwise work: dropout + residual add after attention and after the FFN
-  (Megatron's fused bias-dropout-add: read 2 tensors, write 1, a 1-byte mask when dropout is
-  on; Korthikanti 2022 §4.1 tensors) and the fused softmax cross-entropy over the vocabulary
-  (reads and writes the fp32 logits, formulas.md §1.8).
+  (Megatron's fused bias-dropout-add: read 2 tensors, write 1, a 1-byte mask when hidden
+  dropout is on; Korthikanti 2022 §4.1 tensors) and the fused softmax cross-entropy over the
+  vocabulary (reads and writes the fp32 logits; Megatron-LM theoretical_memory_usage.py).
 * a materialized attention (no FlashAttention; Megatron before FlashAttention, and what
   selective recomputation recomputes) computes the whole s² score matrix and moves it through
   HBM: scores written, softmax read/written, dropout read/written with its mask, probabilities
-  read by PV, ``(2+2+2+2 [+5 with dropout])`` bytes per score (Korthikanti 2022 §4.1, the
+  read by PV, ``(2+2+2+2 [+5 with attention dropout])`` bytes per score (Korthikanti 2022 §4.1, the
   ``5as²b`` term; FlashAttention §2.2 "Standard attention").
 
 FLOP conventions: executed attention FLOPs are the graph's (causal blocks skipped) for
@@ -144,7 +144,8 @@ def training_ops(
     *,
     causal: bool,
     flash: bool,
-    dropout: bool,
+    attention_dropout: bool,
+    hidden_dropout: bool,
     t_sp: int,
     tokens: float,
     h: int,
@@ -153,7 +154,9 @@ def training_ops(
     b_a: float,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
-    materialized scores, sequence-parallel norms, dropout + residual."""
+    materialized scores, sequence-parallel norms, dropout + residual. ``attention_dropout`` /
+    ``hidden_dropout``: the model trains with dropout on the attention probabilities / on the
+    attention and MLP outputs (:func:`llmcost.cost.training.attention_dropout`)."""
     out: list[TOp] = []
     for o in ops:
         if o.kind == "attention":
@@ -161,14 +164,14 @@ def training_ops(
             if flash:
                 out.append(TOp(o.name, o.kind, o.flops, full, o.bytes))
             else:
-                per = 8 + (5 if dropout else 0)
+                per = 8 + (5 if attention_dropout else 0)
                 out.append(TOp(o.name, o.kind, full, full, o.bytes + per * tokens * seq_kv * heads))
         elif o.kind == "norm":
             out.append(TOp(o.name, o.kind, o.flops / t_sp, 0.0, o.bytes / t_sp))
         else:
             out.append(o)
     blocks = sum(1 for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce")
-    per_tok = (3 * b_a + (1 if dropout else 0)) * h / t_sp
+    per_tok = (3 * b_a + (1 if hidden_dropout else 0)) * h / t_sp
     out.append(
         TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens)
     )
@@ -247,9 +250,52 @@ def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> Layer
     return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, hw, tuple(ops), fwd)
 
 
+def model_flops_per_token(spec: Any, seq: int) -> float:
+    """Model FLOPs (forward + backward of the matmuls, attention with the full s², no
+    recomputation: the MFU count of the module docstring) per trained token of a sequence of
+    ``seq`` tokens, for the whole model on one device. No hardware: the graph's FLOPs in their
+    training form, summed over the layers in the order of :func:`llmcost.cost.train_step.evaluate`
+    (the same figure as its ``model_flops_per_step`` of a one-device, one-sequence step ÷ ``seq``)."""
+    from llmcost.cost.training import model_layers
+    from llmcost.graph import model_values
+
+    one = np.ones(1)
+    vals: dict[str, Any] = model_values(spec)
+    vals.update(tp=one, cp=one, ep=one, etp=one, b_w=2.0, b_a=2.0, b_kv=2.0, b_r=2.0, c_dq=0.0)
+    vals.update(seq=seq, micro_batch=one, ctx=seq, seq_enc=seq)
+    keys: list[tuple[str, int | None, str]] = []
+    counts: list[float] = []
+    for stack, i in model_layers(spec):
+        k = (*layer_shape(spec, stack, i), stack)
+        if k in keys:
+            counts[keys.index(k)] += 1.0
+        else:
+            keys.append(k)
+            counts.append(1.0)
+    per_key = []
+    for (shape, win, stack), n in zip(keys, counts, strict=True):
+        ops = training_ops(
+            graph_ops(shape, win, vals),
+            causal=stack == "dec",
+            flash=True,
+            attention_dropout=False,
+            hidden_dropout=False,
+            t_sp=1,
+            tokens=float(seq),
+            h=spec.hidden_size,
+            heads=spec.num_heads,
+            seq_kv=seq,
+            b_a=2.0,
+        )
+        per_key.append(n * (3 * sum(o.model_flops for o in ops if o.kind != "collective")))
+    io = [*graph_ops("io__forward__all", None, vals), loss_ops(seq, spec.vocab_size, 1)]
+    layers = rowsum(np.array(per_key, dtype=float).reshape(len(per_key), -1))
+    return float((layers + 3 * sum(o.model_flops for o in io))[0] / seq)
+
+
 def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:
     """Fused softmax cross-entropy over the fp32 logits of this device's vocabulary shard: read
-    and write ``T·V/t`` fp32 values (formulas.md §1.8)."""
+    and write ``T·V/t`` fp32 values (Megatron-LM theoretical_memory_usage.py, output layer)."""
     n = tokens * vocab / tp
     return TOp("cross_entropy", "elementwise", 5 * n, 0.0, 2 * 4 * n)
 

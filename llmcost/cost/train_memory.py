@@ -101,13 +101,13 @@ def memory(
       master weights and Adam state live on the host (ZeRO-Offload §4).
     * activations of the first stage (``n_dense0`` / ``n_moe0`` layers) for its in-flight
       micro-batches: 1F1B and ZB-H1 ``min(m, p)`` (Narayanan 2021 §2.2.1; Qi et al. 2024 §2.1),
-      interleaved ``× (1 + (p−1)/(p·v))`` ([MEG-mem]), GPipe all ``m`` (formulas.md §3.5); per
+      interleaved ``× (1 + (p−1)/(p·v))`` ([MEG-mem]), GPipe all ``m`` (Huang et al. 2019); per
       layer the ``act__*`` entries of training_formulas (Korthikanti 2022 Table 2 generalized);
       full recomputation stores layer inputs plus one layer's full activations while it is
       recomputed.
     * logits: fp32 logits of one micro-batch over ``V/t`` on the last stage ([MEG-mem]).
     * buffers: ZeRO-3 / FSDP keep two gathered layers in flight (current + prefetch)."""
-    from llmcost.cost.training import RECOMPUTE, SCHEDULES, uses_dropout
+    from llmcost.cost.training import RECOMPUTE, SCHEDULES, attention_dropout, hidden_dropout
 
     tp, cp, mb, pp, v = (c[k].astype(float) for k in ("tp", "cp", "mb", "pp", "v"))
     z3 = zero == 3
@@ -121,7 +121,7 @@ def memory(
     optim = dense * b_o / z_o + expert * b_o / ez_o
     if c["offload"].any():
         optim = np.where(c["offload"] == 0, optim, 0.0)
-    dropout = uses_dropout(spec)
+    drop_a, drop_h = attention_dropout(spec), hidden_dropout(spec)
     moe = spec.moe
     dense_ffn = float(spec.intermediate_size)
     moe_ffn = dense_ffn
@@ -141,7 +141,8 @@ def memory(
             "kv_dim": spec.kv_dim,
             "d_model": spec.hidden_size,
             "q_dim": spec.q_dim,
-            "dropout": 1.0 if dropout else 0.0,
+            "drop_a": 1.0 if drop_a else 0.0,
+            "drop_h": 1.0 if drop_h else 0.0,
             "micro_batch": mb1,
             "n_q": spec.num_heads,
             "phi_a": 6.0 if spec.gated_mlp else 4.0,
@@ -206,7 +207,7 @@ def offload_time(
     plans whose ``offload`` index (:data:`llmcost.cost.training.OFFLOAD`) is not 'none' (0
     elsewhere): gradients down and parameters up over the host link, ``(b_g + b_w)·Ψ/W_link``,
     plus the CPU Adam pass ``28·Ψ·n_node/(η_m·W_host)`` over the node's host memory shared by its
-    devices (formulas.md §3.9). NVMe (ZeRO-Infinity) adds the optimizer state read and write at the
+    devices (ZeRO-Offload, Ren et al. 2021 §4). NVMe (ZeRO-Infinity) adds the optimizer state read and write at the
     NVMe bandwidth of ``host_memory.nvme_bandwidth``."""
     from llmcost.units import parse
 

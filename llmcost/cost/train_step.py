@@ -28,12 +28,14 @@ from typing import Any
 
 import numpy as np
 
+from llmcost.cost import _economics_generated as E
 from llmcost.cost import _training_generated as G
 from llmcost.cost import train_compute as TC
 from llmcost.cost import training as TR
 from llmcost.graph import model_values
 from llmcost.hardware import Hardware
 from llmcost.modelspec import ModelSpec
+from llmcost.units import GIB
 
 ZMODES = ((0, False), (0, True), (1, False), (2, False), (3, False))
 """ZeRO modes: (zero stage, Megatron distributed optimizer)."""
@@ -179,10 +181,10 @@ def _layer_quantities(
     all-gather of the same volume (Korthikanti 2022 §4.2.2), exposed; with TP overlap (``tpo``,
     sequence parallel only) each hidden under its adjacent GEMM (``tp__overlap``); CP ring
     attention (Megatron CP): c−1 K,V steps forward, K,V + dK,dV backward, each hidden behind the attention of the previous
-    step (formulas.md §3.6); EP: dispatch / combine all-to-all per pass (+ recompute)."""
+    step (Megatron-LM docs/user-guide/features/context_parallel.md); EP: dispatch / combine all-to-all per pass (+ recompute)."""
     from llmcost.search.common import collective_v, group_gpn
 
-    dropout = TR.uses_dropout(spec)
+    drop_a, drop_h = TR.attention_dropout(spec), TR.hidden_dropout(spec)
     mach = TR.machine(hw, prec)
     tpf, cpf, epf, mbf = (np.asarray(x, dtype=float) for x in (tp, cp, ep, mb))
     t_sp = np.where(sp == 1, tpf, 1.0)
@@ -218,7 +220,8 @@ def _layer_quantities(
             ops,
             causal=stack == "dec",
             flash=flash,
-            dropout=dropout,
+            attention_dropout=drop_a,
+            hidden_dropout=drop_h,
             t_sp=t_sp,
             tokens=tokens_dev,
             h=spec.hidden_size,
@@ -504,7 +507,7 @@ def _compose(
         "model_flops_per_step": model_flops,
         "hardware_flops_per_step": hw_flops,
         "memory_bytes": total,
-        "memory_gib_per_gpu": total / 2**30,
+        "memory_gib_per_gpu": total / GIB,
         **{f"memory_{k}": x for k, x in mem.items()},
         "compute_fwd": m * t_f,
         "compute_bwd": m * t_b,
@@ -545,7 +548,7 @@ def _compose(
     out["fits"] = ~(total > hw.memory_usable)
     price = hw.price_per_hour
     if price:
-        out["usd_per_million_tokens"] = gpus * price * step / 3600 / tokens_step * 1e6
+        out["usd_per_million_tokens"] = E.usd_per_million_tokens(gpus, step, tokens_step, price)
     if tokens:
         out["total_flops"] = model_flops / tokens_step * tokens
         out["time_to_train_s"] = G.time_to_train(step, tokens_step, tokens)

@@ -11,21 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from llmcost.cost.training import METRICS, RUN_METRICS
 from llmcost.hardware import Hardware
 from llmcost.validate import Prediction
 
-TRAIN_METRICS = (
-    "iteration_time_s",
-    "tokens_per_s_per_gpu",
-    "model_tflops_per_gpu",
-    "hardware_tflops_per_gpu",
-    "mfu",
-    "hfu",
-    "gpu_hours",
-    "time_to_train_s",
-    "total_flops",
-    "memory_gib_per_gpu",
-)
+TRAIN_METRICS = (*METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
+"""Metrics a train case may name: every per-step metric and the run's (published runs give no
+price, so no ``cost_usd``)."""
 
 
 def case_spec(case: dict[str, Any]) -> Any:
@@ -38,17 +30,12 @@ def case_spec(case: dict[str, Any]) -> Any:
     return from_config(cfg, where=f"case {case['id']}: model")
 
 
-def flops_per_token(spec: Any, seq: int, hw: Hardware, precision: str = "bf16") -> float:
-    """Model FLOPs per trained token at sequence length ``seq`` (one device, one sequence)."""
-    from llmcost.cost.training import TrainPlan, evaluate
-
-    prec = precision if precision in hw.peak else next(p for p in ("bf16", "fp16", "fp8") if p in hw.peak)
-    r = evaluate(spec, TrainPlan(gpus=1, seq_len=seq, precision=prec), hw)
-    return r.model_flops_step / seq
-
-
 def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     """Predict the case's metric (validation README train metric names)."""
+    from llmcost import checks
+    from llmcost.budget import parse_count
+    from llmcost.cost import _training_generated as G
+    from llmcost.cost.train_compute import model_flops_per_token
     from llmcost.cost.training import TrainPlan, evaluate
 
     name = case["metric"]["name"]
@@ -61,18 +48,18 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     if name == "total_flops":
         if tokens is None:
             return Prediction(None, "total_flops needs plan.tokens")
-        seq = int(plan_map.get("seq_len") or spec.max_position_embeddings or 2048)
-        fpt = flops_per_token(spec, seq, hw, str(plan_map.get("precision") or "bf16"))
-        return Prediction(fpt * float(tokens), detail={"flops_per_token": fpt})
+        seq = checks.finite_int(plan_map.get("seq_len") or spec.max_position_embeddings or 2048, "seq_len")
+        fpt = model_flops_per_token(spec, seq)
+        return Prediction(fpt * parse_count(tokens, "plan.tokens"), detail={"flops_per_token": fpt})
     if not cluster.get("gpus") and not plan_map.get("dp"):
         return Prediction(None, "the case gives no cluster size")
     plan = TrainPlan.from_mapping(plan_map, cluster.get("gpus"), cluster.get("gpus_per_node"))
     r = evaluate(spec, plan, hw)
     metrics = r.metrics()
     if tokens is not None:
-        steps = float(tokens) / r.tokens_step
-        metrics["time_to_train_s"] = steps * r.step_time
-        metrics["gpu_hours"] = steps * r.step_time * r.gpus / 3600
+        d = parse_count(tokens, "plan.tokens")
+        metrics["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, d))
+        metrics["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, d))
     if name not in metrics:
         return Prediction(None, f"metric '{name}' needs plan.tokens")
     detail = {

@@ -34,17 +34,25 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
+
+from llmcost import checks
+from llmcost.cost import rules as R
+from llmcost.cost.rules import Rule
 from llmcost.cost.train_compute import Machine
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.modelspec import ModelSpec
+from llmcost.units import GIB
 
 RECOMPUTE = ("none", "selective", "full")
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
 PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
 OFFLOAD = ("none", "cpu", "nvme")
+ATTENTION = ("auto", "flash", "materialized")
 BUCKET_PARAMS = 40_000_000
 """Gradient bucket size in parameters: Megatron-LM DDP default ``bucket_size = max(40M, 1M·dp)``
 (megatron/core/distributed/distributed_data_parallel.py)."""
@@ -128,7 +136,7 @@ class TrainPlan:
         if gpus_per_node is not None:
             kw.setdefault("gpus_per_node", gpus_per_node)
         if "gpus" not in kw:
-            deg = [int(kw.get(k) or 1) for k in ("tp", "pp", "dp", "cp")]
+            deg = [checks.finite_int(kw.get(k) or 1, k) for k in ("tp", "pp", "dp", "cp")]
             kw["gpus"] = math.prod(deg)
         try:
             return cls(**kw)
@@ -157,9 +165,7 @@ class Layout:
 
 
 def _int(v: Any, name: str, minimum: int = 1) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
-        raise PlanError(f"{name} must be an integer >= {minimum}, got {v!r}")
-    return v
+    return checks.finite_int(v, name, minimum)
 
 
 def model_layers(spec: ModelSpec) -> list[tuple[str, int]]:
@@ -167,101 +173,278 @@ def model_layers(spec: ModelSpec) -> list[tuple[str, int]]:
     return [("enc", i) for i in range(spec.num_encoder_layers)] + [("dec", i) for i in range(spec.num_layers)]
 
 
-def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
-    """Validate ``plan`` against the model and hardware; PlanError with the reason otherwise."""
+def default_seq_len(spec: ModelSpec) -> int:
+    """The sequence length of a plan that sets none: the model's context, at most 4096."""
+    return int(min(spec.max_position_embeddings or 4096, 4096))
+
+
+def node_size(hw: Hardware, gpus: int, gpus_per_node: int | None) -> int:
+    """Ranks per node as the plan is placed: ``gpus_per_node``, else the hardware's node size,
+    at most the GPU count; ``gpus_per_node`` goes through the one check every command uses
+    (:func:`llmcost.checks.gpus_per_node`: an integer >= 1 within the host and scale-up domain)."""
+    g = checks.gpus_per_node(hw, gpus_per_node, "gpus_per_node")
+    return max(1, min(g if g is not None else (hw.node_devices or 1), gpus))
+
+
+def sequence_parallel(sp: Any, tp: Any) -> Any:
+    """Whether sequence parallelism is on: requested (``sp`` 1 on, 0 off, -1 the default: on) and
+    tp > 1 (with tp 1 there is nothing to split: the same plan as off)."""
+    return (sp != 0) & (tp > 1)
+
+
+def auto_flash(spec: ModelSpec, selective: Any) -> Any:
+    """What attention 'auto' costs: FlashAttention, unless the plan recomputes selectively or the
+    model trains with attention-probability dropout (:func:`attention_dropout`; then materialized
+    scores). Selective recomputation exists to recompute a materialized score matrix (Korthikanti
+    2022 §5), and configs with attention dropout (GPT-2/3-style Megatron runs, attention dropout
+    0.1) use Megatron's fused scale-mask-softmax-dropout kernel on materialized scores; other
+    models FlashAttention. When the materialized scores do not fit in memory, :func:`evaluate`
+    costs FlashAttention."""
+    return np.logical_and(np.logical_not(selective), not attention_dropout(spec))
+
+
+class RuleFields(SimpleNamespace):
+    """What :data:`RULES` read of a plan: scalars (one plan, :func:`check`) or numpy arrays (one
+    element per plan, ``llmcost search train``). ``gpus``, ``tp``, ``pp``, ``dp``, ``cp``, ``ep``;
+    ``dp_given`` (the plan set dp rather than leaving the GPU count to fix it; messages only);
+    ``node`` (ranks per node, :func:`node_size`); ``seq``; ``sched`` (index in :data:`SCHEDULES`),
+    ``v`` (pipeline chunks per device); ``mb``, ``gb`` (micro and global batch); ``zero`` (stage),
+    ``distopt``; ``prec`` (index in :data:`PRECISIONS`); ``sp`` (1 on, 0 off, -1 default),
+    ``tpo`` (TP overlap); ``offload`` (index in :data:`OFFLOAD`); ``hw``."""
+
+
+_INTERLEAVED = SCHEDULES.index("interleaved")
+
+
+def _n_layers(spec: ModelSpec) -> int:
+    return spec.num_layers + spec.num_encoder_layers
+
+
+def _experts(spec: ModelSpec) -> int:
+    return spec.moe.num_experts if spec.moe is not None else 0
+
+
+def _too_few_layers(n: Any, pp: Any, v: Any) -> Any:
+    return n < pp * v
+
+
+def _no_peak(hw: Hardware, prec: Any) -> Any:
+    return np.array([d not in hw.peak for d in PRECISIONS])[prec]
+
+
+def _factor_message(s: ModelSpec, p: RuleFields) -> str:
+    mp = p.tp * p.pp * p.cp
+    if not p.dp_given:
+        return f"{p.gpus} GPUs do not divide by tp*pp*cp = {p.tp}*{p.pp}*{p.cp} = {mp}; use degrees whose product divides {p.gpus}"
+    return (
+        f"gpus ({p.gpus}) must equal tp*pp*dp*cp = {p.tp}*{p.pp}*{p.dp}*{p.cp} = {mp * p.dp}; "
+        "drop dp to let the GPU count fix it"
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "tp*pp*cp does not divide the GPUs",
+        lambda s, p: p.tp * p.pp * p.dp * p.cp != p.gpus,
+        _factor_message,
+        ("gpus", "tp", "pp", "cp", "dp"),
+    ),
+    Rule(
+        "GPUs do not fill whole nodes",
+        lambda s, p: p.gpus % p.node != 0,
+        lambda s, p: (
+            f"{p.gpus} GPUs do not divide into nodes of {p.node}; use a multiple of {p.node} GPUs "
+            "or set gpus_per_node"
+        ),
+        ("gpus", "node"),
+    ),
+    R.context_rule(lambda p: p.seq, "seq_len", ("seq",)),
+    R.HEADS,
+    R.KV_HEADS,
+    Rule(
+        "seq_len does not divide by 2*cp",
+        lambda s, p: (p.cp > 1) & (p.seq % (2 * p.cp) != 0),
+        lambda s, p: f"seq_len {p.seq} must divide by 2*cp = {2 * p.cp} (load-balanced context parallel)",
+        ("cp", "seq"),
+    ),
+    R.EP_NEEDS_MOE,
+    Rule(
+        "experts do not divide by ep",
+        lambda s, p: s.is_moe & (_experts(s) % p.ep != 0),
+        lambda s, p: f"{_experts(s)} experts do not divide by ep {p.ep}; use an ep dividing {_experts(s)}",
+        ("ep",),
+    ),
+    Rule(
+        "ep does not divide dp*cp",
+        lambda s, p: (p.dp * p.cp) % p.ep != 0,
+        lambda s, p: (
+            f"ep {p.ep} must divide dp*cp = {p.dp}*{p.cp} = {p.dp * p.cp} (experts are sharded within data parallel)"
+        ),
+        ("ep", "dp", "cp"),
+    ),
+    Rule(
+        "interleaved schedule needs pp > 1",
+        lambda s, p: (p.sched == _INTERLEAVED) & (p.pp == 1),
+        lambda s, p: "the interleaved schedule needs pp > 1; use pp > 1 or schedule 1f1b",
+        ("sched", "pp"),
+    ),
+    Rule(
+        "virtual_stages without the interleaved schedule",
+        lambda s, p: (p.sched != _INTERLEAVED) & (p.v != 1),
+        lambda s, p: f"virtual_stages={p.v} needs schedule interleaved",
+        ("sched", "v"),
+    ),
+    Rule(
+        "fewer layers than pp*v pipeline chunks",
+        lambda s, p: _too_few_layers(_n_layers(s), p.pp, p.v),
+        lambda s, p: pipeline_split_error(_n_layers(s), p.pp, p.v) or "",
+        ("pp", "v"),
+    ),
+    Rule(
+        "global_batch does not divide by dp*micro_batch",
+        lambda s, p: p.gb % (p.dp * p.mb) != 0,
+        lambda s, p: (
+            f"global_batch {p.gb} does not divide by dp*micro_batch = {p.dp}*{p.mb}; "
+            f"use a multiple of {p.dp * p.mb}"
+        ),
+        ("gb", "dp", "mb"),
+    ),
+    Rule(
+        "interleaved: micro-batches not divisible by pp",
+        lambda s, p: (p.sched == _INTERLEAVED) & ((p.gb // (p.dp * p.mb)) % p.pp != 0),
+        lambda s, p: (
+            f"the interleaved schedule needs micro-batches ({p.gb // (p.dp * p.mb)}) divisible by pp ({p.pp})"
+        ),
+        ("sched", "gb", "dp", "mb", "pp"),
+    ),
+    Rule(
+        "precision without compute on the hardware",
+        lambda s, p: _no_peak(p.hw, p.prec),
+        lambda s, p: (
+            f"{p.hw.id} has no {PRECISIONS[p.prec]} compute; it trains in "
+            + ", ".join(d for d in PRECISIONS if d in p.hw.peak)
+        ),
+        ("prec",),
+    ),
+    Rule(
+        "ZeRO with the distributed optimizer",
+        lambda s, p: (p.zero > 0) & (p.distopt != 0),
+        lambda s, p: "use either zero (DeepSpeed/FSDP) or distributed_optimizer (Megatron), not both",
+        ("zero", "distopt"),
+    ),
+    Rule(
+        "ZeRO-3 with pipeline parallelism",
+        lambda s, p: (p.zero == 3) & (p.pp > 1),
+        lambda s, p: (
+            "ZeRO-3 with pipeline parallelism is not supported (parameters regathered per stage); "
+            "use zero <= 2 or pp 1"
+        ),
+        ("zero", "pp"),
+    ),
+    Rule(
+        "offload without ZeRO",
+        lambda s, p: (p.offload != 0) & (p.zero == 0),
+        lambda s, p: (
+            "offload needs ZeRO (zero >= 1): ZeRO-Offload partitions the optimizer state to the host"
+        ),
+        ("offload", "zero"),
+    ),
+    Rule(
+        "tp overlap needs tp > 1 with sequence parallel",
+        lambda s, p: (p.tpo != 0) & (sequence_parallel(p.sp, p.tp) == 0),
+        lambda s, p: (
+            "tp_overlap needs tp > 1 with sequence parallelism (Megatron-Core --tp-comm-overlap"
+            " requires --sequence-parallel)"
+        ),
+        ("tpo", "sp", "tp"),
+    ),
+)
+"""The training plan validity rules, each written once (the heads, KV-heads and MoE ones shared
+with inference, :mod:`llmcost.cost.rules`): :func:`check` raises the first a plan breaks;
+``llmcost search train`` applies the same predicates as masks over the enumerated dimensions and
+counts each rejected plan under the first rule it breaks. Ordered by the dimension they read
+(layout, ep, schedule, batch, then the per-plan options), the order the search enumerates in."""
+
+
+def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
+    """The fields :data:`RULES` read of one plan, each key checked for its type and domain
+    (PlanError naming the key); ``dp`` defaults to what the GPU count leaves (rounded down: a
+    GPU count the other degrees do not divide breaks the first rule)."""
     gpus = _int(plan.gpus, "gpus")
     tp, pp, cp, ep = (_int(getattr(plan, k), k) for k in ("tp", "pp", "cp", "ep"))
-    mp = tp * pp * cp
-    if plan.dp is None:
-        if gpus % mp:
-            raise PlanError(f"{gpus} GPUs do not divide by tp*pp*cp = {mp}")
-        dp = gpus // mp
-    else:
-        dp = _int(plan.dp, "dp")
-    if tp * pp * dp * cp != gpus:
-        raise PlanError(f"gpus ({gpus}) must equal tp*pp*dp*cp = {tp}*{pp}*{dp}*{cp} = {tp * pp * dp * cp}")
-    if spec.num_heads % tp:
-        raise PlanError(f"{spec.num_heads} attention heads do not divide by tp={tp}")
-    if spec.num_kv_heads % tp and tp % spec.num_kv_heads:
-        raise PlanError(f"{spec.num_kv_heads} KV heads and tp={tp}: one must divide the other")
-    if spec.is_moe:
-        assert spec.moe is not None
-        if spec.moe.num_experts % ep:
-            raise PlanError(f"{spec.moe.num_experts} experts do not divide by ep={ep}")
-        if (dp * cp) % ep:
-            raise PlanError(f"ep={ep} must divide dp*cp={dp * cp} (experts are sharded within data parallel)")
-    elif ep != 1:
-        raise PlanError(f"ep={ep} needs a MoE model; {spec.name} is dense")
-    if plan.recompute not in RECOMPUTE:
-        raise PlanError(f"recompute '{plan.recompute}': use one of {', '.join(RECOMPUTE)}")
-    if plan.schedule not in SCHEDULES:
-        raise PlanError(f"schedule '{plan.schedule}': use one of {', '.join(SCHEDULES)}")
-    if plan.precision not in PRECISIONS:
-        raise PlanError(f"precision '{plan.precision}': use one of {', '.join(PRECISIONS)}")
-    if plan.precision not in hw.peak:
-        have = ", ".join(d for d in PRECISIONS if d in hw.peak)
-        raise PlanError(f"{hw.id} has no {plan.precision} compute; it trains in {have}")
-    if plan.offload not in OFFLOAD:
-        raise PlanError(f"offload '{plan.offload}': use one of {', '.join(OFFLOAD)}")
+    dp = gpus // (tp * pp * cp) if plan.dp is None else _int(plan.dp, "dp")
+    for key, value, allowed in (
+        ("recompute", plan.recompute, RECOMPUTE),
+        ("schedule", plan.schedule, SCHEDULES),
+        ("precision", plan.precision, PRECISIONS),
+        ("offload", plan.offload, OFFLOAD),
+        ("attention", plan.attention, ATTENTION),
+    ):
+        if value not in allowed:
+            raise PlanError(f"{key} '{value}': use one of {', '.join(allowed)}")
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    if zero and plan.distributed_optimizer:
-        raise PlanError("use either zero (DeepSpeed/FSDP) or distributed_optimizer (Megatron), not both")
-    if zero == 3 and pp > 1:
-        raise PlanError("ZeRO-3 with pipeline parallelism is not supported (parameters regathered per stage)")
-    if plan.offload != "none" and zero == 0:
-        raise PlanError(
-            "offload needs ZeRO (zero >= 1): ZeRO-Offload partitions the optimizer state to the host"
-        )
-    v = 1
-    if plan.schedule == "interleaved":
-        v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")
-        if pp == 1:
-            raise PlanError("the interleaved schedule needs pp > 1")
-    elif plan.virtual_stages not in (None, 1):
-        raise PlanError(f"virtual_stages={plan.virtual_stages} needs schedule interleaved")
-    n = len(model_layers(spec))
-    why = pipeline_split_error(n, pp, v)
-    if why:
-        raise PlanError(why)
-    stage_layers = split_layers(n, pp, v)
-    mb = _int(plan.micro_batch, "micro_batch")
-    gb = plan.global_batch if plan.global_batch is not None else dp * mb
-    gb = _int(gb, "global_batch")
-    if gb % (dp * mb):
-        raise PlanError(f"global_batch {gb} does not divide by dp*micro_batch = {dp}*{mb}")
-    m = gb // (dp * mb)
-    if plan.schedule == "interleaved" and m % pp:
-        raise PlanError(f"the interleaved schedule needs micro-batches ({m}) divisible by pp ({pp})")
-    seq = plan.seq_len if plan.seq_len is not None else min(spec.max_position_embeddings or 4096, 4096)
-    seq = _int(seq, "seq_len")
-    if cp > 1 and seq % (2 * cp):
-        raise PlanError(f"seq_len {seq} must divide by 2*cp = {2 * cp} (load-balanced context parallel)")
-    sp = plan.sp if plan.sp is not None else tp > 1
-    if sp and tp == 1:
-        sp = False
     if not isinstance(plan.tp_overlap, bool):
         raise PlanError(f"tp_overlap must be true or false, got {plan.tp_overlap!r}")
-    if plan.tp_overlap and not sp:
-        raise PlanError(
-            "tp_overlap needs tp > 1 with sequence parallelism (Megatron-Core --tp-comm-overlap"
-            " requires --sequence-parallel)"
-        )
-    node = plan.gpus_per_node or hw.node_devices or 1
-    node = max(1, min(node, gpus))
-    if gpus % node:
-        raise PlanError(f"{gpus} GPUs do not divide into nodes of {node}")
-    if plan.attention not in ("auto", "flash", "materialized"):
-        raise PlanError(f"attention '{plan.attention}': use auto, flash or materialized")
-    # auto: selective recomputation exists to recompute a materialized score matrix (Korthikanti
-    # 2022 §5), and the dropout-trained GPT-2/3-style Megatron configs use Megatron's fused
-    # scale-mask-softmax-dropout kernel on materialized scores; other models FlashAttention.
-    # When the materialized scores do not fit in memory, :func:`evaluate` costs FlashAttention.
-    flash = plan.attention == "flash" or (
-        plan.attention == "auto" and plan.recompute != "selective" and not uses_dropout(spec)
+    sched = SCHEDULES.index(plan.schedule)
+    if sched == _INTERLEAVED:
+        v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")
+    else:
+        v = plan.virtual_stages if plan.virtual_stages is not None else 1
+    mb = _int(plan.micro_batch, "micro_batch")
+    gb = dp * mb if plan.global_batch is None else _int(plan.global_batch, "global_batch")
+    seq = _int(plan.seq_len if plan.seq_len is not None else default_seq_len(spec), "seq_len")
+    return RuleFields(
+        gpus=gpus,
+        tp=tp,
+        pp=pp,
+        dp=dp,
+        cp=cp,
+        ep=ep,
+        dp_given=plan.dp is not None,
+        node=node_size(hw, gpus, plan.gpus_per_node),
+        seq=seq,
+        sched=sched,
+        v=v,
+        mb=mb,
+        gb=gb,
+        zero=int(zero),
+        distopt=bool(plan.distributed_optimizer),
+        prec=PRECISIONS.index(plan.precision),
+        sp=-1 if plan.sp is None else int(bool(plan.sp)),
+        tpo=plan.tp_overlap,
+        offload=OFFLOAD.index(plan.offload),
+        hw=hw,
     )
-    return Layout(plan, tp, pp, dp, cp, ep, bool(sp), v, m, seq, gb, stage_layers, node, flash)
+
+
+def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
+    """Validate ``plan`` against the model and hardware: each key's type and domain
+    (:func:`rule_fields`), then :data:`RULES`; PlanError with the first broken rule's message."""
+    f = rule_fields(spec, plan, hw)
+    for rule in RULES:
+        if rule.broken(spec, f):
+            raise PlanError(rule.message(spec, f))
+    flash = plan.attention == "flash" or (
+        plan.attention == "auto" and bool(auto_flash(spec, plan.recompute == "selective"))
+    )
+    return Layout(
+        plan,
+        f.tp,
+        f.pp,
+        f.dp,
+        f.cp,
+        f.ep,
+        bool(sequence_parallel(f.sp, f.tp)),
+        f.v,
+        f.gb // (f.dp * f.mb),
+        f.seq,
+        f.gb,
+        split_layers(_n_layers(spec), f.pp, f.v),
+        f.node,
+        flash,
+    )
 
 
 def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
@@ -282,9 +465,8 @@ def pipeline_split_error(n: int, pp: int, v: int) -> str | None:
     and custom pipeline layouts; torchtitan's arbitrary stage splits); :func:`split_layers` spreads
     them as evenly as possible and the stage with the most work paces the pipeline. The single
     rule shared by :func:`check` and ``llmcost search train``."""
-    chunks = pp * v
-    if n < chunks:
-        return f"{n} layers cannot fill pp*v = {chunks} pipeline chunks (each chunk holds at least one layer)"
+    if _too_few_layers(n, pp, v):
+        return f"{n} layers cannot fill pp*v = {pp * v} pipeline chunks (each chunk holds at least one layer)"
     return None
 
 
@@ -367,12 +549,29 @@ METRICS = (
     "memory_gib_per_gpu",
 )
 """The validation README's per-step train metrics."""
+RUN_METRICS = ("time_to_train_s", "gpu_hours", "total_flops", "cost_usd")
+"""Metrics of a whole training run (they need its token count; ``cost_usd`` also a price)."""
+
+
+def attention_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with dropout on the attention probabilities: its config's
+    probability (:attr:`ModelSpec.attention_dropout`, e.g. GPT-2 ``attn_pdrop`` 0.1, Megatron
+    ``--attention-dropout`` 0.1; Llama / Qwen / BLOOM / OPT 0.0) is above 0. It stores a 1-byte
+    mask and the dropped probabilities per score (Korthikanti 2022 §4.1)."""
+    return spec.attention_dropout > 0
+
+
+def hidden_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with dropout on the attention and MLP outputs
+    (:attr:`ModelSpec.hidden_dropout` > 0: GPT-2 ``resid_pdrop``, OPT ``dropout``, Megatron
+    ``--hidden-dropout``): a 1-byte mask per element of each (Korthikanti 2022 §4.1)."""
+    return spec.hidden_dropout > 0
 
 
 def uses_dropout(spec: ModelSpec) -> bool:
-    """GPT-2/3-style configs train with dropout 0.1 (Megatron-LM and GPT-2 defaults; Korthikanti
-    2022 counts its masks); modern configs (Llama, Qwen, ...) set it to 0."""
-    return spec.model_type in ("gpt", "gpt2", "opt", "bloom")
+    """Whether the model trains with any dropout (:func:`attention_dropout` or
+    :func:`hidden_dropout`)."""
+    return attention_dropout(spec) or hidden_dropout(spec)
 
 
 def machine(hw: Hardware, precision: str) -> Machine:
@@ -451,6 +650,7 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     res.notes.append(
         f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
     )
+    res.notes += [n for n in (R.context_note(spec, lay.seq),) if n]
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:
         res.notes.append(
@@ -460,9 +660,9 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     cap = hw.memory_usable
     if res.memory_total > cap:
         msg = (
-            f"does not fit: {res.memory_total / 2**30:.1f} GiB per GPU needed, {hw.id} has "
-            f"{cap / 2**30:.1f} GiB ("
-            + ", ".join(f"{k} {v / 2**30:.1f}" for k, v in memory.items() if v)
+            f"does not fit: {res.memory_total / GIB:.1f} GiB per GPU needed, {hw.id} has "
+            f"{cap / GIB:.1f} GiB ("
+            + ", ".join(f"{k} {v / GIB:.1f}" for k, v in memory.items() if v)
             + "); "
             + _fit_hint(plan, memory)
         )

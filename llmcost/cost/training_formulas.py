@@ -9,7 +9,7 @@ pipeline schedule, ZeRO stage) select among named entries; numeric choices enter
 Per-operator compute times (forward, backward, recompute of one micro-batch on one pipeline
 stage) come from the operator graph (:mod:`llmcost.graph`) through the roofline and enter
 here as the symbols ``t_fwd``, ``t_bwd``, ``t_rc``; collective times come from
-:mod:`llmcost.cost.collectives` as ``t_*`` symbols. Conventions (formulas.md §9 traps):
+:mod:`llmcost.cost.collectives` as ``t_*`` symbols. Conventions (where the sources disagree):
 
 * model FLOPs count matmuls only (GEMMs, attention QK^T and PV, the logit GEMM), **without**
   recomputation and with the **full s^2** attention score matrix (PaLM App. B ``12·L·H·Q·T``;
@@ -29,7 +29,7 @@ import sympy as sp
 from llmcost.graph import S as _graph_sym
 from llmcost.symbolic.symbols import define, sym
 
-# --- symbols (formulas.md §0, §3) ------------------------------------------------------------------
+# --- symbols (Megatron-LM notation: Narayanan 2021, Korthikanti 2022) -------------------------------
 _graph_sym("q_dim")  # graph symbols reused: q_dim, kv_dim, b_w (llmcost.graph._define)
 define(
     "d_ff_act",
@@ -43,7 +43,18 @@ define(
     "bytes/2 of FFN activations per FFN unit: 4 non-gated (fc1 out + act out), 6 gated",
     latex=r"\phi_a",
 )
-define("dropout", "1", "1 when the model uses dropout (GPT/Megatron default 0.1), else 0", latex=r"\delta")
+define(
+    "drop_h",
+    "1",
+    "1 when the model trains with hidden (residual-branch) dropout, else 0 (ModelSpec.hidden_dropout)",
+    latex=r"\delta_h",
+)
+define(
+    "drop_a",
+    "1",
+    "1 when the model trains with attention-probability dropout, else 0 (ModelSpec.attention_dropout)",
+    latex=r"\delta_a",
+)
 define(
     "tp_sp",
     "1",
@@ -176,7 +187,7 @@ def pipeline_time(bubble: Callable[[], sp.Expr]) -> sp.Expr:
     """Compute + exposed per-micro-batch communication over the step: ``m·(t_f + t_b + t_rc + t_comm)``
     plus the bubble, plus the pipeline send/recvs on the critical path ``2(m·v + p − 1)·t_p2p``
     (Narayanan 2021 §2.2, §4.1: one activation send forward and one gradient send backward per
-    micro-batch and model chunk; formulas.md §3.7 "Step time")."""
+    micro-batch and model chunk) [derived]."""
     return S("n_micro") * _per_mb() + bubble() + 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
 
 
@@ -185,7 +196,7 @@ def dp_exposed_overlap() -> sp.Expr:
     (PyTorch DDP buckets; Megatron --overlap-grad-reduce): the part longer than the backward is
     exposed and the last bucket never hides, ``max(T_dp − t_b, T_dp/n_bk)``; the parameter
     all-gather of a sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
-    (formulas.md §3.6 "Overlap model")."""
+    [derived: exposed = max(0, communication − overlapping compute)]."""
     return sp.Max(S("t_dp") - S("t_bwd"), S("t_dp") / S("n_buckets")) + sp.Max(
         S("t_ag") - S("t_fwd"), S("t_ag") / S("n_buckets")
     )
@@ -203,7 +214,7 @@ def _prefetched(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
     communication cannot overlap, each later layer exposes what exceeds one layer of compute,
     ``t_comm + (L_s − 1)·max(0, t_comm − t_compute/L_s)``: a compute-bound pass exposes one layer's
     communication, a communication-bound one takes ``L_s·t_comm + t_compute/L_s`` in all
-    (formulas.md §3.6 "Overlap model" [derived])."""
+    [derived: exposed = max(0, communication − overlapping compute)]."""
     L = S("layers_stage")
     return t_comm + (L - 1) * sp.Max(t_comm - t_compute / L, 0)
 
@@ -219,7 +230,7 @@ def zero3_exposed() -> sp.Expr:
     the next layer and the reduce-scatter of the previous one share the comm stream under one
     layer's backward. Exposed per pass (:func:`_prefetched`): the first gather (and the last
     reduce-scatter) plus each layer's excess of communication over compute, ``L_s`` layers of
-    average size (formulas.md §3.6 "Overlap model": FSDP overlaps with the previous layer's
+    average size ([derived]: FSDP prefetch overlaps a layer's gather with the previous layer's
     compute)."""
     fwd = _prefetched(S("t_z3_ag"), S("t_fwd"))
     rc = S("z3_rc") * _prefetched(S("t_z3_ag"), S("t_rc"))
@@ -245,7 +256,7 @@ def tp_exposed_overlap() -> sp.Expr:
 
 def optimizer_time() -> sp.Expr:
     """Adam(W) with fp32 master weights is a memory-bound elementwise pass:
-    ``Ψ_opt·b_adam/(η_m·W_hbm)`` (formulas.md §3.8)."""
+    ``Ψ_opt·b_adam/(η_m·W_hbm)`` [derived: read and write of the fp32 copy, m, v and the gradient]."""
     return S("psi_opt") * S("opt_bytes") / (S("eta_m") * S("mem_bw"))
 
 
@@ -266,7 +277,7 @@ def tokens_per_s() -> sp.Expr:
 
 
 def time_to_train() -> sp.Expr:
-    """Run length: ``(D/B_tok)·T`` (formulas.md §7.4)."""
+    """Run length: ``(D/B_tok)·T`` [derived]."""
     return S("train_tokens") / S("tokens_step") * S("t_step")
 
 
@@ -276,12 +287,12 @@ def gpu_hours() -> sp.Expr:
 
 
 def energy_j() -> sp.Expr:
-    """Energy: ``N·P·time`` with P = TDP, an upper bound (formulas.md §8.1, "TDP × time")."""
+    """Energy: ``N·P·time`` with P = TDP, an upper bound on the draw [derived]."""
     return S("n_gpus") * S("power_w") * time_to_train()
 
 
 def cost_usd() -> sp.Expr:
-    """Rental cost: device-hours × price per device-hour (formulas.md §8.2)."""
+    """Rental cost: device-hours × price per device-hour [derived]."""
     return gpu_hours() * S("price_h")
 
 
@@ -291,14 +302,14 @@ def model_state_bytes() -> sp.Expr:
 
     ZeRO stages 0-3 (Rajbhandari et al. 2020 §5, Fig. 1: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d) and
     the Megatron distributed optimizer ([MEG-distopt]: bf16 params + fp32 grads 6 + 12/d; fp16
-    4 + 16/d), formulas.md §3.4."""
+    4 + 16/d)."""
     return S("psi") * (S("b_w") / S("z_w") + S("b_g") / S("z_g") + S("b_o") / S("z_o"))
 
 
 def _act_common() -> sp.Expr:
     s, b, h, t = S("seq") / S("cp"), S("micro_batch"), S("d_model"), S("tp")
     return (
-        s * b * h * (8 + 2 * S("dropout")) / S("tp_sp")
+        s * b * h * (8 + 2 * S("drop_h")) / S("tp_sp")
         + (2 * s * b * (2 * S("q_dim") + 2 * S("kv_dim")) + S("phi_a") * s * b * S("d_ff_act")) / t
     )
 
@@ -307,16 +318,18 @@ def act_layer_materialized() -> sp.Expr:
     """Activation bytes of one layer for one micro-batch, attention scores stored (no recompute).
 
     Korthikanti et al. 2022 §4, Table 2 (``sbh(34 + 5as/h)`` for MHA, f = 4h, GeLU) generalized to
-    GQA (n_kv), any FFN width and gated MLPs (formulas.md §3.5 "General per-layer form"):
-    ``sbh(8 + 2δ)/t_sp + [4sb(q_dim + kv_dim) + φ_a·sb·f]/t + (2 + 3δ)·n_q·s²·b/t``; context parallel
-    divides the sequence (MEG-CP)."""
+    GQA (n_kv), any FFN width and gated MLPs [derived: the same per-tensor accounting]:
+    ``sbh(8 + 2δ_h)/t_sp + [4sb(q_dim + kv_dim) + φ_a·sb·f]/t + (2 + 3δ_a)·n_q·s²·b/t``: the two
+    1-byte masks of the attention-output and MLP-output dropouts (δ_h) and the attention-probability
+    dropout's mask + output (δ_a), as Korthikanti counts them; context parallel divides the
+    sequence (MEG-CP)."""
     s = S("seq") / S("cp")
-    return _act_common() + (2 + 3 * S("dropout")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
+    return _act_common() + (2 + 3 * S("drop_a")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
 
 
 def act_layer_flash() -> sp.Expr:
     """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp
-    ``4·n_q·s·b/t`` (Dao 2022 §3.1: O(N) extra memory; formulas.md §3.5)."""
+    ``4·n_q·s·b/t`` (Dao 2022 §3.1: O(N) extra memory)."""
     s = S("seq") / S("cp")
     return _act_common() + 4 * S("n_q") * s * S("micro_batch") / S("tp")
 

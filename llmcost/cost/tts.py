@@ -1,6 +1,6 @@
 """Cost of one test-time-scaling query (no sympy): FLOPs, bytes, Kinetics eFLOPs, latency, $ and J.
 
-A query is a prompt of ``prompt_len`` tokens answered by a strategy (formulas.md §6.2):
+A query is a prompt of ``prompt_len`` tokens answered by a strategy (Kinetics, Sadhukhan et al. 2025 §3; Snell et al. 2024):
 
 * ``best_of_n`` / ``majority``: ``N`` samples of ``gen_len`` tokens decoded as one batch of N;
   the prompt is prefilled once and its KV cache is shared: each decode step reads it once
@@ -19,7 +19,7 @@ runs the same graph through :class:`llmcost.cost.inference.Evaluator` on the giv
 and plan: prefill once, then every decode step (sampled at :data:`STEP_SAMPLES` midpoints when
 the generation is longer) with the shared prompt attended by a separate roofline operator.
 
-Kinetics eFLOPs (Sadhukhan et al. 2025 §3; formulas.md §6.3): ``C_comp + I·C_mem`` with
+Kinetics eFLOPs (Sadhukhan et al. 2025 §3; repo ``cost_model/utils.py``): ``C_comp + I·C_mem`` with
 ``C_comp`` the decode FLOPs (linear layers + attention, + block selection, + the verifier's
 FLOPs) and ``C_mem`` the KV bytes read; weight reads and the generator's prefill are not
 counted (Kinetics' large-batch amortisation). ``I`` (:func:`intensity`): ``kinetics`` = the
@@ -43,16 +43,18 @@ from typing import Any
 
 import numpy as np
 
+from llmcost import checks
 from llmcost.cost import inference as I
+from llmcost.cost import rules as R
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
+from llmcost.units import GIB
 
 STRATEGIES = ("best_of_n", "majority", "sequential", "beam")
 METRICS = ("eflops_per_query", "flops_per_query", "bytes_per_query", "latency_s", "kv_cache_gib")
 STEP_SAMPLES = 128
 """Decode steps evaluated per query: midpoints of equal bins when the generation is longer
 (step time is piecewise linear in the context, so the midpoint sum is within 0.1%)."""
-GIB = 2**30
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,7 @@ def parse_sparse(value: str | dict[str, Any] | None) -> Sparse | None:
             raise UserError(f"sparse attention key '{k}': use topk, block and local")
         try:
             n = int(v)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise UserError(f"sparse attention {k}: expected an integer, got {v!r}") from None
         if n < (0 if key == "local" else 1):
             raise UserError(f"sparse attention {k}: must be positive, got {n}")
@@ -139,6 +141,18 @@ class TTSPlan:
                 "tts models one query on tp (x ep) devices; pipeline, data and context parallelism "
                 "are not modelled (use --tp)"
             )
+
+
+def context_len(plan: TTSPlan) -> int:
+    """Tokens of one query's longest context: the prompt and one generation (sequential: all
+    ``samples`` rounds in one context)."""
+    n = plan.samples if plan.strategy == "sequential" else 1
+    return plan.prompt_len + n * plan.gen_len
+
+
+CONTEXT_RULE = R.context_rule(context_len, "context (prompt + generated tokens)", ("prompt_len", "gen_len"))
+"""The context-length rule of training and inference (:func:`llmcost.cost.rules.context_rule`) on
+a query's context: :func:`cost` raises it, ``search tts`` rejects the plans breaking it."""
 
 
 def plan_from_dict(tts: dict[str, Any], plan: dict[str, Any] | None = None) -> TTSPlan:
@@ -186,9 +200,7 @@ def plan_from_dict(tts: dict[str, Any], plan: dict[str, Any] | None = None) -> T
 def intensity(hw: Hardware, mode: str | float, gemm_math: str = "bf16") -> tuple[float, str]:
     """FLOPs charged per byte for eFLOPs, and how it was chosen (module docstring)."""
     if isinstance(mode, (int, float)) and not isinstance(mode, bool):
-        if mode <= 0:
-            raise UserError(f"intensity must be positive, got {mode}")
-        return float(mode), "given"
+        return checks.positive_finite(mode, "intensity (FLOPs per byte)"), "given"
     text = str(mode)
     try:
         return intensity(hw, float(text))[0], "given"
@@ -545,7 +557,7 @@ def _evaluators(spec: Any, hw: Hardware, plan: TTSPlan) -> tuple[I.Evaluator, I.
 
 
 def _verifier(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, N: int, L: int) -> dict[str, float]:
-    """Reward-model scoring as a prefill (formulas.md §6.2: RM scoring is prefill-only): each of
+    """Reward-model scoring as a prefill (an outcome reward model reads, never generates: prefill only) [derived]: each of
     the N samples' ``L_in + L_out`` tokens (beam: each candidate's chain, scored step by step
     with its KV kept, the same tokens); sequential: one pass over the ``L_in + N·L_out`` chain."""
     spec = I.spec_of(model)
@@ -583,6 +595,8 @@ class Context:
 def prepare(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan) -> Context:
     """Evaluators (tp = 1 and the plan's) and the graph primitives of ``model``."""
     spec = I.spec_of(model)
+    if CONTEXT_RULE.broken(spec, plan):
+        raise PlanError(CONTEXT_RULE.message(spec, plan))
     ev1, ev = _evaluators(spec, hw, plan)
     return Context(spec, ev1, ev, primitives(spec, ev1, ev))
 
@@ -612,11 +626,13 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, ctx: Context 
     plan.check()
     ctx = ctx or prepare(model, hw, plan)
     spec, ev1, ev, prims = ctx.spec, ctx.ev1, ctx.ev, ctx.prims
+    if CONTEXT_RULE.broken(spec, plan):
+        raise PlanError(CONTEXT_RULE.message(spec, plan))
     N, L = plan.samples, plan.gen_len
     I_, note = intensity(hw, plan.intensity, ev.math[0])
     asked = plan
     plan, totals, why = choose(ctx, plan, I_)
-    notes = [why] if why else []
+    notes = [n for n in (why, R.context_note(spec, context_len(asked))) if n]
     prefill = _prefill_totals(spec, ev1.vals, 1.0, float(plan.prompt_len))
     # memory per device: weights, resident KV (shared prompt counted once), workspace, reserved
     pre = ev.phase(

@@ -7,7 +7,7 @@ the wrong answers taken by the most common wrong answer, default 1) and ``f_max`
 ceiling, default 1). YAML may also be ``{model: {gen_len: p}}``. Between listed lengths ``p``
 is interpolated linearly in log2(gen_len); outside them a plan has no accuracy.
 
-Models (formulas.md §6.2, §6.5):
+Models (Chen et al. 2021 pass@k; Wang et al. 2023 self-consistency; Wang et al. 2025 §3 TTSPM):
 
 * ``best_of_n`` and ``beam``: ``F_max·(1 − (1 − p)^N)`` — pass@N with a verifier that finds a
   correct sample whenever one exists (an upper bound; TTSPM parallel scaling, Wang et al. 2025

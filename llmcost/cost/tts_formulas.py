@@ -1,16 +1,16 @@
 """Test-time-scaling cost and accuracy formulas (sympy): the source of truth for :mod:`.tts`.
 
 A query is a prompt of ``L_in`` tokens answered with ``N`` samples of ``L_out`` generated
-tokens (formulas.md §6). The per-token primitives come from the operator graph
+tokens (Sadhukhan et al. 2025, Kinetics §3). The per-token primitives come from the operator graph
 (:mod:`llmcost.graph`, read off the generated inference functions by :mod:`.tts`), so no
 per-operator formula is repeated here:
 
 * ``f_tok``  FLOPs of one generated token without attention over the context (GEMMs, LM
   head, norms, activations, router/experts),
 * ``f_pair`` attention FLOPs per (query token, cached key) pair, all layers of a group
-  (``4·n_q·d_h·L`` for MHA/GQA, §1.6 — query heads, not KV heads),
+  (``4·n_q·d_h·L`` for MHA/GQA: QK^T and PV over query heads, not KV heads),
 * ``k_pos``  KV-cache bytes per cached position, all layers of a group
-  (``2·n_kv·d_h·L·b_kv``, §4.3 — KV heads, bytes not bits),
+  (``2·n_kv·d_h·L·b_kv``: K and V of the KV heads, bytes not bits),
 * ``w_step`` weight bytes one decode step reads (one read serves the whole batch of samples),
 * ``a_tok``  activation bytes (and the new token's KV write) per generated token.
 
@@ -19,7 +19,7 @@ What is new here is how a strategy sums them over its generation (:data:`FORMULA
 shared by the samples (read once per step, Kinetics §3 / ``cost_model/utils.py::dense_cost``),
 what top-k sparse attention keeps (Kinetics §5, ``block_sparse_cost``), and the Kinetics
 eFLOPs (``C_comp + I·C_mem``). Accuracy: pass@N and the TTSPM saturation point (Wang et al.
-2025, "Scaling over Scaling", §3; formulas.md §6.5).
+2025, "Scaling over Scaling", §3).
 
 ``python -m llmcost.cost.tts_formulas`` regenerates :mod:`._tts_generated` (numpy only);
 tests/test_tts.py pins it and the golden expressions.
@@ -32,6 +32,7 @@ from pathlib import Path
 
 import sympy as sp
 
+from llmcost.cost import economics_formulas as E
 from llmcost.symbolic.symbols import define, sym
 
 define(
@@ -71,8 +72,6 @@ define(
     latex=r"\varepsilon",
 )
 define("latency", "s", "wall time of the query", latex="T")
-define("devices", "1", "devices serving the query", latex="n_{dev}")
-define("usd_hour", "USD/h", "price per device-hour", latex=r"\$_h")
 define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
 
 S = sym
@@ -89,7 +88,7 @@ def keys_attended(l_in: sp.Expr, l_out: sp.Expr, budget: sp.Expr) -> sp.Expr:
     ``dense_cost`` ``(2L_in + L_out)·L_out/2`` up to the discrete ``L_out/2``); B ≤ L_in gives
     ``B·L_out``. Kinetics ``block_sparse_cost`` ``B·L_out − ½max(0, B − L_in)²`` is the
     continuous form; its ``zero_overhead_sparse_cost`` ``+½(…)²`` has the wrong sign
-    (formulas.md §6.4, §9 item 13)."""
+    (Infini-AI-Lab/Kinetics cost_model/utils.py: the two functions differ in sign only)."""
     bb = sp.Min(budget, l_in + l_out)
     m = sp.Min(l_out, sp.Max(0, bb - l_in))
     return bb * l_out - m * (m - 1) / 2
@@ -97,14 +96,14 @@ def keys_attended(l_in: sp.Expr, l_out: sp.Expr, budget: sp.Expr) -> sp.Expr:
 
 def pairs_parallel() -> sp.Expr:
     """(query, key) pairs of N independent samples (Best-of-N, majority, beam candidates):
-    ``N·Σ_t min(B, L_in + t)`` (formulas.md §6.1-6.2; Kinetics §3)."""
+    ``N·Σ_t min(B, L_in + t)`` (Kinetics §3) [derived]."""
     return N * keys_attended(LI, LO, B)
 
 
 def pairs_sequential() -> sp.Expr:
     """Sequential revisions: N rounds of L_out tokens, every earlier round kept in context
     (Snell et al. 2024), = one chain of N·L_out tokens: ``Σ_{t=1..N·L_out} min(B, L_in + t)``
-    (formulas.md §6.2 ``Σ_i C_dec(L_in + (i−1)L_out, L_out)``)."""
+    (round i decodes L_out tokens after L_in + (i−1)·L_out) [derived]."""
     return keys_attended(LI, N * LO, B)
 
 
@@ -112,7 +111,7 @@ def reads_parallel_shared() -> sp.Expr:
     """KV positions read by N samples decoding in one batch whose prompt KV is shared (dense
     attention): per step the prompt once plus each sample's own tokens,
     ``Σ_t (L_in + N·t) = L_in·L_out + N·L_out(L_out+1)/2`` (Kinetics ``dense_cost`` memory
-    ``2·(2L_in + N·L_out)·L_out·n_kv·d_h·L`` bytes at bf16; formulas.md §6.3)."""
+    ``2·(2L_in + N·L_out)·L_out·n_kv·d_h·L`` bytes at bf16; Sadhukhan et al. 2025 §3)."""
     return LI * LO + N * LO * (LO + 1) / 2
 
 
@@ -120,7 +119,7 @@ def reads_beam_shared() -> sp.Expr:
     """Beam search, b beams x N/b expansions, steps of ℓ tokens, J = L_out/ℓ steps: per token
     the prompt once, the b surviving histories ((j−1)·ℓ each, shared by their children) and
     each candidate's current-step tokens: ``L_in·L_out + b·ℓ·L_out·(J−1)/2 + N·L_out(ℓ+1)/2``
-    (formulas.md §6.2 beam row, prefix/KV sharing across siblings; the b histories are not
+    (PRM beam search, Snell et al. 2024 §5; prefix/KV sharing across siblings; the b histories are not
     de-duplicated among themselves, an upper bound) [derived]."""
     b, ell = S("beam_width"), S("beam_step")
     J = LO / ell
@@ -135,7 +134,7 @@ def reads_parallel() -> sp.Expr:
 
 
 def resident_parallel_shared() -> sp.Expr:
-    """KV positions resident at the end of a shared-prompt batch: ``L_in + N·L_out`` (§4.3)."""
+    """KV positions resident at the end of a shared-prompt batch: ``L_in + N·L_out`` (prompt KV shared, Kinetics §3)."""
     return LI + N * LO
 
 
@@ -201,15 +200,15 @@ def linear_flops() -> sp.Expr:
 def eflops() -> sp.Expr:
     """Kinetics eFLOPs: ``C_comp + I·C_mem`` with ``I`` the FLOPs-per-byte of the hardware
     (Kinetics §3; repo ``cost_model/utils.py``, ``E_flops = 562.5`` = B200 4.5 PFLOP/s FP8 dense
-    ÷ 8 TB/s; formulas.md §6.3). Additive by design: linear layers are compute-bound and
+    ÷ 8 TB/s, ``cost_model/best_of_N/cost_model_ntrial.py``). Additive by design: linear layers are compute-bound and
     attention memory-bound in TTS."""
     return S("c_comp") + S("intensity") * S("c_mem")
 
 
 def eflops_dense_parallel() -> sp.Expr:
     """Kinetics Best-of-N / long-CoT eFLOPs for one dense attention group, shared prompt KV:
-    ``f_tok·N·L_out + f_pair·N·ΣK + I·k_pos·(L_in·L_out + N·L_out(L_out+1)/2)`` (formulas.md
-    §6.3 ``C_TTS``). Printed by ``--explain``; the runtime sums the same terms over groups."""
+    ``f_tok·N·L_out + f_pair·N·ΣK + I·k_pos·(L_in·L_out + N·L_out(L_out+1)/2)`` (Kinetics
+    §3, ``cost_model/utils.py::dense_cost``). Printed by ``--explain``; the runtime sums the same terms over groups."""
     return eflops().subs(
         {
             S("c_comp"): linear_flops() + S("f_pair") * pairs_parallel(),
@@ -219,12 +218,12 @@ def eflops_dense_parallel() -> sp.Expr:
 
 
 def usd() -> sp.Expr:
-    """Rental cost of the query: ``n_dev·$_h·T/3600`` (formulas.md §8.2)."""
-    return S("devices") * S("usd_hour") * S("latency") / 3600
+    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`.economics_formulas.usd`)."""
+    return E.usd().subs(S("seconds"), S("latency"))
 
 
 def energy() -> sp.Expr:
-    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (formulas.md §8.1 upper bound)."""
+    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (TDP × time: an upper bound on the draw) [derived]."""
     return S("devices") * S("tdp_w") * S("latency")
 
 
@@ -232,20 +231,20 @@ def energy() -> sp.Expr:
 def pass_at_n() -> sp.Expr:
     """TTSPM parallel / sequential scaling: ``F(N) = F_max·(1 − (1 − p)^N)`` (Wang et al. 2025
     §3: Hit@N with K ~ Binomial(N, p); sequential rethinking as geometric first success;
-    formulas.md §6.5). With F_max = 1 it is pass@N / coverage (Chen et al. 2021)."""
+    Wang et al. 2025 §3). With F_max = 1 it is pass@N / coverage (Chen et al. 2021)."""
     p = S("p_success")
     return S("f_max") * (1 - (1 - p) ** N)
 
 
 def marginal_gain() -> sp.Expr:
-    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (formulas.md §6.5)."""
+    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (Wang et al. 2025 §3)."""
     p = S("p_success")
     return S("f_max") * p * (1 - p) ** N
 
 
 def saturation() -> sp.Expr:
     """TTSPM saturation point: the smallest N with ``ΔF(N) < ε``,
-    ``N* = max(0, ⌈ln(ε/(F_max·p)) / ln(1 − p)⌉)`` (formulas.md §6.5, derived from the model;
+    ``N* = max(0, ⌈ln(ε/(F_max·p)) / ln(1 − p)⌉)`` ([derived] from Wang et al. 2025 §3;
     0 when the first sample already gains less than ε)."""
     p, eps = S("p_success"), S("epsilon")
     return sp.Max(0, sp.ceiling(sp.log(eps / (S("f_max") * p)) / sp.log(1 - p)))

@@ -26,11 +26,6 @@ SAMPLES = (1, 2, 4, 8, 16, 32, 64)
 GEN_LENS = (1024, 2048, 4096, 8192, 16384, 32768)
 
 
-def _context_len(plan: T.TTSPlan) -> int:
-    n = plan.samples if plan.strategy == "sequential" else 1
-    return plan.prompt_len + n * plan.gen_len
-
-
 def search(
     models: list[str],
     hw: Hardware,
@@ -85,7 +80,10 @@ def search(
                 for N in samples:
                     evaluated += 1
                     plan = replace(base, strategy=strategy, samples=N, gen_len=L)
-                    if max_pos and _context_len(plan) > max_pos:
+                    if T.CONTEXT_RULE.broken(ctx.spec, plan):
+                        reject(T.CONTEXT_RULE.reason)
+                        continue
+                    if max_pos and T.context_len(plan) > max_pos:  # RoPE etc.: not extrapolated here
                         reject("context longer than max_position_embeddings")
                         continue
                     if accuracy is not None and pt is None:

@@ -50,19 +50,19 @@ def parse_list(
     """``"4,8"`` -> (4, 8); None when not given; UserError naming the flag otherwise."""
     if text is None:
         return None
-    items = [x.strip() for x in str(text).split(",") if x.strip()]
-    if not items:
+    items = [x.strip() for x in str(text).split(",")]
+    if not any(items):
         raise UserError(f"{what}: expected a comma-separated list, got '{text}'")
+    if not all(items):
+        raise UserError(f"{what}: empty item in '{text}'; write values separated by single commas, e.g. 4,8")
     out = []
     for x in items:
         try:
             v = cast(x)
-        except (ValueError, UserError) as e:
-            raise UserError(
-                f"{what}: '{x}' is not valid ({e})"
-                if isinstance(e, UserError)
-                else f"{what}: '{x}' is not a valid value"
-            ) from None
+        except UserError:
+            raise  # already names the flag and the value
+        except ValueError:
+            raise UserError(f"{what}: '{x}' is not a valid value") from None
         if isinstance(v, int) and not isinstance(v, bool) and v < 1:
             raise UserError(f"{what}: values must be positive integers, got '{x}'")
         if choices is not None and v not in choices:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from llmcost.cost import training as TR
 from llmcost.errors import UserError
 from llmcost.search.common import SearchResult, nothing_fits, pareto_front, progress, reasons, top_k
 
@@ -41,21 +42,8 @@ INFER_OBJECTIVES = {
     "tpot": "tpot_s",
     "tokens_per_user": "output_tokens_per_s_per_user",
 }
-TRAIN_METRICS = (
-    "iteration_time_s",
-    "tokens_per_s_per_gpu",
-    "model_tflops_per_gpu",
-    "hardware_tflops_per_gpu",
-    "mfu",
-    "hfu",
-    "memory_gib_per_gpu",
-    "tokens_per_s",
-    "usd_per_million_tokens",
-    "time_to_train_s",
-    "gpu_hours",
-    "total_flops",
-    "cost_usd",
-)
+TRAIN_METRICS = (*TR.METRICS, "tokens_per_s", "usd_per_million_tokens", *TR.RUN_METRICS)
+"""Metrics a train search reports per plan (:data:`llmcost.cost.training.METRICS` and the run's)."""
 INFER_METRICS = (
     "ttft_s",
     "tpot_s",

@@ -4,8 +4,9 @@ Space (:class:`TrainSpace`): every (tp, pp, cp, ep) whose product with the deriv
 count, micro-batch sizes (divisors of the global batch), ZeRO modes (0, Megatron distributed
 optimizer, 1, 2, 3), recompute policies, schedules with their virtual stages, precisions with a
 hardware peak, and optionally sequence parallelism and TP communication overlap (only when asked).
-Validity is :func:`llmcost.cost.training.check`'s, applied to whole dimensions at once; each
-rejected combination is counted under its reason.
+Validity is :data:`llmcost.cost.training.RULES`, the rules :func:`llmcost.cost.training.check`
+raises: the same predicates applied as masks level by level over the enumerated dimensions
+(:func:`enumerate_space`), each rejected combination counted under the first rule it breaks.
 
 Evaluation (:func:`evaluate_grid`) is :func:`llmcost.cost.train_step.evaluate`, the composition
 :func:`llmcost.cost.training.evaluate` runs on one plan: a returned plan fed to ``llmcost train
@@ -22,6 +23,7 @@ import numpy as np
 
 from llmcost.cost import train_step as TS
 from llmcost.cost import training as TR
+from llmcost.cost.rules import Rule
 from llmcost.errors import UserError
 from llmcost.hardware import Hardware
 from llmcost.modelspec import ModelSpec
@@ -77,8 +79,95 @@ def _pick(given: tuple[int, ...] | None, allowed: list[int]) -> list[int]:
     return sorted(given) if given is not None else allowed
 
 
+# --- validity: training.RULES over the enumerated dimensions ---------------------------------------
+LEVELS: tuple[tuple[str, ...], ...] = (
+    ("gpus", "tp", "pp", "cp", "dp", "node", "seq"),
+    ("ep",),
+    ("sched", "v"),
+    ("mb", "gb"),
+    ("zero", "distopt", "prec", "sp", "tpo", "offload"),
+)
+"""The dimensions in the order :func:`enumerate_space` expands them (the rule fields of
+:class:`llmcost.cost.training.RuleFields` each dimension fixes): a rule is applied at the first
+level where every field it reads is known."""
+
+DEDUPS: dict[str, Rule] = {
+    "fewer layers than pp*v pipeline chunks": Rule(
+        "pp=1: schedule moot (same plan as 1f1b)",
+        lambda s, p: (p.pp == 1) & (p.sched != SCHED.index("1f1b")),
+        lambda s, p: "",
+        ("pp", "sched"),
+    ),
+    "offload without ZeRO": Rule(
+        "tp=1: sequence parallel moot (same plan as off)",
+        lambda s, p: (p.sp == 1) & (p.tp == 1),
+        lambda s, p: "",
+        ("sp", "tp"),
+    ),
+}
+"""Not validity rules: plans ``training.check`` accepts that cost the same as another plan of the
+space (without a pipeline every schedule is 1f1b; with tp 1 sequence parallelism is off), listed
+once; each skipped before the rule it is keyed by (where the plan-by-plan order puts it)."""
+
+
+def _level(rule: Rule) -> int:
+    return max(next(i for i, names in enumerate(LEVELS) if f in names) for f in rule.reads)
+
+
+CHECKS: tuple[tuple[Rule, int], ...] = tuple(
+    (r, _level(r))
+    for rule in TR.RULES
+    for r in ((DEDUPS[rule.reason], rule) if rule.reason in DEDUPS else (rule,))
+)
+""":data:`llmcost.cost.training.RULES` (and the :data:`DEDUPS`), each with its level in
+:data:`LEVELS`; the rules are ordered by level, so applying them level by level counts each
+rejected plan under the first rule it breaks, as ``training.check`` reports it."""
+
+
+def _apply(
+    spec: ModelSpec, fields: TR.RuleFields, level: int, weight: Any, rej: Counter[str], skip: str = ""
+) -> np.ndarray:
+    """Mask of the plans of ``fields`` that break none of the rules of ``level``; each rejected plan
+    adds its ``weight`` (the plans it stands for in the full space) to the first rule it breaks,
+    except the rule ``skip`` (not counted)."""
+    n = len(fields.tp)
+    ok = np.ones(n, dtype=bool)
+    for rule, lv in CHECKS:
+        if lv != level:
+            continue
+        bad = np.broadcast_to(rule.broken(spec, fields), (n,)) & ok
+        if rule.reason != skip:
+            rej[rule.reason] += int(bad.sum()) * weight if np.ndim(weight) == 0 else int(weight[bad].sum())
+        ok &= ~bad
+    return ok
+
+
+def _schedules(space: TrainSpace, pp: int, n_layers: int) -> list[tuple[int, int]]:
+    """(schedule index, virtual stages) searched at pipeline degree ``pp``: interleaved with each
+    virtual-stage count from 2 to the layers per stage (or those given) when pp > 1."""
+    out: list[tuple[int, int]] = []
+    for s in space.schedule:
+        if s == "interleaved" and pp > 1:
+            vs = _pick(space.virtual_stages, list(range(2, max(2, n_layers // max(pp, 1)) + 1)))
+            out += [(SCHED.index(s), v) for v in vs if v >= 2]
+        elif s != "interleaved":
+            out.append((SCHED.index(s), 1))
+    return out
+
+
+def _expand(cols: dict[str, np.ndarray], keep: np.ndarray, counts: Any) -> dict[str, np.ndarray]:
+    """The kept rows of ``cols``, each repeated ``counts`` times (its children, in order)."""
+    return {k: np.repeat(v[keep], counts if np.ndim(counts) == 0 else counts[keep]) for k, v in cols.items()}
+
+
 def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
-    """Every plan of ``space`` that :func:`llmcost.cost.training.check` accepts (memory aside)."""
+    """Every plan of ``space`` that :func:`llmcost.cost.training.check` accepts (memory aside).
+
+    The dimensions are expanded level by level (:data:`LEVELS`: layout, ep, schedule,
+    micro-batch, per-plan options) and after each the rules of :data:`llmcost.cost.training.RULES`
+    that read only known fields mask the plans, counting each rejected one (with all the plans it
+    stands for) under the first rule it breaks. Layouts whose tp*pp*cp does not divide the GPUs
+    are counted only for degrees the user gave (otherwise they are not in the declared space)."""
     rej: Counter[str] = Counter()
     n_layers = len(TR.model_layers(spec))
     gb, seq = space.global_batch, space.seq_len
@@ -91,151 +180,79 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     for p in precs:
         if p not in PREC:
             raise UserError(f"--precision: '{p}' is not one of {', '.join(PREC)}")
-    prec_ok = [p for p in precs if p in hw.peak]
-    if len(prec_ok) < len(precs):
-        rej[f"no {'/'.join(p for p in precs if p not in hw.peak)} compute on {hw.id}"] += 0  # counted below
-    zm = [ZMODE_NAMES.index(z) for z in space.zero]
-    rcs = [RC.index(r) for r in space.recompute]
     sps = space.sp if space.sp is not None else (None,)
     tpos = tuple(dict.fromkeys(bool(x) for x in space.tp_overlap)) or (False,)
-    n_cat_all = len(zm) * len(rcs) * len(precs) * len(sps) * len(tpos)
-    experts = spec.moe.num_experts if spec.is_moe and spec.moe is not None else 1
-    rows: list[tuple[int, ...]] = []
-    mbs_rows: list[np.ndarray] = []
-    declared = 0
-    for g in space.gpus:
-        node = max(1, min(space.gpus_per_node or hw.node_devices or 1, g))
-        tps = _pick(space.tp, divisors(g))
-        pps = _pick(space.pp, divisors(g))
-        cps = _pick(space.cp, divisors(g))
-        eps = _pick(space.ep, divisors(experts) if spec.is_moe else [1])
-        mbs = np.array(_pick(space.micro_batch, divisors(gb)), dtype=np.int64)
-        for tp in tps:
-            for pp in pps:
-                scheds: list[tuple[int, int]] = []
-                for s in space.schedule:
-                    if s == "interleaved" and pp > 1:
-                        vs = _pick(space.virtual_stages, list(range(2, max(2, n_layers // max(pp, 1)) + 1)))
-                        scheds += [(SCHED.index(s), v) for v in vs if v >= 2]
-                    elif s != "interleaved":
-                        scheds.append((SCHED.index(s), 1))
-                for cp in cps:
-                    mult = len(eps) * len(scheds) * len(mbs) * n_cat_all
-                    if g % (tp * pp * cp):  # not a factorization: counted only for values the user gave
-                        if space.tp is not None or space.pp is not None or space.cp is not None:
-                            declared += mult
-                            rej["tp*pp*cp does not divide the GPUs"] += mult
-                        continue
-                    declared += mult
-                    if g % node:
-                        rej[f"{g} GPUs do not fill nodes of {node}"] += mult
-                        continue
-                    dp = g // (tp * pp * cp)
-                    if spec.num_heads % tp:
-                        rej["attention heads do not divide by tp"] += mult
-                        continue
-                    if spec.num_kv_heads % tp and tp % spec.num_kv_heads:
-                        rej["KV heads and tp do not divide"] += mult
-                        continue
-                    if cp > 1 and seq % (2 * cp):
-                        rej["seq_len does not divide by 2*cp"] += mult
-                        continue
-                    for ep in eps:
-                        m1 = len(scheds) * len(mbs) * n_cat_all
-                        if spec.is_moe and experts % ep:
-                            rej["experts do not divide by ep"] += m1
-                            continue
-                        if not spec.is_moe and ep != 1:
-                            rej["ep > 1 needs a MoE model"] += m1
-                            continue
-                        if (dp * cp) % ep:
-                            rej["ep does not divide dp*cp"] += m1
-                            continue
-                        for sc, v in scheds:
-                            m2 = len(mbs) * n_cat_all
-                            name = SCHED[sc]
-                            if name == "interleaved" and pp == 1:
-                                rej["interleaved schedule needs pp > 1"] += m2
-                                continue
-                            if pp == 1 and name != "1f1b":
-                                rej["pp=1: schedule moot (same plan as 1f1b)"] += m2
-                                continue
-                            if TR.pipeline_split_error(n_layers, pp, v):
-                                rej["fewer layers than pp*v pipeline chunks"] += m2
-                                continue
-                            ok = gb % (dp * mbs) == 0
-                            rej["global_batch does not divide by dp*micro_batch"] += (
-                                int((~ok).sum()) * n_cat_all
-                            )
-                            good = mbs[ok]
-                            if name == "interleaved":
-                                okm = (gb // (dp * good)) % pp == 0
-                                rej["interleaved: micro-batches not divisible by pp"] += (
-                                    int((~okm).sum()) * n_cat_all
-                                )
-                                good = good[okm]
-                            if good.size:
-                                rows.append((g, tp, pp, cp, ep, dp, v, sc))
-                                mbs_rows.append(good)
-    if not rows:
-        return Grid({c: np.zeros(0, dtype=np.int64) for c in COLS}, rej, declared)
-    base = np.array(rows, dtype=np.int64)
-    counts = np.array([m.size for m in mbs_rows])
-    struct = np.repeat(base, counts, axis=0)
-    mb = np.concatenate(mbs_rows)
     cat = np.array(
         [
-            (z, r, PREC.index(p), -1 if s is None else int(s), int(o))
-            for z in zm
-            for r in rcs
+            (ZMODE_NAMES.index(z), RC.index(r), PREC.index(p), -1 if s is None else int(s), int(o))
+            for z in space.zero
+            for r in space.recompute
             for p in precs
             for s in sps
             for o in tpos
         ],
         dtype=np.int64,
-    )
-    ns, nc = struct.shape[0], cat.shape[0]
-    S = np.repeat(struct, nc, axis=0)
-    C = np.tile(cat, (ns, 1))
-    cols = {
-        "gpus": S[:, 0],
-        "tp": S[:, 1],
-        "pp": S[:, 2],
-        "cp": S[:, 3],
-        "ep": S[:, 4],
-        "dp": S[:, 5],
-        "v": S[:, 6],
-        "sched": S[:, 7],
-        "mb": np.repeat(mb, nc),
-        "zmode": C[:, 0],
-        "rc": C[:, 1],
-        "prec": C[:, 2],
-        "sp": C[:, 3],
-        "tpo": C[:, 4],
-    }
-    keep = np.ones(ns * nc, dtype=bool)
-    bad_prec = ~np.isin(cols["prec"], [PREC.index(p) for p in prec_ok])
-    for p in set(precs) - set(prec_ok):
-        rej[f"no {p} compute on {hw.id}"] += int((cols["prec"] == PREC.index(p)).sum())
-    rej.pop(f"no {'/'.join(p for p in precs if p not in hw.peak)} compute on {hw.id}", None)
-    keep &= ~bad_prec
-    z3pp = keep & (cols["zmode"] == 4) & (cols["pp"] > 1)
-    rej["ZeRO-3 with pipeline parallelism"] += int(z3pp.sum())
-    keep &= ~z3pp
-    sp_dup = keep & (cols["sp"] == 1) & (cols["tp"] == 1)
-    rej["sequence parallel needs tp > 1"] += int(sp_dup.sum())
-    keep &= ~sp_dup
-    cols["sp"] = np.where(cols["sp"] < 0, cols["tp"] > 1, cols["sp"] == 1).astype(np.int64)
-    tpo_bad = keep & (cols["tpo"] == 1) & (cols["sp"] == 0)
-    rej["tp overlap needs tp > 1 with sequence parallel"] += int(tpo_bad.sum())
-    keep &= ~tpo_bad
-    # attention 'auto' (training.check): FlashAttention unless selective recompute or dropout
-    cols["flash"] = ((cols["rc"] != RC.index("selective")) & (not TR.uses_dropout(spec))).astype(np.int64)
-    n_all = cols["tp"].size
-    cols["auto"] = np.ones(n_all, dtype=np.int64)  # attention 'auto', no offload, DP overlapped
-    cols["offload"] = np.zeros(n_all, dtype=np.int64)
-    cols["overlap"] = np.ones(n_all, dtype=np.int64)
-    return Grid({k: v[keep] for k, v in cols.items()}, rej, declared)
+    ).reshape(-1, 5)
+    n_cat = len(cat)
+    experts = spec.moe.num_experts if spec.is_moe and spec.moe is not None else 1
+    eps = np.array(_pick(space.ep, divisors(experts) if spec.is_moe else [1]), dtype=np.int64)
+    mbs = np.array(_pick(space.micro_batch, divisors(gb)), dtype=np.int64)
+    # level 0, the layouts (gpus, tp, pp, cp)
+    lay: list[np.ndarray] = []
+    for g in space.gpus:
+        degs = [_pick(given, divisors(g)) for given in (space.tp, space.pp, space.cp)]
+        grid = np.stack(np.meshgrid(*degs, indexing="ij"), axis=-1).reshape(-1, 3)
+        node = TR.node_size(hw, g, space.gpus_per_node)
+        lay.append(np.column_stack([np.full(len(grid), g), grid, np.full(len(grid), node)]))
+    g, tp, pp, cp, node = np.concatenate(lay).astype(np.int64).T if lay else np.zeros((5, 0), dtype=np.int64)
+    pps = sorted(set(pp.tolist()))
+    sched_of = {p: np.array(_schedules(space, p, n_layers), dtype=np.int64).reshape(-1, 2) for p in pps}
+    n_sched = np.array([len(sched_of[p]) for p in pps], dtype=np.int64)[np.searchsorted(pps, pp)]
+    cols = {"gpus": g, "tp": tp, "pp": pp, "cp": cp, "dp": g // (tp * pp * cp), "node": node}
+    weight = eps.size * n_sched * mbs.size * n_cat
+    f = TR.RuleFields(**cols, seq=seq, hw=hw)
+    narrowed = space.tp is not None or space.pp is not None or space.cp is not None
+    factor = TR.RULES[0].reason
+    declared = int(weight.sum()) if narrowed else int(weight[~TR.RULES[0].broken(spec, f)].sum())
+    keep = _apply(spec, f, 0, weight, rej, skip="" if narrowed else factor)
+    # level 1, ep
+    cols = _expand(cols, keep, eps.size)
+    cols["ep"] = np.tile(eps, len(cols["tp"]) // max(eps.size, 1))
+    f = TR.RuleFields(**cols, seq=seq, hw=hw)
+    n_sched = np.array([len(sched_of[p]) for p in pps], dtype=np.int64)[np.searchsorted(pps, cols["pp"])]
+    keep = _apply(spec, f, 1, n_sched * mbs.size * n_cat, rej)
+    # level 2, schedule and virtual stages (their choices depend on pp): row r's j-th child is
+    # entry j of its pp's list in the concatenated table
+    counts, row_pp = n_sched[keep], cols["pp"][keep]
+    cols = _expand(cols, keep, n_sched)
+    table = np.concatenate([sched_of[p] for p in pps] or [np.zeros((0, 2), dtype=np.int64)])
+    start = np.cumsum([0, *(len(sched_of[p]) for p in pps)])[np.searchsorted(pps, row_pp)]
+    idx = np.arange(int(counts.sum())) + np.repeat(start - (np.cumsum(counts) - counts), counts)
+    cols["sched"], cols["v"] = table[idx].T
+    f = TR.RuleFields(**cols, seq=seq, hw=hw)
+    keep = _apply(spec, f, 2, mbs.size * n_cat, rej)
+    # level 3, micro-batch
+    cols = _expand(cols, keep, mbs.size)
+    cols["mb"] = np.tile(mbs, len(cols["tp"]) // max(mbs.size, 1))
+    f = TR.RuleFields(**cols, seq=seq, gb=gb, hw=hw)
+    keep = _apply(spec, f, 3, n_cat, rej)
+    # level 4, the per-plan options: ZeRO mode, recompute, precision, sequence parallel, TP overlap
+    cols = _expand(cols, keep, n_cat)
+    n = len(cols["tp"])
+    reps = n // max(n_cat, 1)
+    for j, k in enumerate(("zmode", "rc", "prec", "sp", "tpo")):
+        cols[k] = np.tile(cat[:, j], reps)
+    zero = np.array([z for z, _ in ZMODES], dtype=np.int64)[cols["zmode"]]
+    distopt = np.array([d for _, d in ZMODES])[cols["zmode"]]
+    f = TR.RuleFields(**cols, seq=seq, gb=gb, zero=zero, distopt=distopt, offload=0, hw=hw)
+    keep = _apply(spec, f, 4, 1, rej)
+    del cols["node"]
+    cols["sp"] = TR.sequence_parallel(cols["sp"], cols["tp"]).astype(np.int64)
+    cols["flash"] = TR.auto_flash(spec, cols["rc"] == RC.index("selective")).astype(np.int64)
+    cols["auto"] = np.ones(n, dtype=np.int64)  # attention 'auto', no offload, DP overlapped
+    cols["offload"] = np.zeros(n, dtype=np.int64)
+    cols["overlap"] = np.ones(n, dtype=np.int64)
+    return Grid({k: cols[k][keep] for k in COLS}, rej, declared)
 
 
 # --- evaluation ------------------------------------------------------------------------------------
@@ -302,13 +319,8 @@ def plan_dict(grid: Grid, i: int, global_batch: int, seq: int, tokens: float | N
 
 
 def default_seq(spec: ModelSpec) -> int:
-    """``training.check``'s default sequence length."""
-    return int(min(spec.max_position_embeddings or 4096, 4096))
-
-
-def gpn_of(hw: Hardware, gpus: int, gpus_per_node: int | None) -> int:
-    """Ranks per node as ``training.check`` places them."""
-    return max(1, min(gpus_per_node or hw.node_devices or 1, gpus))
+    """``training.check``'s default sequence length (:func:`llmcost.cost.training.default_seq_len`)."""
+    return TR.default_seq_len(spec)
 
 
 __all__ = ["TrainSpace", "Grid", "enumerate_space", "evaluate_grid", "plan_dict", "bottleneck"]

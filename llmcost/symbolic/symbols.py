@@ -13,8 +13,10 @@ with the first)::
 Per-level families (one symbol per fabric level of a collective: ``W_0, W_1, ...``) are
 declared once with :func:`define_family` and materialised with :func:`level`.
 
-Notation follows ../reference/formulas.md §0 (model dims ``L, h, n_q, ...``; plan knobs
-``t, p, d, ...``; hardware ``F, W_hbm, η``) and §2.1 (α-β-γ collectives, TRG05 §2).
+Notation follows the Megatron-LM papers (Narayanan et al. 2021, Korthikanti et al. 2022:
+model dims ``L, h, a = n_q, ...``; plan knobs ``t, p, d, ...``), the roofline (Williams et al.
+2009: hardware ``F, W_hbm``, achieved fractions ``η``) and the α-β-γ collective model
+(Thakur, Rabenseifner, Gropp 2005 §2).
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ level = REGISTRY.level
 sym = REGISTRY.sym
 info = REGISTRY.info
 
-# --- model dimensions (formulas.md §0) ---------------------------------------------------------
+# --- model dimensions (Megatron-LM notation: Narayanan 2021, Korthikanti 2022) -------------------
 define("n_layers", "1", "number of transformer layers (L)", latex="L", integer=True)
 define("d_model", "1", "hidden size (h = d_model)", latex="h", integer=True)
 define("n_q", "1", "query heads", latex="n_q", integer=True)
@@ -138,7 +140,7 @@ define(
 )
 define("net_bw", "B/s", "network bandwidth per device for the operator's traffic", latex=r"W_{net}")
 
-# --- collectives (formulas.md §2; α-β-γ of TRG05 §2) ---------------------------------------------
+# --- collectives (α-β-γ model of Thakur, Rabenseifner, Gropp 2005 §2) -----------------------------
 define("S", "B", "collective size: the full buffer per rank, nccl-tests convention", latex="S")
 define("t_0", "s", "fixed software latency of one collective (NCCL baseLat)", latex="t_0")
 define(

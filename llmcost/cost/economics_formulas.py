@@ -1,0 +1,82 @@
+"""Rental cost of devices (sympy): the one source of the price formulas of training, inference and
+test-time scaling.
+
+Devices are rented by the device-hour, so ``n_dev`` devices busy for ``T`` seconds cost
+``n_dev·$_h·T/3600`` [derived: device-hours × price per device-hour]; a rate of tokens is priced
+per million tokens from the time those tokens take. Prices come from the hardware catalog
+(``price_per_hour``).
+
+``python -m llmcost.cost.economics_formulas`` regenerates :mod:`._economics_generated` (numpy
+only); tests/test_units.py pins it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import sympy as sp
+
+from llmcost.symbolic.symbols import define, sym
+
+define("devices", "1", "devices serving the query", latex="n_{dev}")
+define("usd_hour", "USD/h", "price per device-hour", latex=r"\$_h")
+define("seconds", "s", "wall time the devices are busy", latex="T")
+define("tokens", "token", "tokens produced in that time", latex="n_{tok}")
+
+S = sym
+
+
+def usd() -> sp.Expr:
+    """Rental cost: ``n_dev·$_h·T/3600`` (device-hours × price per device-hour)."""
+    return S("devices") * S("usd_hour") * S("seconds") / 3600
+
+
+def usd_per_million_tokens() -> sp.Expr:
+    """Cost per million tokens: ``n_dev·$_h·T/3600 · 10⁶/n_tok`` (:func:`usd` of the time the
+    ``n_tok`` tokens take, scaled to 10⁶ tokens)."""
+    return usd() * 10**6 / S("tokens")
+
+
+FORMULAS: dict[str, Callable[[], sp.Expr]] = {
+    "usd": usd,
+    "usd_per_million_tokens": usd_per_million_tokens,
+}
+
+
+def expression(name: str) -> sp.Expr:
+    """The sympy expression of ``name`` (a key of :data:`FORMULAS`)."""
+    return FORMULAS[name]()
+
+
+def arguments(expr: sp.Expr) -> list[sp.Symbol]:
+    """Free symbols of ``expr`` in a stable order (the generated function's parameters)."""
+    return sorted(expr.free_symbols, key=lambda s: s.name)
+
+
+GENERATED = Path(__file__).with_name("_economics_generated.py")
+HEADER = '''"""Generated from llmcost/cost/economics_formulas.py by
+``python -m llmcost.cost.economics_formulas``: do not edit (tests/test_units.py pins it).
+
+One numpy function per cost quantity; FUNCTIONS maps its name to
+(function, argument names, expression hash).
+"""
+# ruff: noqa
+'''
+
+
+def generated_source() -> str:
+    """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
+    from llmcost.symbolic.compile import module_source
+
+    entries = []
+    for name, fn in FORMULAS.items():
+        expr = fn()
+        doc = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
+        entries.append((name, expr, arguments(expr), doc.replace('"', "'")))
+    return module_source(entries, header=HEADER)
+
+
+if __name__ == "__main__":
+    GENERATED.write_text(generated_source())
+    print(f"wrote {GENERATED}")
