@@ -94,6 +94,26 @@ class Hardware:
             merged["memory"].pop("usable", None)
         return hardware_from_dict(merged, where=f"{self.where} (with overrides)")
 
+    def assumed_efficiencies(self) -> list[str]:
+        """Efficiency figures the catalog took from a sibling device rather than a measurement
+        of this one (their source says "assumed"), for a low-confidence note in outputs."""
+        eff = self.raw.get("efficiency") or {}
+        return [
+            k
+            for k, v in eff.items()
+            if isinstance(v, dict) and str(v.get("source", "")).lower().startswith("assumed")
+        ]
+
+    def assumed_note(self) -> str | None:
+        """One line naming the efficiency figures assumed from a sibling device (None if none)."""
+        keys = self.assumed_efficiencies()
+        if not keys:
+            return None
+        return (
+            f"{self.id}: efficiency figures assumed from a sibling device, not measured on it: "
+            f"{', '.join(keys)} (llmcost hw show {self.id})"
+        )
+
     def peak_flops(self, dtype: str) -> float:
         """Dense peak FLOP/s at ``dtype``; a clear error when the device lacks it."""
         if dtype not in self.peak:

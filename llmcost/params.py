@@ -1,22 +1,27 @@
 """Exact parameter counts from a :class:`~llmcost.modelspec.ModelSpec`.
 
-Conventions (``model_facts.md`` section 2, the catalog's reference):
+Conventions (those of ``sum(p.numel() for p in model.parameters())`` on the Hugging Face
+``transformers`` model, and of the published counts the tests compare with):
 
 * exact integers; a tied input/output table is counted once (as ``model.parameters()``);
 * ``embedding`` = the input token table V x d; ``non_embedding`` = total minus the input
-  table, an untied lm_head and a learned absolute-position table;
+  table, an untied lm_head and a learned absolute-position table (as the Qwen2.5 / Qwen3 model
+  cards and the Gemma 2 / Gemma 3 technical reports count it);
 * ``active`` (MoE) = total with only the top-k routed experts of each MoE layer (plus
   shared experts and router), **including** embedding and lm_head;
-  ``active_excl_input_embedding`` drops the lookup table (gpt-oss's official convention);
+  ``active_excl_input_embedding`` drops the lookup table (gpt-oss's official convention,
+  OpenAI gpt-oss-120b & gpt-oss-20b model card, 2025);
 * DeepSeek-V3 multi-token-prediction modules are reported in ``mtp`` and not in ``total``.
 
-Formulas (model_facts.md section 3): F_DEC (Llama/Mistral/Qwen/Gemma/Phi/Falcon/gpt-oss,
-after ``modeling_llama.py`` and siblings), F_MOE (``modeling_mixtral.py``,
-``modeling_qwen3_moe.py``, ``modeling_deepseek_v3.py``, ``modeling_gpt_oss.py``), F_MLA
-(DeepSeek-V2 paper Sec. 2.1, ``modeling_deepseek_v2.py``), F_GPT (GPT-3 / OPT / BLOOM /
+Formulas, each after the module layout of its reference implementation (paths under
+``transformers/models/`` in huggingface/transformers) or its paper: F_DEC
+(Llama/Mistral/Qwen/Gemma/Phi/Falcon/gpt-oss, after ``llama/modeling_llama.py`` and siblings),
+F_MOE (``mixtral/modeling_mixtral.py``, ``qwen3_moe/modeling_qwen3_moe.py``,
+``deepseek_v3/modeling_deepseek_v3.py``, ``gpt_oss/modeling_gpt_oss.py``), F_MLA (DeepSeek-V2
+paper Sec. 2.1, ``deepseek_v2/modeling_deepseek_v2.py``), F_GPT (GPT-3 / OPT / BLOOM /
 Megatron; Narayanan et al. 2021 eq. for 12*l*h^2), F_PALM (PaLM Table 1), F_TXL
-(Gopher/Chinchilla with Transformer-XL relative positions), F_T5 (``modeling_t5.py``,
-``modeling_switch_transformers.py``).
+(Gopher/Chinchilla with Transformer-XL relative positions), F_T5 (``t5/modeling_t5.py``,
+``switch_transformers/modeling_switch_transformers.py``).
 """
 
 from __future__ import annotations
@@ -161,7 +166,8 @@ def mtp_params(spec: ModelSpec) -> int:
     """DeepSeek-V3 MTP module: enorm + hnorm + eh_proj (2d -> d) + one MoE decoder layer + shared_head.norm.
 
     Embedding and output head are shared with the main model (DeepSeek-V3 paper Sec. 2.2;
-    model_facts.md F_MLA note). Not part of ``total``.
+    deepseek-ai/DeepSeek-V3 ``README_WEIGHTS.md``, "Multi-Token Prediction (MTP) Modules": enorm,
+    hnorm, eh_proj and ``model.layers.61``). Not part of ``total``.
     """
     if not spec.num_mtp_layers:
         return 0

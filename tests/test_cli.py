@@ -145,3 +145,26 @@ def test_model_import_unsupported_architecture(cli, tmp_path: Path) -> None:
     src.write_text(json.dumps({"model_type": "mamba", "hidden_size": 64}))
     r = cli("model", "import", str(src))
     assert r.code == 2 and "model_type" in r.err and "mamba" in r.err
+
+
+def test_low_confidence_notes_are_printed(cli) -> None:
+    """Outputs say when efficiency figures are borrowed from a sibling device, and when ZeRO-3 is optimistic."""
+    r = cli(
+        "infer", "llama-3.1-8b", "--hw", "l40s", "--batch", "4", "--prompt-len", "512", "--output-len", "64"
+    )
+    assert r.code == 0 and "assumed from a sibling device" in r.out
+    r = cli(
+        "infer",
+        "llama-3.1-8b",
+        "--hw",
+        "h100-sxm",
+        "--batch",
+        "4",
+        "--prompt-len",
+        "512",
+        "--output-len",
+        "64",
+    )
+    assert r.code == 0 and "assumed from a sibling" not in r.out
+    r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--zero", "3", "--global-batch", "64")
+    assert r.code == 0 and "ZeRO-3" in r.out and "optimistic" in r.out

@@ -57,7 +57,8 @@ def _register() -> None:
         explain_cmd,
         infer_cmd,
         search_cmd,
-        search_plan_cmd,  # attaches `search train` and `search infer` to search_cmd.search_app
+        search_train_infer_cmd,
+        search_tts_cmd,
         train_cmd,
         tts_cmd,
         validate_cmd,
@@ -75,7 +76,9 @@ def _register() -> None:
     ):
         mod.register(app)
     search_cmd.register(app)
-    search_plan_cmd.register(app)
+    # `search tts`, then `search train` and `search infer`, in the order `search --help` lists them
+    search_tts_cmd.register(search_cmd.search_app)
+    search_train_infer_cmd.register(search_cmd.search_app)
 
 
 _register()

@@ -962,6 +962,7 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             "disaggregated: metrics are for this pool alone (KV transfer not costed)"
             + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
         )
+    notes += [n for n in (hw.assumed_note(),) if n]
     if spec.moe is not None and p.ep > 1 and spec.moe.num_experts % p.ep:
         E = spec.moe.num_experts
         notes.append(

@@ -447,6 +447,13 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     )
 
 
+ZERO3_NOTE = (
+    "ZeRO-3: each layer's parameter gather is assumed to overlap the previous layer's compute (NCCL-ideal "
+    "prefetch); DeepSpeed's 2021 ZeRO-3 runs (Narayanan et al. 2021 Table 2) measured far slower, so treat "
+    "ZeRO-3 figures as optimistic"
+)
+
+
 def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
     """What would shrink the largest memory component (one suggestion line for the error)."""
     big = max(memory, key=lambda k: memory[k])
@@ -651,6 +658,9 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
         f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
     )
     res.notes += [n for n in (R.context_note(spec, lay.seq),) if n]
+    if plan.zero == 3:
+        res.notes.append(ZERO3_NOTE)
+    res.notes += [n for n in (hw.assumed_note(),) if n]
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:
         res.notes.append(

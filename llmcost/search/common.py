@@ -38,6 +38,7 @@ class SearchResult:
             "feasible": self.feasible,
             "objective": self.objective,
             "pareto": list(self.pareto) if self.pareto else None,
+            "notes": self.notes,
             "plans": [
                 {k: p[k] for k in ("plan", "hardware", "metrics", "bottleneck") if k in p} for p in self.plans
             ],

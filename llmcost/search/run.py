@@ -151,7 +151,11 @@ def train_search(
                 "attention": "flash" if cols["flash"][i] else "materialized",
             }
         )
-    return SearchResult(n, time.perf_counter() - t0, reasons(rej), plans, obj, ax, int(ok.sum()))
+    res = SearchResult(n, time.perf_counter() - t0, reasons(rej), plans, obj, ax, int(ok.sum()))
+    if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in plans):
+        res.notes.append(TR.ZERO3_NOTE)
+    res.notes += [n for n in (hw.assumed_note(),) if n]
+    return res
 
 
 def infer_search(
@@ -202,4 +206,13 @@ def infer_search(
             }
         )
     res = SearchResult(n, time.perf_counter() - t0, reasons(rej), out, obj, ax, int(ok.sum()))
+    if len(hws) > 1:  # prices compared across hardware come from different sellers: say which
+        bases = [
+            f"{h.id} ${h.price_per_hour:g}/h ({(h.raw.get('price') or {}).get('basis', 'basis not stated')})"
+            for h in hws
+            if h.price_per_hour
+        ]
+        if bases:
+            res.notes.append("prices are indicative, per device-hour: " + "; ".join(bases))
+    res.notes += [n for n in (h.assumed_note() for h in hws) if n]
     return res

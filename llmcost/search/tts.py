@@ -6,7 +6,7 @@ counted, when it does not fit in memory, its context exceeds the model's
 ``max_position_embeddings``, it is over the budget, or (with an accuracy table) the table has
 no point for its model and length. With an accuracy table the plans are ranked by accuracy
 (then cost), the cost-accuracy Pareto front is available, and each (model, length) gets its
-TTSPM saturation point (:mod:`.tts_accuracy`); without one, by generated tokens (the most
+TTSPM saturation point (:mod:`llmcost.cost.tts_accuracy`); without one, by generated tokens (the most
 test-time compute the budget buys), then cost.
 """
 

@@ -8,7 +8,6 @@ from typing import Annotated, Any
 import typer
 
 from llmcost.cli.options import FormatOpt
-from llmcost.cli.search_cmd import search_app
 
 Opt = typer.Option
 TopOpt = Annotated[int, Opt("--top", help="Plans listed (ignored with --pareto).")]
@@ -85,12 +84,12 @@ def _emit(res: Any, fmt: str, rows: list[dict[str, Any]], title: str) -> None:
     rej = ", ".join(f"{k}: {v:,}" for k, v in list(res.rejected.items())[:4])
     notes = [
         f"{res.plans_evaluated:,} plans evaluated in {res.elapsed_s:.2f} s; {res.feasible:,} feasible; "
-        f"rejected: {rej or 'none'}"
+        f"rejected: {rej or 'none'}",
+        *res.notes,
     ]
     emit(rows, "table", title=title, notes=notes)
 
 
-@search_app.command("train")
 def search_train(
     model: Annotated[str, typer.Argument(help="Model id (llmcost model list) or a config file.")],
     hw: Annotated[str, Opt("--hw", help="Hardware id.")] = "h100-sxm",
@@ -259,7 +258,6 @@ def _train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-@search_app.command("infer")
 def search_infer(
     model: Annotated[str, typer.Argument(help="Model id (llmcost model list).")],
     hw: Annotated[
@@ -402,5 +400,7 @@ def _infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def register(app: typer.Typer) -> None:
-    """The commands attach to ``search_app`` on import; ``search_cmd.register`` adds the group."""
+def register(group: typer.Typer) -> None:
+    """Add ``train`` and ``infer`` to the ``search`` group (:data:`llmcost.cli.search_cmd.search_app`)."""
+    group.command("train")(search_train)
+    group.command("infer")(search_infer)
