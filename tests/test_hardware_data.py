@@ -8,51 +8,11 @@ import pytest
 import yaml
 
 from llmcost.catalog import get_hardware, hardware_ids
+from tests.conftest import REQUIRED_HW
 
 HW_DIR = Path(__file__).resolve().parent.parent / "hardware"
 
-REQUIRED_DEVICES = [
-    "v100-sxm2-32gb",
-    "a100-sxm4-40gb",
-    "a100-sxm4-80gb",
-    "a100-pcie-80gb",
-    "h100-sxm",
-    "h100-pcie",
-    "h100-nvl",
-    "h800-sxm",
-    "h20",
-    "h200-sxm",
-    "gh200",
-    "b200",
-    "gb200",
-    "b300",
-    "gb300",
-    "l40s",
-    "l4",
-    "rtx-4090",
-    "rtx-5090",
-    "a10g",
-    "mi250x",
-    "mi250x-gcd",
-    "mi300x",
-    "mi325x",
-    "mi355x",
-    "tpu-v4",
-    "tpu-v5e",
-    "tpu-v5p",
-    "tpu-v6e",
-    "tpu-v7",
-    "gaudi2",
-    "gaudi3",
-    "ascend-910b",
-    "ascend-910c",
-    "trainium2",
-    "inferentia2",
-    "sn40l",
-    "xeon-8480",
-    "epyc-9654",
-    "grace",
-]
+REQUIRED_DEVICES = REQUIRED_HW
 
 REQUIRED_SYSTEMS = [
     "dgx-h100-superpod",

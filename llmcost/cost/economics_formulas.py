@@ -67,14 +67,9 @@ One numpy function per cost quantity; FUNCTIONS maps its name to
 
 def generated_source() -> str:
     """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
-    from llmcost.symbolic.compile import module_source
+    from llmcost.symbolic.compile import formulas_source
 
-    entries = []
-    for name, fn in FORMULAS.items():
-        expr = fn()
-        doc = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
-        entries.append((name, expr, arguments(expr), doc.replace('"', "'")))
-    return module_source(entries, header=HEADER)
+    return formulas_source(FORMULAS, arguments, header=HEADER)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from typing import Any
 import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 
-__all__ = ["CostPrinter", "compile_expr", "function_source", "module_source", "expr_hash"]
+__all__ = ["formulas_source", "CostPrinter", "compile_expr", "function_source", "module_source", "expr_hash"]
 
 
 class CostPrinter(NumPyPrinter):
@@ -85,6 +85,22 @@ def module_source(
 
 
 _CACHE: dict[str, Callable[..., Any]] = {}
+
+
+def formulas_source(
+    formulas: dict[str, Callable[[], sp.Expr]],
+    arguments: Callable[[sp.Expr], Sequence[sp.Symbol]],
+    *,
+    header: str,
+) -> str:
+    """Source of a generated module: one function per entry of a ``*_formulas.py`` FORMULAS
+    table, named after the entry, with its arguments and the first line of its docstring."""
+    entries = []
+    for name, fn in formulas.items():
+        expr = fn()
+        doc = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ""
+        entries.append((name, expr, arguments(expr), doc.replace('"', "'")))
+    return module_source(entries, header=header)
 
 
 def compile_expr(expr: sp.Expr, args: Sequence[sp.Symbol]) -> Callable[..., Any]:
