@@ -539,3 +539,26 @@ def test_infer_search_applies_the_single_plan_rules(model: str, hws: tuple, kw: 
     assert [plans[i] for i in range(n)] == ref_rows
     assert list(C.reasons(rej).items()) == list(C.reasons(ref_rej).items())
     assert list(rej) == [k for k in ref_rej if k in rej]
+
+
+def test_nothing_fits_leads_with_the_constraint_and_the_least_memory(cli) -> None:  # type: ignore[no-untyped-def]
+    """When no plan fits, the line says what failed the valid plans and how much memory the least needs."""
+    r = cli(
+        "search",
+        "train",
+        "deepseek-v3",
+        "--hw",
+        "h100-sxm",
+        "--gpus",
+        "64",
+        "--global-batch",
+        "256",
+        "--seq-len",
+        "2048",
+    )
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1
+    assert (
+        "does not fit in memory" in r.err
+        and "the least any plan needs is" in r.err
+        and "GiB per GPU" in r.err
+    )

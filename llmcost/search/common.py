@@ -142,12 +142,30 @@ def reasons(counter: Counter[str]) -> dict[str, int]:
     return {k: int(v) for k, v in sorted(counter.items(), key=lambda kv: -kv[1]) if v}
 
 
-def nothing_fits(rejected: dict[str, int], what: str) -> str:
-    """The one-line error when no plan survives: the constraint that rejected the most."""
+# Rejections made after evaluating a plan (it was valid but failed a constraint): when no
+# plan survives these are the answer, so the message leads with them.
+CONSTRAINT_WORDS = ("does not fit in memory", "--max-", "--min-", "over budget", "over --")
+
+
+def nothing_fits(rejected: dict[str, int], what: str, hint: str = "") -> str:
+    """The one-line error when no plan survives: the constraints that rejected valid plans first
+    (with ``hint``, e.g. the least memory any plan needs), then the structural rejections."""
     if not rejected:
         return f"no {what} plan in the declared space; widen the flags"
-    top = max(rejected, key=rejected.__getitem__)
     total = sum(rejected.values())
+    late = {k: v for k, v in rejected.items() if any(w in k for w in CONSTRAINT_WORDS)}
+    if late:
+        head = ", ".join(f"{k} ({v:,})" for k, v in late.items())
+        rest = {k: v for k, v in rejected.items() if k not in late}
+        return (
+            f"no valid {what} plan: the {sum(late.values()):,} plans that pass the plan rules fail: {head}{hint}"
+            + (
+                f"; the other {sum(rest.values()):,} of {total:,} break plan rules (top: {max(rest, key=rest.__getitem__)})"
+                if rest
+                else ""
+            )
+        )
+    top = max(rejected, key=rejected.__getitem__)
     return f"no valid {what} plan: {top} rejected {rejected[top]:,} of {total:,} plans" + (
         "; also " + ", ".join(f"{k} ({v:,})" for k, v in rejected.items() if k != top)
         if len(rejected) > 1

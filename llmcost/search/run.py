@@ -11,6 +11,7 @@ import numpy as np
 from llmcost.cost import training as TR
 from llmcost.errors import UserError
 from llmcost.search.common import SearchResult, nothing_fits, pareto_front, progress, reasons, top_k
+from llmcost.units import GIB
 
 MAXIMIZE = {
     "tokens_per_s",
@@ -85,6 +86,17 @@ def _select(
     return top_k(cols[obj], feasible, obj in MAXIMIZE, top), obj, None
 
 
+def _memory_hint(cols: dict[str, np.ndarray], hw: Any) -> str:
+    """'; the least memory any plan needs is X GiB per GPU of Y usable' when none fits."""
+    mem = cols.get("memory_gib_per_gpu")
+    if mem is None or not len(mem) or cols["fits"].astype(bool).any():
+        return ""
+    return (
+        f" (the least any plan needs is {float(np.min(mem)):,.0f} GiB per GPU of {hw.memory_usable / GIB:.1f} "
+        "usable: add GPUs, shard with ZeRO, recompute or lower precision)"
+    )
+
+
 def _constraints(
     cols: dict[str, np.ndarray], limits: dict[str, tuple[str, float | None]], rej: Counter[str]
 ) -> np.ndarray:
@@ -139,7 +151,7 @@ def train_search(
     }
     ok = _constraints(cols, limits, rej)
     if not ok.any():
-        raise UserError(nothing_fits(reasons(rej), "train"))
+        raise UserError(nothing_fits(reasons(rej), "train", _memory_hint(cols, hw)))
     idx, obj, ax = _select(cols, ok, objective, TRAIN_OBJECTIVES, top, pareto)
     plans = []
     for i in idx:
