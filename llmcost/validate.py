@@ -259,11 +259,11 @@ def _collective(case: dict[str, Any], hw: Hardware) -> Prediction:
     return Prediction(value, detail={"algorithm": str(r.algo)})
 
 
-# --- inference evaluator (llmcost.cost.inference) ------------------------------------------------
+# --- inference evaluator (llmcost.cost.inference_validate) ---------------------------------------
 @register_evaluator("infer")
 def _infer(case: dict[str, Any], hw: Hardware) -> Prediction:
     """Inference case: ttft_s, tpot_s, throughput and memory metrics (llmcost.cost.inference)."""
-    from llmcost.cost.inference import evaluate_case
+    from llmcost.cost.inference_validate import evaluate_case
 
     return evaluate_case(case, hw)
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from llmcost.catalog import get_hardware
 from llmcost.cost import _inference_generated as gen
 from llmcost.cost import inference as I
+from llmcost.cost import inference_validate as IV
 from llmcost.errors import PlanError, UserError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +50,7 @@ def test_scalar_and_array_evaluation_identical() -> None:
 
 def test_metrics_use_readme_names() -> None:
     m = run().metrics()
-    for k in I.METRICS:
+    for k in IV.METRICS:
         assert k in m and m[k] > 0
     r = run(output_len=100)
     assert r.e2e == pytest.approx(r.ttft + 99 * r.tpot)
@@ -156,7 +157,7 @@ def test_cli_json_and_errors(cli) -> None:  # noqa: ANN001
     )
     assert r.code == 0, r.err
     data = json.loads(r.out)
-    assert set(I.METRICS) <= set(data)
+    assert set(IV.METRICS) <= set(data)
     r = cli("infer", "llama-3.1-70b", "--hw", "h100-sxm", "--tp", "3")
     assert r.code == 2 and "tp 3" in r.err and "\n" not in r.err.strip()
     r = cli("infer", "llama-3.1-8b", "--breakdown")
