@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
 from llmcost.units import GIB
 
 
@@ -151,7 +151,7 @@ def infer(
         str | None, typer.Option("--activations", help="bf16 fp16 fp8 int8 int4 fp4")
     ] = None,
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
-    gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="GPUs per host.")] = None,
+    gpus_per_node: GpusPerNodeOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")
     ] = None,

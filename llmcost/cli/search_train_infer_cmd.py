@@ -7,13 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, ParetoOpt, QuietOpt, TopOpt, check_top
 
 Opt = typer.Option
-TopOpt = Annotated[int, Opt("--top", help="Plans listed (ignored with --pareto).")]
-ParetoOpt = Annotated[
-    bool, Opt("--pareto", help="Return the Pareto front of --axes instead of the top plans.")
-]
 
 
 def _common_list(text: str | None, what: str, cast: Any = int, choices: Any = None) -> Any:
@@ -125,7 +121,7 @@ def search_train(
             help="TP comm overlap (Megatron-Core --tp-comm-overlap): on, off or on,off (default off).",
         ),
     ] = None,
-    gpus_per_node: Annotated[int | None, Opt("--gpus-per-node", help="GPUs per host.")] = None,
+    gpus_per_node: GpusPerNodeOpt = None,
     objective: Annotated[
         str,
         Opt(
@@ -144,7 +140,7 @@ def search_train(
     axes: Annotated[
         str | None, Opt("--axes", help="Pareto metrics (default tokens_per_s,memory_gib_per_gpu).")
     ] = None,
-    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Exhaustive search of training plans (dp x tp x pp x cp x ep, micro-batch, ZeRO, recompute,
@@ -161,8 +157,7 @@ def search_train(
     from llmcost.search.train import ZMODE_NAMES, TrainSpace, default_seq
 
     check_format(fmt)
-    if top < 1:
-        raise UserError(f"--top: expected a positive integer, got {top}")
+    check_top(top)
     min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
     max_memory = checks.optional_positive(max_memory, "--max-memory")
     run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
@@ -282,7 +277,7 @@ def search_infer(
     kv_cache: Annotated[
         str | None, Opt("--kv-cache", help="KV-cache formats (default: per activations, and fp8).")
     ] = None,
-    gpus_per_node: Annotated[int | None, Opt("--gpus-per-node", help="GPUs per host.")] = None,
+    gpus_per_node: GpusPerNodeOpt = None,
     max_ttft: Annotated[str | None, Opt("--max-ttft", help="SLO on time to first token, e.g. 1s.")] = None,
     max_tpot: Annotated[
         str | None, Opt("--max-tpot", help="SLO on time per output token, e.g. 50ms.")
@@ -308,7 +303,7 @@ def search_infer(
             help="Pareto metrics (default output_tokens_per_s_per_gpu,output_tokens_per_s_per_user).",
         ),
     ] = None,
-    quiet: Annotated[bool, Opt("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
@@ -322,8 +317,7 @@ def search_infer(
     from llmcost.search.infer import DEFAULT_BATCHES, DEFAULT_WEIGHTS, InferSpace
 
     check_format(fmt)
-    if top < 1:
-        raise UserError(f"--top: expected a positive integer, got {top}")
+    check_top(top)
     if prompt_len < 1 or output_len < 1:
         raise UserError("--prompt-len and --output-len must be at least 1")
     min_throughput = checks.optional_positive(min_throughput, "--min-throughput")

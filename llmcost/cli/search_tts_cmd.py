@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, ParetoOpt, TopOpt, check_top
 from llmcost.cli.tts_cmd import IntensityOpt, SparseOpt
 
 
@@ -48,7 +48,7 @@ def search_tts(
     accuracy: Annotated[
         Path | None, typer.Option("--accuracy", help="YAML/CSV: model, gen_len, p[, wrong_share, f_max].")
     ] = None,
-    pareto: Annotated[bool, typer.Option("--pareto", help="Only the cost-accuracy Pareto front.")] = False,
+    pareto: ParetoOpt = False,
     strategies: Annotated[
         str | None, typer.Option("--strategies", help="Comma-separated (default all).")
     ] = None,
@@ -68,7 +68,7 @@ def search_tts(
     tp: Annotated[int | None, typer.Option("--tp", help="Tensor-parallel degree.")] = None,
     weights: Annotated[str | None, typer.Option("--weights", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
-    top: Annotated[int, typer.Option("--top", help="Plans listed (without --pareto).")] = 20,
+    top: TopOpt = 20,
     fmt: FormatOpt = "table",
 ) -> None:
     """Sweep model x samples x generation length x strategy of test-time scaling within a budget."""
@@ -90,8 +90,7 @@ def search_tts(
     kind, budget = given[0]
     budget = positive_finite(budget, f"--budget-{kind}")
     epsilon = positive_finite(epsilon, "--epsilon")
-    if top < 1:
-        raise UserError(f"--top: expected a positive integer, got {top}")
+    check_top(top)
     names = [m.strip() for m in models.split(",") if m.strip()]
     if not names:
         raise UserError("--models: give at least one model id")

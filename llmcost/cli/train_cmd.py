@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
 from llmcost.units import GIB
 
 
@@ -79,7 +79,7 @@ def train(
     precision: Annotated[str | None, typer.Option("--precision", help="bf16, fp16, fp8 or fp4.")] = None,
     attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
     offload: Annotated[str | None, typer.Option("--offload", help="none, cpu or nvme (needs ZeRO).")] = None,
-    gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="GPUs per host.")] = None,
+    gpus_per_node: GpusPerNodeOpt = None,
     tokens: Annotated[
         str | None, typer.Option("--tokens", help="Training tokens of the run, e.g. 15T.")
     ] = None,

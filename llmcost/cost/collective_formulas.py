@@ -50,6 +50,7 @@ from pathlib import Path
 import sympy as sp
 
 from llmcost.cost.collectives import ALGORITHMS, OPS, TOPOLOGY_KINDS, Shape
+from llmcost.symbolic.compile import arguments
 from llmcost.symbolic.symbols import define, define_family, level, sym
 
 KAPPA_TREE = define(
@@ -339,11 +340,6 @@ def expression(shape: Shape) -> sp.Expr:
     if shape.algo == "in_network":
         return in_network(shape.op, L, shape.inr)
     return _BUILDERS[shape.algo](shape.op, L)
-
-
-def arguments(expr: sp.Expr) -> list[sp.Symbol]:
-    """Free symbols of ``expr`` in a stable order (the generated function's parameters)."""
-    return sorted(expr.free_symbols, key=lambda s: s.name)
 
 
 def generated_shapes() -> list[Shape]:

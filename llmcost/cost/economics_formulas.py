@@ -17,6 +17,7 @@ from pathlib import Path
 
 import sympy as sp
 
+from llmcost.symbolic.compile import arguments
 from llmcost.symbolic.symbols import define, sym
 
 define("devices", "1", "devices serving the query", latex="n_{dev}")
@@ -47,11 +48,6 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
 def expression(name: str) -> sp.Expr:
     """The sympy expression of ``name`` (a key of :data:`FORMULAS`)."""
     return FORMULAS[name]()
-
-
-def arguments(expr: sp.Expr) -> list[sp.Symbol]:
-    """Free symbols of ``expr`` in a stable order (the generated function's parameters)."""
-    return sorted(expr.free_symbols, key=lambda s: s.name)
 
 
 GENERATED = Path(__file__).with_name("_economics_generated.py")

@@ -21,6 +21,7 @@ from typing import Any
 import sympy as sp
 
 from llmcost import graph as G
+from llmcost.symbolic.compile import arguments
 
 IO_SHAPES = ("io__forward__all", "io__forward__last", "io__decode__last", "io__encoder__all")
 
@@ -52,11 +53,6 @@ def expression(shape: str) -> sp.Tuple:
 def layout(shape: str) -> tuple[tuple[str, str, str | None, str | None, str | None], ...]:
     """(name, kind, comm, group, variant) of each operator of ``shape``."""
     return tuple((o.name, o.kind, o.comm, o.group, o.variant) for o in ops_of(shape))
-
-
-def arguments(expr: sp.Basic) -> list[sp.Symbol]:
-    """Free symbols in a stable order (the generated function's parameters)."""
-    return sorted(expr.free_symbols, key=lambda s: s.name)
 
 
 GENERATED = Path(__file__).with_name("_inference_generated.py")

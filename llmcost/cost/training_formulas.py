@@ -27,6 +27,7 @@ from pathlib import Path
 import sympy as sp
 
 from llmcost.graph import S as _graph_sym
+from llmcost.symbolic.compile import arguments
 from llmcost.symbolic.symbols import define, sym
 
 # --- symbols (Megatron-LM notation: Narayanan 2021, Korthikanti 2022) -------------------------------
@@ -378,11 +379,6 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
 def expression(name: str) -> sp.Expr:
     """The sympy expression of quantity ``name`` (a key of :data:`FORMULAS`)."""
     return FORMULAS[name]()
-
-
-def arguments(expr: sp.Expr) -> list[sp.Symbol]:
-    """Free symbols of ``expr`` in a stable order (the generated function's parameters)."""
-    return sorted(expr.free_symbols, key=lambda s: s.name)
 
 
 def step_expression(schedule: str, dp_mode: str, zero3: bool) -> sp.Expr:

@@ -203,9 +203,11 @@ def intensity(hw: Hardware, mode: str | float, gemm_math: str = "bf16") -> tuple
         return checks.positive_finite(mode, "intensity (FLOPs per byte)"), "given"
     text = str(mode)
     try:
-        return intensity(hw, float(text))[0], "given"
-    except ValueError:
-        pass
+        number = float(text)
+    except ValueError:  # a named mode, below
+        number = None
+    if number is not None:
+        return intensity(hw, number)[0], "given"
     if text == "kinetics":
         dtype = "fp8" if "fp8" in hw.peak else "bf16"
     elif text == "plan":

@@ -33,6 +33,7 @@ from pathlib import Path
 import sympy as sp
 
 from llmcost.cost import economics_formulas as E
+from llmcost.symbolic.compile import arguments
 from llmcost.symbolic.symbols import define, sym
 
 define(
@@ -281,11 +282,6 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
 def expression(name: str) -> sp.Expr:
     """The sympy expression of ``name`` (a key of :data:`FORMULAS`)."""
     return FORMULAS[name]()
-
-
-def arguments(expr: sp.Expr) -> list[sp.Symbol]:
-    """Free symbols of ``expr`` in a stable order (the generated function's parameters)."""
-    return sorted(expr.free_symbols, key=lambda s: s.name)
 
 
 GENERATED = Path(__file__).with_name("_tts_generated.py")

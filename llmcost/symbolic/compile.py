@@ -87,6 +87,11 @@ def module_source(
 _CACHE: dict[str, Callable[..., Any]] = {}
 
 
+def arguments(expr: sp.Basic) -> list[sp.Symbol]:
+    """Free symbols of ``expr`` in a stable order: the parameters of its generated function."""
+    return sorted(expr.free_symbols, key=lambda s: s.name)
+
+
 def formulas_source(
     formulas: dict[str, Callable[[], sp.Expr]],
     arguments: Callable[[sp.Expr], Sequence[sp.Symbol]],
