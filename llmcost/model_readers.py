@@ -210,6 +210,7 @@ def _read_llama(r: Reader) -> dict[str, Any]:
 
 
 def _read_mistral(r: Reader) -> dict[str, Any]:
+    """Mistral and Phi-3: a RoPE decoder whose every layer uses ``sliding_window`` when it is set."""
     b = _base(r)
     b["layer_windows"] = _windows(r, b["num_layers"], lambda i: True)
     return b
@@ -280,12 +281,6 @@ def _read_qwen3(r: Reader) -> dict[str, Any]:
 def _read_qwen3_moe(r: Reader) -> dict[str, Any]:
     b = _read_qwen3(r)
     _qwen_moe(r, b, shared=False)
-    return b
-
-
-def _read_phi3(r: Reader) -> dict[str, Any]:
-    b = _base(r)
-    b["layer_windows"] = _windows(r, b["num_layers"], lambda i: True)
     return b
 
 
@@ -780,7 +775,7 @@ READERS: dict[str, Callable[[Reader], dict[str, Any]]] = {
     "qwen2_moe": _read_qwen2_moe,
     "qwen3": _read_qwen3,
     "qwen3_moe": _read_qwen3_moe,
-    "phi3": _read_phi3,
+    "phi3": _read_mistral,
     "gemma": _read_gemma,
     "gemma2": _read_gemma2,
     "gemma3_text": _read_gemma3_text,
