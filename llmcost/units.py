@@ -37,6 +37,10 @@ _RE = re.compile(rf"^\s*{_NUM}\s*(?P<unit>[^\s\d].*?)?\s*$")
 
 GIB = 2**30
 """Bytes in a GiB (memory figures are reported in GiB)."""
+GB = 1e9
+"""Bytes in a GB (bandwidth columns are in GB/s, as nccl-tests and datasheets report them)."""
+TERA = 1e12
+"""The T of TFLOP/s and TB/s."""
 
 _EXAMPLE = {
     "flops": "'989 TFLOPS'",

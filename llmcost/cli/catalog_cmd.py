@@ -9,12 +9,10 @@ import typer
 
 from llmcost.cli.options import FormatOpt
 from llmcost.report import check_format, emit
-from llmcost.units import GIB
+from llmcost.units import GIB, TERA
 
 hw_app = typer.Typer(help="The hardware catalog: accelerators, CPUs and systems.", no_args_is_help=True)
 model_app = typer.Typer(help="The model catalog: shapes and parameter counts.", no_args_is_help=True)
-
-TERA = 1e12
 
 
 def _hw_row(hw: Any) -> dict[str, Any]:

@@ -8,8 +8,6 @@ import typer
 
 from llmcost.cli.options import FormatOpt
 
-GB = 1e9
-
 
 def _hw(hw_id: str, gpus_per_node: int | None) -> Any:
     from llmcost.catalog import get_hardware
@@ -64,7 +62,7 @@ def collective(
 
     from llmcost.cost import collectives as C
     from llmcost.report import check_format, emit
-    from llmcost.units import fmt_bytes, fmt_time, parse, parse_range
+    from llmcost.units import GB, fmt_bytes, fmt_time, parse, parse_range
 
     check_format(fmt)
     op = C.normalize_op(op)
