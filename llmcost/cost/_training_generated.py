@@ -1,5 +1,5 @@
 """Generated from llmcost/cost/training_formulas.py by
-``python -m llmcost.cost.training_formulas``: do not edit (tests/test_training_formulas.py pins it).
+``python -m llmcost.cost.training_formulas``: do not edit (tests/test_training.py pins it).
 
 One numpy function per training quantity; FUNCTIONS maps its name to
 (function, argument names, expression hash).

@@ -50,7 +50,7 @@ from pathlib import Path
 import sympy as sp
 
 from llmcost.cost.collectives import ALGORITHMS, OPS, TOPOLOGY_KINDS, Shape
-from llmcost.symbolic.compile import arguments
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
 from llmcost.symbolic.symbols import define, define_family, level, sym
 
 KAPPA_TREE = define(
@@ -360,14 +360,11 @@ def generated_shapes() -> list[Shape]:
 
 
 GENERATED = Path(__file__).with_name("_collectives_generated.py")
-HEADER = '''"""Generated from llmcost/cost/collective_formulas.py by
-``python -m llmcost.cost.collective_formulas``: do not edit (tests/test_symbolic.py pins it).
-
-One numpy function per expression shape; FUNCTIONS maps the shape name to
-(function, argument names, expression hash).
-"""
-# ruff: noqa
-'''
+HEADER = generated_header(
+    "collective_formulas",
+    "tests/test_symbolic.py",
+    "One numpy function per expression shape; FUNCTIONS maps the shape name to\n(function, argument names, expression hash).",
+)
 
 
 def generated_source() -> str:
@@ -382,8 +379,7 @@ def generated_source() -> str:
 
 
 if __name__ == "__main__":
-    GENERATED.write_text(generated_source())
-    print(f"wrote {GENERATED}")
+    write_generated(GENERATED, generated_source())
 
 
 def substitutions(

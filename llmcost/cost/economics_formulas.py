@@ -17,7 +17,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from llmcost.symbolic.compile import arguments
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
 from llmcost.symbolic.symbols import define, sym
 
 define("devices", "1", "devices serving the query", latex="n_{dev}")
@@ -51,14 +51,11 @@ def expression(name: str) -> sp.Expr:
 
 
 GENERATED = Path(__file__).with_name("_economics_generated.py")
-HEADER = '''"""Generated from llmcost/cost/economics_formulas.py by
-``python -m llmcost.cost.economics_formulas``: do not edit (tests/test_units.py pins it).
-
-One numpy function per cost quantity; FUNCTIONS maps its name to
-(function, argument names, expression hash).
-"""
-# ruff: noqa
-'''
+HEADER = generated_header(
+    "economics_formulas",
+    "tests/test_units.py",
+    "One numpy function per cost quantity; FUNCTIONS maps its name to\n(function, argument names, expression hash).",
+)
 
 
 def generated_source() -> str:
@@ -69,5 +66,4 @@ def generated_source() -> str:
 
 
 if __name__ == "__main__":
-    GENERATED.write_text(generated_source())
-    print(f"wrote {GENERATED}")
+    write_generated(GENERATED, generated_source())

@@ -21,7 +21,7 @@ from typing import Any
 import sympy as sp
 
 from llmcost import graph as G
-from llmcost.symbolic.compile import arguments
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
 
 IO_SHAPES = ("io__forward__all", "io__forward__last", "io__decode__last", "io__encoder__all")
 
@@ -56,15 +56,11 @@ def layout(shape: str) -> tuple[tuple[str, str, str | None, str | None, str | No
 
 
 GENERATED = Path(__file__).with_name("_inference_generated.py")
-HEADER = '''"""Generated from llmcost/cost/inference_formulas.py by
-``python -m llmcost.cost.inference_formulas``: do not edit (tests/test_inference.py pins it).
-
-One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,
-weight_bytes, dequant, size), then the layer's KV-cache bytes. FUNCTIONS maps the shape to
-(function, argument names, expression hash); LAYOUTS to the operators' metadata.
-"""
-# ruff: noqa
-'''
+HEADER = generated_header(
+    "inference_formulas",
+    "tests/test_inference.py",
+    "One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,\nweight_bytes, dequant, size), then the layer's KV-cache bytes. FUNCTIONS maps the shape to\n(function, argument names, expression hash); LAYOUTS to the operators' metadata.",
+)
 
 
 def generated_source() -> str:
@@ -82,5 +78,4 @@ def generated_source() -> str:
 
 
 if __name__ == "__main__":
-    GENERATED.write_text(generated_source())
-    print(f"wrote {GENERATED}")
+    write_generated(GENERATED, generated_source())

@@ -27,7 +27,7 @@ from pathlib import Path
 import sympy as sp
 
 from llmcost.graph import S as _graph_sym
-from llmcost.symbolic.compile import arguments
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
 from llmcost.symbolic.symbols import define, sym
 
 # --- symbols (Megatron-LM notation: Narayanan 2021, Korthikanti 2022) -------------------------------
@@ -390,14 +390,11 @@ def step_expression(schedule: str, dp_mode: str, zero3: bool) -> sp.Expr:
 
 
 GENERATED = Path(__file__).with_name("_training_generated.py")
-HEADER = '''"""Generated from llmcost/cost/training_formulas.py by
-``python -m llmcost.cost.training_formulas``: do not edit (tests/test_training_formulas.py pins it).
-
-One numpy function per training quantity; FUNCTIONS maps its name to
-(function, argument names, expression hash).
-"""
-# ruff: noqa
-'''
+HEADER = generated_header(
+    "training_formulas",
+    "tests/test_training.py",
+    "One numpy function per training quantity; FUNCTIONS maps its name to\n(function, argument names, expression hash).",
+)
 
 
 def generated_source() -> str:
@@ -408,5 +405,4 @@ def generated_source() -> str:
 
 
 if __name__ == "__main__":
-    GENERATED.write_text(generated_source())
-    print(f"wrote {GENERATED}")
+    write_generated(GENERATED, generated_source())

@@ -33,7 +33,7 @@ from pathlib import Path
 import sympy as sp
 
 from llmcost.cost import economics_formulas as E
-from llmcost.symbolic.compile import arguments
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
 from llmcost.symbolic.symbols import define, sym
 
 define(
@@ -285,14 +285,11 @@ def expression(name: str) -> sp.Expr:
 
 
 GENERATED = Path(__file__).with_name("_tts_generated.py")
-HEADER = '''"""Generated from llmcost/cost/tts_formulas.py by
-``python -m llmcost.cost.tts_formulas``: do not edit (tests/test_tts.py pins it).
-
-One numpy function per test-time-scaling quantity; FUNCTIONS maps its name to
-(function, argument names, expression hash).
-"""
-# ruff: noqa
-'''
+HEADER = generated_header(
+    "tts_formulas",
+    "tests/test_tts.py",
+    "One numpy function per test-time-scaling quantity; FUNCTIONS maps its name to\n(function, argument names, expression hash).",
+)
 
 
 def generated_source() -> str:
@@ -303,5 +300,4 @@ def generated_source() -> str:
 
 
 if __name__ == "__main__":
-    GENERATED.write_text(generated_source())
-    print(f"wrote {GENERATED}")
+    write_generated(GENERATED, generated_source())

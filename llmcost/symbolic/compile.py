@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import sympy as sp
@@ -85,6 +86,20 @@ def module_source(
 
 
 _CACHE: dict[str, Callable[..., Any]] = {}
+
+
+def generated_header(module: str, test: str, description: str) -> str:
+    """Docstring of a generated module: where it comes from, which test pins it, what it holds."""
+    return (
+        f'''"""Generated from llmcost/cost/{module}.py by\n``python -m llmcost.cost.{module}``: do not '''
+        f'edit ({test} pins it).\n\n{description}\n"""\n# ruff: noqa\n'
+    )
+
+
+def write_generated(path: Path, source: str) -> None:
+    """Write a generated module (the ``python -m llmcost.cost.<area>_formulas`` entry point)."""
+    path.write_text(source)
+    print(f"wrote {path}")
 
 
 def arguments(expr: sp.Basic) -> list[sp.Symbol]:
