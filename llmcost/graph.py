@@ -211,16 +211,18 @@ def _gemm(
     doc: str = "",
     resident: Any = None,
     touched: Any = None,
+    batch: Any = 1,
 ) -> Op:
     """GEMM [M,K]x[K,N] (2MKN FLOPs, scaling-book transformers.md); ``touched`` scales the weight
-    read (MoE)."""
+    read (MoE); ``batch`` independent GEMMs with their own weights (per-head batched GEMM)."""
     import sympy as sp
 
     bw, ba, cdq = S("b_w"), S("b_a"), S("c_dq")
-    w_el = K * N
+    M, w_el = batch * M, batch * K * N
     read = w_el if touched is None else touched * w_el
     res = w_el * bw if resident is None else resident
-    tiles = sp.Max(1, M / DQ_TILE) if touched is None else sp.Max(1, M / (DQ_TILE * touched))
+    m_one = M / batch  # rows of one GEMM of the batch: a weight tile is dequantized per DQ_TILE of them
+    tiles = sp.Max(1, m_one / DQ_TILE) if touched is None else sp.Max(1, m_one / (DQ_TILE * touched))
     return Op(
         name, kind, 2 * M * K * N, read * bw + M * K * ba + M * N * ba, res, cdq * read * tiles, doc=doc
     )
@@ -337,15 +339,13 @@ def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
     ops += [_gemm("kv_a_proj", T, h, dc + dr), _norm("kv_a_norm", T, dc)]
     if phase == "decode":
         keys = sp.Min(ctx, W) / c
-        bw, cdq = S("b_w"), S("c_dq")
         ops += [
-            Op(
+            _gemm(
                 "q_absorb",
-                "gemm",
-                2 * T * heads * dn * dc,
-                heads * dn * dc * bw + T * heads * (dn + dc) * ba,
-                heads * dn * dc * bw,
-                cdq * heads * dn * dc * sp.Max(1, T / DQ_TILE),
+                T,
+                dn,
+                dc,
+                batch=heads,
                 doc="W_UK absorbed into the query: a per-head batched GEMM [T,d_nope]x[d_nope,d_c]",
             ),
             Op(
@@ -356,13 +356,12 @@ def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
                 0,
                 doc="attention over the latent cache (DeepSeek-V2 §2.1.3, MLA)",
             ),
-            Op(
+            _gemm(
                 "v_absorb",
-                "gemm",
-                2 * T * heads * dc * dv,
-                heads * dc * dv * bw + T * heads * (dc + dv) * ba,
-                heads * dc * dv * bw,
-                cdq * heads * dc * dv * sp.Max(1, T / DQ_TILE),
+                T,
+                dc,
+                dv,
+                batch=heads,
                 doc="W_UV applied to the latent output: per-head [T,d_c]x[d_c,d_v]",
             ),
         ]
