@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from llmcost import budget as B
+from llmcost.economics import budget as B
 from llmcost.errors import UserError
 
 

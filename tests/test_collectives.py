@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware
-from llmcost.cost import collective_formulas as F
-from llmcost.cost import collectives as C
+from llmcost.collectives import cost as C
+from llmcost.collectives import formulas as F
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import hardware_from_dict
 
@@ -383,7 +383,7 @@ def test_cli_explain(cli) -> None:  # type: ignore[no-untyped-def]
 def test_placement_rejects_impossible_layouts() -> None:
     """A node larger than the host and its scale-up domain, or a group that leaves a partial domain, is an error."""
     from llmcost.catalog import get_hardware
-    from llmcost.cost.collectives import placement
+    from llmcost.collectives.cost import placement
     from llmcost.errors import PlanError
 
     h100 = get_hardware("h100-sxm")

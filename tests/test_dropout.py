@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from llmcost.catalog import get_hardware, get_model_config
-from llmcost.cost import training as TR
 from llmcost.errors import CatalogError
-from llmcost.modelspec import from_config
+from llmcost.model.spec import from_config
+from llmcost.training import plan as TR
 
 GPT = {
     "model_type": "gpt",

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware
-from llmcost.cost import _inference_generated as gen
-from llmcost.cost import inference as I
-from llmcost.cost import inference_validate as IV
 from llmcost.errors import PlanError, UserError
+from llmcost.graph import _generated as gen
+from llmcost.inference import serve as I
+from llmcost.validation import inference as IV
 
 ROOT = Path(__file__).resolve().parents[1]
 H100 = get_hardware("h100-sxm")
@@ -28,9 +28,9 @@ def run(model: str = "llama-3.1-8b", hw=H100, **plan) -> I.InferenceResult:  # n
 
 
 def test_generated_module_is_current() -> None:
-    from llmcost.cost import inference_formulas as F
+    from llmcost.graph import formulas as F
 
-    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.cost.inference_formulas"
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.graph.formulas"
 
 
 def test_scalar_and_array_evaluation_identical() -> None:
@@ -176,7 +176,7 @@ def test_cli_plan_file(cli, tmp_path: Path) -> None:  # noqa: ANN001
 
 # ------------------------------------------------------------------------------ validation
 def _results() -> list:
-    from llmcost.validate import run as vrun
+    from llmcost.validation.cases import run as vrun
 
     results, _ = vrun([ROOT / "validation" / "inference.yaml"])
     return results
@@ -242,7 +242,7 @@ def test_disaggregated_decode_pool_rate_is_batch_over_tpot() -> None:
 def test_largest_batch_is_exact_with_pipeline(pp: int) -> None:
     """Memory is only piecewise affine in the batch when pp > 1: the largest batch must fit, one more must not."""
     from llmcost.catalog import get_hardware
-    from llmcost.cost.inference import Evaluator, Plan, _memory, _micro, _prefill, largest_batch, spec_of
+    from llmcost.inference.serve import Evaluator, Plan, _memory, _micro, _prefill, largest_batch, spec_of
 
     hw = get_hardware("h100-sxm")
     plan = Plan(tp=4, pp=pp, batch=None, prompt_len=1024, output_len=64, weights="int4")

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from llmcost.modelspec import ModelSpec, from_config
-from llmcost.params import ParamCounts, count_params
+from llmcost.model.params import ParamCounts, count_params
+from llmcost.model.spec import ModelSpec, from_config
 
 MODELS_DIR = Path(__file__).parents[1] / "models"
 REL_TOL = 1e-3  # 0.1 %

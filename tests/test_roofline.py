@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from llmcost.cost.roofline import expression, roofline
+from llmcost.kernels.roofline import expression, roofline
 from llmcost.symbolic.symbols import sym
 
 F, W = 989.4e12, 3.35e12

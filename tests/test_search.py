@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from llmcost.catalog import get_hardware, get_model_config
-from llmcost.cost import inference as I
-from llmcost.cost import training as TR
 from llmcost.errors import PlanError, UserError
-from llmcost.modelspec import from_config
+from llmcost.inference import serve as I
+from llmcost.model.spec import from_config
 from llmcost.search import common as C
 from llmcost.search import infer as SI
 from llmcost.search import run
 from llmcost.search import train as ST
+from llmcost.training import plan as TR
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +155,7 @@ def test_train_grid_row_is_the_single_plan(model: str, hw: str, gpus: int, gb: i
     """``training.evaluate`` costs a plan as a length-1 grid through ``train_step.evaluate``, the
     function the search runs: every plan gives the same bits alone as inside the grid (memory and
     breakdown included), and the fit verdicts agree."""
-    from llmcost.cost import train_step as TS
+    from llmcost.training import step as TS
 
     spec = from_config(get_model_config(model), where=model)
     hardware = get_hardware(hw)
@@ -176,7 +176,7 @@ def test_train_grid_row_is_the_single_plan(model: str, hw: str, gpus: int, gb: i
 def test_tp_overlap_searched_only_when_asked(llama8, h100) -> None:
     """``--tp-overlap on,off`` adds overlapped twins of the sequence-parallel plans only; each row
     costs the same bits as ``llmcost train`` with ``tp_overlap``; the default space has none."""
-    from llmcost.cost import train_step as TS
+    from llmcost.training import step as TS
 
     base = dict(
         gpus=(16,), global_batch=32, seq_len=4096, zero=("0",), recompute=("none",), precision=("bf16",)
@@ -202,7 +202,7 @@ def test_single_plan_path_has_no_composition_of_its_own() -> None:
     """The step composition lives once (train_step); training.evaluate and the search call it."""
     import inspect
 
-    from llmcost.cost import train_step as TS
+    from llmcost.training import step as TS
 
     src = inspect.getsource(TR.evaluate)
     assert "TS.evaluate(" in src and "pipeline__" not in src and "dp__" not in src and "collective" not in src

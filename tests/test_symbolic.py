@@ -49,16 +49,16 @@ def test_compile_broadcasts_scalars_and_arrays() -> None:
 
 def test_generated_module_is_up_to_date() -> None:
     """The checked-in numpy module equals what the sympy expressions print today."""
-    from llmcost.cost import collective_formulas as F
+    from llmcost.collectives import formulas as F
 
     assert F.GENERATED.read_text() == F.generated_source(), (
-        "llmcost/cost/_collectives_generated.py is stale: run python -m llmcost.cost.collective_formulas"
+        "llmcost/collectives/_generated.py is stale: run python -m llmcost.collectives.formulas"
     )
 
 
 def test_generated_functions_match_sympy() -> None:
-    from llmcost.cost import collective_formulas as F
-    from llmcost.cost._collectives_generated import FUNCTIONS
+    from llmcost.collectives import formulas as F
+    from llmcost.collectives._generated import FUNCTIONS
 
     rng = np.random.default_rng(0)
     for sh in F.generated_shapes()[::7]:
@@ -71,7 +71,7 @@ def test_generated_functions_match_sympy() -> None:
 
 def test_runtime_path_does_not_import_sympy() -> None:
     code = (
-        "import sys; from llmcost.catalog import get_hardware; from llmcost.cost.collectives import collective;"
+        "import sys; from llmcost.catalog import get_hardware; from llmcost.collectives.cost import collective;"
         "collective(get_hardware('h100-sxm'), 'all_reduce', 2**30, 64); print('sympy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -11,13 +11,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from llmcost import rules as R
 from llmcost.catalog import get_hardware, get_model_config
-from llmcost.cost import inference as I
-from llmcost.cost import rules as R
-from llmcost.cost import training as TR
 from llmcost.errors import PlanError
-from llmcost.modelspec import from_config
+from llmcost.inference import serve as I
+from llmcost.model.spec import from_config
 from llmcost.search import train as ST
+from llmcost.training import plan as TR
 
 MODELS = ("llama-3.1-8b", "mixtral-8x7b", "deepseek-v3", "gpt3-175b")
 

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware, get_model_config
-from llmcost.cost import _training_generated as G
-from llmcost.cost import training as TR
-from llmcost.cost import training_formulas as F
-from llmcost.cost.training import TrainPlan, evaluate
 from llmcost.errors import PlanError
-from llmcost.modelspec import from_config
+from llmcost.model.spec import from_config
+from llmcost.training import _generated as G
+from llmcost.training import formulas as F
+from llmcost.training import plan as TR
+from llmcost.training.plan import TrainPlan, evaluate
 
 GOLDEN = Path(__file__).parent / "golden" / "training_expressions.txt"
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ def test_golden_expressions() -> None:
 
 
 def test_generated_module_is_fresh() -> None:
-    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.cost.training_formulas"
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.training.formulas"
 
 
 def test_korthikanti_table2_reduces() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from pathlib import Path
 
-from llmcost.validate import load_cases, run_case
+from llmcost.validation.cases import load_cases, run_case
 
 CASES = Path(__file__).resolve().parents[1] / "validation" / "training.yaml"
 

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware
-from llmcost.cost import tts as T
-from llmcost.cost import tts_accuracy as A
-from llmcost.cost import tts_formulas as F
 from llmcost.errors import PlanError, UserError
+from llmcost.tts import accuracy as A
+from llmcost.tts import formulas as F
+from llmcost.tts import query as T
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden" / "tts_expressions.txt"
@@ -47,13 +47,13 @@ def test_golden_expressions() -> None:
 
 
 def test_generated_module_is_current() -> None:
-    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.cost.tts_formulas"
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.tts.formulas"
 
 
 @settings(max_examples=60, deadline=None)
 @given(li=st.integers(0, 300), lo=st.integers(1, 300), b=st.one_of(st.integers(1, 700), st.just(math.inf)))
 def test_keys_attended_is_the_exact_sum(li: int, lo: int, b: float) -> None:
-    from llmcost.cost import _tts_generated as G
+    from llmcost.tts import _generated as G
 
     brute = sum(min(b, li + t) for t in range(1, lo + 1))
     assert G.pairs__parallel(float(b), float(li), float(lo), 1.0) == pytest.approx(brute, rel=1e-12)
@@ -93,7 +93,7 @@ def test_intensity_conventions() -> None:
 
 # ------------------------------------------------------------------------------ validation
 def test_tts_validation_cases(capsys: pytest.CaptureFixture[str]) -> None:
-    from llmcost.validate import run as run_cases
+    from llmcost.validation.cases import run as run_cases
 
     results, summary = run_cases([ROOT / "validation" / "tts.yaml"])
     with capsys.disabled():
@@ -321,7 +321,7 @@ def test_runtime_path_does_not_import_sympy() -> None:
 
 def test_beam_accuracy_needs_beam_rows(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Beam candidates are not independent samples: generic pass@1 rows give beam no accuracy."""
-    from llmcost.cost.tts_accuracy import load
+    from llmcost.tts.accuracy import load
 
     f = tmp_path / "acc.yaml"
     f.write_text("- {model: m, gen_len: 1024, p: 0.3}\n- {model: m, gen_len: 1024, p: 0.5, strategy: beam}\n")

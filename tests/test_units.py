@@ -90,13 +90,13 @@ def test_gib_constant() -> None:
 
 
 def test_economics_generated_module_is_current() -> None:
-    from llmcost.cost import economics_formulas as F
+    from llmcost.economics import formulas as F
 
-    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.cost.economics_formulas"
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.economics.formulas"
 
 
 def test_usd_per_million_tokens_is_the_rental_cost_of_their_time() -> None:
-    from llmcost.cost import _economics_generated as E
+    from llmcost.economics import _generated as E
 
     # 8 devices at $2/h producing 1000 tokens/s: 1e6 tokens take 1000 s, 8·2·1000/3600 USD
     assert E.usd_per_million_tokens(8, 1.0, 1000.0, 2.0) == pytest.approx(8 * 2 * 1000 / 3600)

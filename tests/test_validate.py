@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from llmcost.errors import UserError
-from llmcost.validate import (
+from llmcost.validation.cases import (
     EVALUATORS,
     Prediction,
     as_json,
@@ -135,7 +135,7 @@ def test_bad_files(tmp_path: Path) -> None:
 def test_cluster_gpus_per_node_widens_the_host() -> None:
     """A case's cluster describes the real machine: 16 GPUs per node on a part whose catalog host
     holds 8 widens the host and scale-up domain instead of rejecting the case."""
-    from llmcost.validate import case_hardware
+    from llmcost.validation.cases import case_hardware
 
     case = {"hardware": "v100-sxm2-32gb", "cluster": {"gpus": 512, "gpus_per_node": 16}}
     hw = case_hardware(case)

@@ -39,8 +39,8 @@ def budget(
 ) -> None:
     """Chinchilla compute-optimal N and D for --flops or --gpu-hours; or total FLOPs of --model on
     --tokens; with --hw/--gpus the wall time, GPU-hours, cost and energy at --mfu."""
-    from llmcost import budget as B
     from llmcost import checks
+    from llmcost.economics import budget as B
     from llmcost.errors import UserError
     from llmcost.report import check_format, emit
 
@@ -69,8 +69,8 @@ def budget(
     if model is not None:
         if tokens is None:
             raise UserError("--model needs --tokens")
-        from llmcost.cost.train_compute import model_flops_per_token
-        from llmcost.params import count_params
+        from llmcost.model.params import count_params
+        from llmcost.training.compute import model_flops_per_token
 
         spec = _spec(model)
         d = B.parse_count(tokens, "--tokens")
@@ -104,7 +104,7 @@ def budget(
             predicted_loss=o.loss,
         )
     if hardware is not None and peak is not None:
-        from llmcost.cost import _training_generated as G
+        from llmcost.training import _generated as G
 
         # the run as one step of n devices (tokens per step = run tokens): the training formulas
         n = gpus or 1
@@ -147,7 +147,7 @@ def _show(v: Any) -> str:
 
 
 def _spec(model: str) -> Any:
-    from llmcost.cost.inference import spec_of
+    from llmcost.inference.serve import spec_of
 
     return spec_of(model)
 

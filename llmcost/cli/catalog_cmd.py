@@ -64,8 +64,8 @@ def hw_show(hw_id: Annotated[str, typer.Argument(metavar="ID")], fmt: FormatOpt 
 
 def _model_row(model_id: str) -> dict[str, Any]:
     from llmcost.catalog import get_model_config
-    from llmcost.modelspec import from_config
-    from llmcost.params import count_params
+    from llmcost.model.params import count_params
+    from llmcost.model.spec import from_config
 
     cfg = get_model_config(model_id)
     spec = from_config(cfg, where=f"models/{model_id}")
@@ -107,8 +107,8 @@ def model_show(model_id: Annotated[str, typer.Argument(metavar="ID")], fmt: Form
     from dataclasses import asdict
 
     from llmcost.catalog import catalog
-    from llmcost.modelspec import from_config
-    from llmcost.params import count_params
+    from llmcost.model.params import count_params
+    from llmcost.model.spec import from_config
 
     check_format(fmt)
     cfg, where = catalog().model_config(model_id)
@@ -130,7 +130,7 @@ def model_import(
 ) -> None:
     """Turn a local Hugging Face config.json into a catalog entry (printed, or written with --out)."""
     from llmcost.errors import UserError
-    from llmcost.model_import import import_config
+    from llmcost.model.importer import import_config
     from llmcost.report import render
 
     check_format(fmt)

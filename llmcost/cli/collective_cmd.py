@@ -60,7 +60,7 @@ def collective(
     """Time, algbw and busbw of a collective for each algorithm; the fastest is marked."""
     import numpy as np
 
-    from llmcost.cost import collectives as C
+    from llmcost.collectives import cost as C
     from llmcost.report import check_format, emit
     from llmcost.units import GB, fmt_bytes, fmt_time, parse, parse_range
 
@@ -158,8 +158,8 @@ def _crossover(
 ) -> None:
     """Sizes where algorithms A and B cost the same, each at ``protocol`` (auto: Simple, the one
     protocol every algorithm runs)."""
-    from llmcost.cost import collective_formulas as F
-    from llmcost.cost import collectives as C
+    from llmcost.collectives import cost as C
+    from llmcost.collectives import formulas as F
     from llmcost.errors import UserError
     from llmcost.report import emit
     from llmcost.units import fmt_bytes, fmt_time
@@ -204,15 +204,15 @@ def _crossover(
 def _faster(
     hardware: Any, op: str, gpus: int, gpn: int | None, a: str, b: str, s: float, protocol: str = "simple"
 ) -> str:
-    from llmcost.cost import collectives as C
+    from llmcost.collectives import cost as C
 
     ra, rb = C.costs(hardware, op, s, gpus, gpn, [a, b], protocol)
     return a if float(ra.time) <= float(rb.time) else b
 
 
 def _auto_pool(hw: Any, op: str, res: list[Any], algos: list[str] | None) -> list[Any]:
-    """The results ``auto`` chooses among (:func:`llmcost.cost.collectives.auto_algorithms`)."""
-    from llmcost.cost import collectives as C
+    """The results ``auto`` chooses among (:func:`llmcost.collectives.cost.auto_algorithms`)."""
+    from llmcost.collectives import cost as C
 
     if algos is not None:
         return res

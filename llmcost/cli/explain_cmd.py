@@ -59,8 +59,8 @@ def explain_collective(
     import sympy as sp
 
     from llmcost.catalog import get_hardware
-    from llmcost.cost import collective_formulas as F
-    from llmcost.cost import collectives as C
+    from llmcost.collectives import cost as C
+    from llmcost.collectives import formulas as F
     from llmcost.report import check_format, emit
     from llmcost.symbolic.symbols import REGISTRY
     from llmcost.units import fmt_time, parse
@@ -99,7 +99,7 @@ def explain_collective(
             f"Protocol {r.protocol}: t_0 = NCCL baseLat, alpha_k = hwLat[link][algo][{r.protocol}] x catalog "
             "latency / hwLat[link][ring][simple] (multi-node ring: intra-node step >= the net overhead, "
             "Simple all-reduce x1.4 plateau), kappa_p and B_p = the protocol's bandwidth factor and cap "
-            "(llmcost.cost.collectives.NCCL; " + C.NCCL["source"] + ")."
+            "(llmcost.collectives.cost.NCCL; " + C.NCCL["source"] + ")."
         )
     print()
     print("T =" if latex else "T =")

@@ -13,7 +13,7 @@ from llmcost.units import GIB
 
 def _plan(plan_file: Path | None, given: dict[str, Any]) -> Any:
     """Plan from ``--plan FILE`` (README infer plan keys) overridden by explicit options."""
-    from llmcost.cost.inference import plan_from_dict
+    from llmcost.inference.serve import plan_from_dict
 
     base: dict[str, Any] = {}
     if plan_file is not None:
@@ -73,9 +73,9 @@ def _explain(model: str, hw: Any, plan: Any, r: Any) -> list[str]:
     """The expressions behind TTFT and TPOT with the plan's values substituted."""
     import sympy as sp
 
-    from llmcost import graph as G
-    from llmcost.cost import inference as I
-    from llmcost.cost.roofline import expression as roof
+    from llmcost.graph import ops as G
+    from llmcost.inference import serve as I
+    from llmcost.kernels.roofline import expression as roof
 
     ev = I.Evaluator(I.spec_of(model), hw, plan)
     lines = [
@@ -163,7 +163,7 @@ def infer(
 ) -> None:
     """TTFT, TPOT, end-to-end latency, throughput, memory per GPU, cost and energy of an inference plan."""
     from llmcost.catalog import get_hardware
-    from llmcost.cost.inference import cost
+    from llmcost.inference.serve import cost
     from llmcost.report import check_format, emit
     from llmcost.units import fmt_time
 

@@ -146,15 +146,15 @@ def search_train(
     """Exhaustive search of training plans (dp x tp x pp x cp x ep, micro-batch, ZeRO, recompute,
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import checks
-    from llmcost.budget import parse_count
     from llmcost.catalog import get_hardware
     from llmcost.cli.train_cmd import _load_spec
-    from llmcost.cost import training as TR
-    from llmcost.cost.training import PRECISIONS, RECOMPUTE, SCHEDULES
+    from llmcost.economics.budget import parse_count
     from llmcost.errors import UserError
     from llmcost.report import check_format
     from llmcost.search import run
     from llmcost.search.train import ZMODE_NAMES, TrainSpace, default_seq
+    from llmcost.training import plan as TR
+    from llmcost.training.plan import PRECISIONS, RECOMPUTE, SCHEDULES
 
     check_format(fmt)
     check_top(top)

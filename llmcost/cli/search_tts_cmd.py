@@ -113,7 +113,7 @@ def search_tts(
     table = None
     extra_notes: list[str] = []
     if accuracy is not None:
-        from llmcost.cost.tts_accuracy import load
+        from llmcost.tts.accuracy import load
 
         table = load(accuracy)
         extra_notes = _accuracy_notes(table, names)

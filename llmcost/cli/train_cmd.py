@@ -13,8 +13,8 @@ from llmcost.units import GIB
 
 def _plan(plan_file: Path | None, gpus: int | None, given: dict[str, Any]) -> Any:
     """TrainPlan from ``--plan FILE`` (validation-README plan keys) overridden by explicit options."""
-    from llmcost.cost.training import TrainPlan
     from llmcost.errors import UserError
+    from llmcost.training.plan import TrainPlan
 
     base: dict[str, Any] = {}
     if plan_file is not None:
@@ -93,10 +93,10 @@ def train(
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
-    from llmcost.budget import parse_count
     from llmcost.catalog import get_hardware
-    from llmcost.cost.training import evaluate
+    from llmcost.economics.budget import parse_count
     from llmcost.report import check_format, emit
+    from llmcost.training.plan import evaluate
 
     check_format(fmt)
     zero_v: Any = None
@@ -152,8 +152,8 @@ def train(
 
 def _load_spec(model: str) -> Any:
     """ModelSpec of a catalog id, or of a config file (YAML / JSON) when ``model`` is a path
-    (:func:`llmcost.cost.inference.spec_of`, the one resolver every command uses)."""
-    from llmcost.cost.inference import spec_of
+    (:func:`llmcost.inference.serve.spec_of`, the one resolver every command uses)."""
+    from llmcost.inference.serve import spec_of
 
     return spec_of(model)
 
@@ -169,7 +169,7 @@ def _int_opt(v: str, name: str) -> int:
 
 def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
     """Machine-readable result: the validation README metric names plus breakdowns (SI units)."""
-    from llmcost.cost import _training_generated as G
+    from llmcost.training import _generated as G
 
     lay = r.layout
     out: dict[str, Any] = dict(r.metrics())
@@ -251,8 +251,8 @@ def _explain(r: Any, fmt: str) -> None:
     import sympy as sp
 
     from llmcost.cli.explain_cmd import explain_rows
-    from llmcost.cost import training_formulas as F
     from llmcost.report import emit
+    from llmcost.training import formulas as F
 
     lay = r.layout
     expr = F.step_expression(

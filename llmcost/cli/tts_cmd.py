@@ -42,8 +42,8 @@ def base_plan(
     kv_cache: str | None,
 ) -> Any:
     """A TTSPlan from CLI options (shared by ``tts`` and ``search tts``)."""
-    from llmcost.cost import inference as I
-    from llmcost.cost import tts as T
+    from llmcost.inference import serve as I
+    from llmcost.tts import query as T
 
     given = {"tp": tp, "ep": ep, "weights": weights, "kv_cache": kv_cache}
     infer = I.plan_from_dict({k: v for k, v in given.items() if v is not None})
@@ -67,7 +67,7 @@ def _explain(r: Any) -> list[str]:
     """The closed forms behind the figures with this query's values substituted (imports sympy)."""
     import sympy as sp
 
-    from llmcost.cost import tts_formulas as F
+    from llmcost.tts import formulas as F
 
     p = r.plan
     seq = p.strategy == "sequential"
@@ -147,9 +147,9 @@ def tts(
 ) -> None:
     """FLOPs, bytes, Kinetics eFLOPs, latency, cost and energy of one test-time-scaling query."""
     from llmcost.catalog import get_hardware
-    from llmcost.cost.tts import cost
     from llmcost.errors import UserError
     from llmcost.report import check_format, emit
+    from llmcost.tts.query import cost
     from llmcost.units import fmt_time
 
     check_format(fmt)

@@ -64,7 +64,7 @@ def validate(
 ) -> None:
     """Run validation cases: measured, predicted and relative error per case, summary per kind."""
     from llmcost.report import check_format, emit
-    from llmcost.validate import as_json, run
+    from llmcost.validation.cases import as_json, run
 
     check_format(fmt)
     results, summary = run(files or None)

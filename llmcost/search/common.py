@@ -79,10 +79,10 @@ def divisors(n: int) -> list[int]:
 
 
 def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any) -> np.ndarray:
-    """Time of one collective per plan: :func:`llmcost.cost.collectives.collective` (fastest
+    """Time of one collective per plan: :func:`llmcost.collectives.cost.collective` (fastest
     algorithm) evaluated on the array of sizes of each (group, ranks-per-node) pair; 0 where the
     group has one rank or nothing to send (as the single-plan path)."""
-    from llmcost.cost.collectives import collective
+    from llmcost.collectives.cost import collective
 
     size, group, gpn = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn))
     out = np.zeros(size.shape)

@@ -1,11 +1,11 @@
 """Inference plan search: (hardware, GPU count, tp, pp, ep, dp, weight / activation / KV formats)
 x batch sizes, evaluated vectorized over all the plans of a hardware at once (runtime: no sympy).
 
-The plans of one hardware are one :class:`llmcost.cost.inference.Evaluator` holding them as arrays
-(every plan value on the last axis) and go through :func:`llmcost.cost.inference.serve`, the
-composition :func:`llmcost.cost.inference.cost` runs on one plan; the metrics are
+The plans of one hardware are one :class:`llmcost.inference.serve.Evaluator` holding them as arrays
+(every plan value on the last axis) and go through :func:`llmcost.inference.serve.serve`, the
+composition :func:`llmcost.inference.serve.cost` runs on one plan; the metrics are
 :meth:`InferenceResult.metrics` on those arrays. Validity is the single-plan rules,
-:data:`llmcost.cost.inference.RULES` (as masks) and :func:`llmcost.cost.inference.formats_on`.
+:data:`llmcost.inference.serve.RULES` (as masks) and :func:`llmcost.inference.serve.formats_on`.
 ``tests/test_search.py`` re-costs returned plans one by one with ``cost``: identical.
 """
 
@@ -19,12 +19,17 @@ import numpy as np
 
 # catalog, graph, modelspec and the generated code: what the evaluation imports lazily, loaded with
 # this module (before the search's clock starts) rather than during the search
-from llmcost import catalog, graph, modelspec  # noqa: F401
+from llmcost import catalog  # noqa: F401
 from llmcost import precision as Q
-from llmcost.cost import _collectives_generated, _inference_generated, collectives, roofline  # noqa: F401
-from llmcost.cost import inference as I
+from llmcost.collectives import _generated as _collectives_generated  # noqa: F401
+from llmcost.collectives import cost as collectives  # noqa: F401
 from llmcost.errors import PlanError
+from llmcost.graph import ops as graph  # noqa: F401
+from llmcost.graph import _generated as _inference_generated  # noqa: F401
 from llmcost.hardware import Hardware
+from llmcost.inference import serve as I
+from llmcost.kernels import roofline  # noqa: F401
+from llmcost.model import spec as modelspec  # noqa: F401
 from llmcost.search.common import divisors
 
 DEFAULT_BATCHES = tuple(2**i for i in range(0, 11))
@@ -120,8 +125,8 @@ PLAN_ORDER = (
 
 
 def _metrics(ev: I.Evaluator) -> dict[str, np.ndarray]:
-    """The metrics of every plan of ``ev`` at once: :func:`llmcost.cost.inference.serve` (the
-    composition :func:`llmcost.cost.inference.cost` runs on one plan) on the array of per-replica
+    """The metrics of every plan of ``ev`` at once: :func:`llmcost.inference.serve.serve` (the
+    composition :func:`llmcost.inference.serve.cost` runs on one plan) on the array of per-replica
     batches, and :meth:`InferenceResult.metrics` on its arrays."""
     p = ev.plan
     r = I.serve(ev, p.batch // p.dp)
@@ -195,8 +200,8 @@ def search_space(
 
     Candidates run in the order hardware, GPUs, tp, pp, ep, formats, batch; each rejected one is
     counted under the first check it fails, in the order of a plan-by-plan loop: the plan rules
-    but the batch one (:data:`llmcost.cost.inference.RULES`), the formats on the hardware
-    (:func:`llmcost.cost.inference.formats_on`; a default resolving to a triple already listed
+    but the batch one (:data:`llmcost.inference.serve.RULES`), the formats on the hardware
+    (:func:`llmcost.inference.serve.formats_on`; a default resolving to a triple already listed
     is the same plan, skipped), the batch rule, then the collectives' placement."""
     spec = I.spec_of(model)
     rej = _Rejections()
@@ -298,7 +303,7 @@ def search_space(
 
 def _reason(msg: str) -> str:
     """A rejection reason (formats, collective placement) without the plan's numbers (so that
-    counts aggregate); the plan rules carry their own (:data:`llmcost.cost.inference.RULES`)."""
+    counts aggregate); the plan rules carry their own (:data:`llmcost.inference.serve.RULES`)."""
     low = msg.lower()
     for key, text in (
         ("not a supported gemm", "activations narrower than weights"),
@@ -319,7 +324,7 @@ def plan_keys(plan: dict[str, Any]) -> dict[str, Any]:
 def bottlenecks(model: str, plans: Plans, rows: Any) -> list[str]:
     """Operator kind and bound taking most of the decode step (prefill when one token is
     generated) of each plan of ``rows``: those plans evaluated together per hardware as
-    :func:`llmcost.cost.inference.serve` does, then each read as one plan (``inference.dominant``)."""
+    :func:`llmcost.inference.serve.serve` does, then each read as one plan (``inference.dominant``)."""
     spec = I.spec_of(model)
     rows = np.asarray(rows, dtype=np.int64)
     out: list[str] = [""] * rows.size

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from llmcost.cost import training as TR
 from llmcost.errors import UserError
 from llmcost.search.common import SearchResult, nothing_fits, pareto_front, progress, reasons, top_k
+from llmcost.training import plan as TR
 from llmcost.units import GIB
 
 MAXIMIZE = {
@@ -44,7 +44,7 @@ INFER_OBJECTIVES = {
     "tokens_per_user": "output_tokens_per_s_per_user",
 }
 TRAIN_METRICS = (*TR.METRICS, "tokens_per_s", "usd_per_million_tokens", *TR.RUN_METRICS)
-"""Metrics a train search reports per plan (:data:`llmcost.cost.training.METRICS` and the run's)."""
+"""Metrics a train search reports per plan (:data:`llmcost.training.plan.METRICS` and the run's)."""
 INFER_METRICS = (
     "ttft_s",
     "tpot_s",

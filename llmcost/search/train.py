@@ -4,12 +4,12 @@ Space (:class:`TrainSpace`): every (tp, pp, cp, ep) whose product with the deriv
 count, micro-batch sizes (divisors of the global batch), ZeRO modes (0, Megatron distributed
 optimizer, 1, 2, 3), recompute policies, schedules with their virtual stages, precisions with a
 hardware peak, and optionally sequence parallelism and TP communication overlap (only when asked).
-Validity is :data:`llmcost.cost.training.RULES`, the rules :func:`llmcost.cost.training.check`
+Validity is :data:`llmcost.training.plan.RULES`, the rules :func:`llmcost.training.plan.check`
 raises: the same predicates applied as masks level by level over the enumerated dimensions
 (:func:`enumerate_space`), each rejected combination counted under the first rule it breaks.
 
-Evaluation (:func:`evaluate_grid`) is :func:`llmcost.cost.train_step.evaluate`, the composition
-:func:`llmcost.cost.training.evaluate` runs on one plan: a returned plan fed to ``llmcost train
+Evaluation (:func:`evaluate_grid`) is :func:`llmcost.training.step.evaluate`, the composition
+:func:`llmcost.training.plan.evaluate` runs on one plan: a returned plan fed to ``llmcost train
 --plan`` gives the same figures because it goes through the same function.
 """
 
@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from llmcost.cost import train_step as TS
-from llmcost.cost import training as TR
-from llmcost.cost.rules import Rule
 from llmcost.errors import UserError
 from llmcost.hardware import Hardware
-from llmcost.modelspec import ModelSpec
+from llmcost.model.spec import ModelSpec
+from llmcost.rules import Rule
 from llmcost.search.common import divisors
+from llmcost.training import plan as TR
+from llmcost.training import step as TS
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -88,7 +88,7 @@ LEVELS: tuple[tuple[str, ...], ...] = (
     ("zero", "distopt", "prec", "sp", "tpo", "offload"),
 )
 """The dimensions in the order :func:`enumerate_space` expands them (the rule fields of
-:class:`llmcost.cost.training.RuleFields` each dimension fixes): a rule is applied at the first
+:class:`llmcost.training.plan.RuleFields` each dimension fixes): a rule is applied at the first
 level where every field it reads is known."""
 
 DEDUPS: dict[str, Rule] = {
@@ -119,7 +119,7 @@ CHECKS: tuple[tuple[Rule, int], ...] = tuple(
     for rule in TR.RULES
     for r in ((DEDUPS[rule.reason], rule) if rule.reason in DEDUPS else (rule,))
 )
-""":data:`llmcost.cost.training.RULES` (and the :data:`DEDUPS`), each with its level in
+""":data:`llmcost.training.plan.RULES` (and the :data:`DEDUPS`), each with its level in
 :data:`LEVELS`; the rules are ordered by level, so applying them level by level counts each
 rejected plan under the first rule it breaks, as ``training.check`` reports it."""
 
@@ -161,10 +161,10 @@ def _expand(cols: dict[str, np.ndarray], keep: np.ndarray, counts: Any) -> dict[
 
 
 def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
-    """Every plan of ``space`` that :func:`llmcost.cost.training.check` accepts (memory aside).
+    """Every plan of ``space`` that :func:`llmcost.training.plan.check` accepts (memory aside).
 
     The dimensions are expanded level by level (:data:`LEVELS`: layout, ep, schedule,
-    micro-batch, per-plan options) and after each the rules of :data:`llmcost.cost.training.RULES`
+    micro-batch, per-plan options) and after each the rules of :data:`llmcost.training.plan.RULES`
     that read only known fields mask the plans, counting each rejected one (with all the plans it
     stands for) under the first rule it breaks. Layouts whose tp*pp*cp does not divide the GPUs
     are counted only for degrees the user gave (otherwise they are not in the declared space)."""
@@ -266,7 +266,7 @@ def evaluate_grid(
     tokens: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, FLOPs, memory and the README train metrics of every plan of ``grid``:
-    :func:`llmcost.cost.train_step.evaluate`, the function ``llmcost train`` runs on one plan
+    :func:`llmcost.training.step.evaluate`, the function ``llmcost train`` runs on one plan
     (attention 'auto': ``flash`` says which attention was costed)."""
     return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens)
 
@@ -319,7 +319,7 @@ def plan_dict(grid: Grid, i: int, global_batch: int, seq: int, tokens: float | N
 
 
 def default_seq(spec: ModelSpec) -> int:
-    """``training.check``'s default sequence length (:func:`llmcost.cost.training.default_seq_len`)."""
+    """``training.check``'s default sequence length (:func:`llmcost.training.plan.default_seq_len`)."""
     return TR.default_seq_len(spec)
 
 

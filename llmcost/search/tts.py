@@ -1,12 +1,12 @@
 """``search tts``: sweep model x samples x generation length x strategy within a budget (no sympy).
 
-Every plan goes through :func:`llmcost.cost.tts.cost` (one formula per quantity); the graph
+Every plan goes through :func:`llmcost.tts.query.cost` (one formula per quantity); the graph
 primitives and evaluators are prepared once per model. A plan is rejected, with its reason
 counted, when it does not fit in memory, its context exceeds the model's
 ``max_position_embeddings``, it is over the budget, or (with an accuracy table) the table has
 no point for its model and length. With an accuracy table the plans are ranked by accuracy
 (then cost), the cost-accuracy Pareto front is available, and each (model, length) gets its
-TTSPM saturation point (:mod:`llmcost.cost.tts_accuracy`); without one, by generated tokens (the most
+TTSPM saturation point (:mod:`llmcost.tts.accuracy`); without one, by generated tokens (the most
 test-time compute the budget buys), then cost.
 """
 
@@ -16,10 +16,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from llmcost.cost import tts as T
-from llmcost.cost import tts_accuracy as A
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
+from llmcost.tts import accuracy as A
+from llmcost.tts import query as T
 
 BUDGETS = {"eflops": "eflops_per_query", "usd": "usd_per_query", "seconds": "latency_s"}
 SAMPLES = (1, 2, 4, 8, 16, 32, 64)

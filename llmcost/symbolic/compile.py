@@ -9,7 +9,7 @@ Two paths, one source of truth (the sympy expression):
 * **Generated module (runtime path, no sympy).** :func:`module_source` prints a set of
   expressions as plain Python/numpy functions with sympy's NumPy code printer (``Min``/``Max``
   printed as ``numpy.minimum``/``numpy.maximum`` so scalars and arrays broadcast). The output
-  is checked into the package (e.g. ``llmcost/cost/_collectives_generated.py``) and a test
+  is checked into the package (e.g. ``llmcost/collectives/_generated.py``) and a test
   regenerates it and fails when it differs, so it can never drift from the expressions.
   Chosen over a user cache directory because a fresh install then pays nothing: a cold CLI
   costing imports numpy and the generated module, never sympy (~0.5 s saved).
@@ -91,13 +91,13 @@ _CACHE: dict[str, Callable[..., Any]] = {}
 def generated_header(module: str, test: str, description: str) -> str:
     """Docstring of a generated module: where it comes from, which test pins it, what it holds."""
     return (
-        f'''"""Generated from llmcost/cost/{module}.py by\n``python -m llmcost.cost.{module}``: do not '''
+        f'''"""Generated from {module.replace(".", "/")}.py by\n``python -m {module}``: do not '''
         f'edit ({test} pins it).\n\n{description}\n"""\n# ruff: noqa\n'
     )
 
 
 def write_generated(path: Path, source: str) -> None:
-    """Write a generated module (the ``python -m llmcost.cost.<area>_formulas`` entry point)."""
+    """Write a generated module (the ``python -m llmcost.<area>.formulas`` entry point)."""
     path.write_text(source)
     print(f"wrote {path}")
 

@@ -1,1 +1,0 @@
-"""Cost layer: roofline time per operator, collectives over fabric tiers, and (later) workloads."""

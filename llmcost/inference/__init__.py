@@ -1,0 +1,1 @@
+"""Inference cost: plans and rules (plan), the per-operator evaluator (evaluator), prefill/decode composition (serve)."""

@@ -1,0 +1,405 @@
+"""The inference evaluator: one (model, hardware, plan) priced operator by operator (no sympy).
+
+:class:`Evaluator` runs the compiled graph functions (:mod:`llmcost.graph._generated`)
+and prices each operator on the roofline (:func:`llmcost.kernels.roofline.roofline`) plus the
+per-kernel overhead :data:`T_KERNEL`, and each collective on the fabric
+(:mod:`llmcost.collectives.cost`); :class:`OpCost` and :class:`PhaseCost` hold the result. The
+composition into TTFT, TPOT, memory and money is :mod:`llmcost.inference.serve`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from llmcost import precision as Q
+from llmcost.errors import PlanError
+from llmcost.hardware import Hardware
+from llmcost.inference.plan import Formats, Plan, check_plan, formats_on, plan_rows
+
+T_KERNEL = 4e-6
+"""Per-kernel overhead (s), ADDED to each operator's roofline time (:func:`llmcost.kernels.roofline.roofline`;
+serial for dependent kernels; CUDA Programming Guide §4.2, CUDA Graphs): the gap between dependent kernels measured
+in batch-1 decode, 2.5 µs per launch (FlashML-org/FreeToken PR #338, nsys: (143 − 44.7) µs / 39
+launches) and 3.4 µs (turboderp-org/exllamav3 PR #380: 3.07 ms over 914 launches), plus ~1 µs of
+GPU ramp-up / tail per kernel. One figure for every
+device and engine (CUDA Graphs shrink the launch part; not modelled separately). Training and
+test-time scaling price their operators with the same constant."""
+_MM_KINDS = ("gemm", "lm_head", "router", "expert_gemm")
+
+
+def _generated(shape: str) -> tuple[Any, tuple[str, ...], tuple[tuple[Any, ...], ...]]:
+    from llmcost.graph import _generated as gen
+
+    fn, names, _ = gen.FUNCTIONS[shape]
+    return fn, names, gen.LAYOUTS[shape]
+
+
+@dataclass
+class OpCost:
+    """One operator's quantities and time (per occurrence; arrays over decode steps, and over plans
+    on the last axis when the evaluator holds several)."""
+
+    group: str
+    count: int
+    name: str
+    kind: str
+    flops: Any
+    hbm_bytes: Any
+    weight_bytes: Any
+    time: Any
+    roof: Any  # the Roofline behind ``time`` (its bound is worked out when read), or the bound
+    comm: str | None = None
+    variant: str | None = None
+
+    @property
+    def bound(self) -> Any:
+        """``compute``, ``memory``, ``latency`` (:func:`llmcost.kernels.roofline.roofline`) or ``network``."""
+        return self.roof if isinstance(self.roof, str) else self.roof.bound
+
+    def at(self, i: int) -> OpCost:
+        """This operator in plan ``i`` of an evaluator holding several plans."""
+        from dataclasses import replace
+
+        from llmcost.kernels.roofline import Roofline
+
+        roof = self.roof
+        if isinstance(roof, Roofline):
+            roof = Roofline(
+                *(_at(getattr(roof, k), i) for k in ("time", "compute", "memory", "network", "latency"))
+            )
+        q = {k: _at(getattr(self, k), i) for k in ("flops", "hbm_bytes", "weight_bytes", "time")}
+        return replace(self, roof=roof, **q)
+
+
+def _launch(hbm_bytes: Any) -> Any:
+    """:data:`T_KERNEL` for an operator that runs (moves bytes), 0 for an absent one."""
+    runs = np.asarray(hbm_bytes) > 0
+    return T_KERNEL if runs.all() else np.where(runs, T_KERNEL, 0.0)
+
+
+def _distinct(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values of ``x`` and, per element (flattened), the index of its value."""
+    flat = x.ravel()
+    order = np.argsort(flat, kind="stable")
+    srt = flat[order]
+    new = np.empty(srt.size, dtype=bool)
+    new[:1] = True
+    new[1:] = srt[1:] != srt[:-1]
+    inv = np.empty(srt.size, dtype=np.int64)
+    inv[order] = np.cumsum(new) - 1
+    return srt[new], inv
+
+
+def _at(x: Any, i: int) -> Any:
+    """Element ``i`` of the plan axis (the last) of an array over plans; numbers as they are."""
+    x = np.asarray(x)
+    if x.ndim == 0:
+        return x[()]
+    return x[..., i if x.shape[-1] > 1 else 0]
+
+
+@dataclass
+class PhaseCost:
+    """All operators of one evaluation of a phase, and their time summed over the model."""
+
+    ops: list[OpCost]
+    kv_bytes: Any
+    weight_bytes: Any  # a number, or one per plan
+
+    @property
+    def time(self) -> Any:
+        """``Σ count · time`` over the operators, in their order (accumulated in place once the
+        running total is an array of its final shape: the same additions, fewer copies)."""
+        total: Any = 0
+        own = False
+        for o in self.ops:
+            term = o.count * o.time
+            if own and np.broadcast_shapes(total.shape, np.shape(term)) == total.shape:
+                total += term
+            else:
+                total = total + term
+                own = isinstance(total, np.ndarray)
+        return total
+
+    def workspace(self) -> Any:
+        """Largest activation input + output of one operator (weights excluded); per batch element
+        when the phase was evaluated on an array of micro-batches."""
+        acts = [
+            np.asarray(o.hbm_bytes - o.weight_bytes, dtype=float) for o in self.ops if o.kind != "collective"
+        ]
+        if not acts:
+            return 0.0
+        return np.maximum(0.0, np.max(np.stack(np.broadcast_arrays(*acts)), axis=0))
+
+    def at(self, i: int) -> PhaseCost:
+        """This phase in plan ``i`` of an evaluator holding several plans."""
+        ops = [o.at(i) for o in self.ops]
+        ops = [o for o in ops if o.kind != "collective" or np.any(np.asarray(o.time) > 0)]  # as one plan
+        return PhaseCost(ops, _at(self.kv_bytes, i), _at(self.weight_bytes, i))
+
+
+class Evaluator:
+    """Everything fixed for one (model, hardware, plan): values, peaks, placement.
+
+    Several plans at once: a :class:`Plan` whose ``tp, pp, dp, ep, batch, gpus`` and format fields
+    are 1-D arrays, one element per plan (``cp``, lengths, ``gpus_per_node`` and ``disaggregated``
+    shared); every value then carries the plans on its last axis and the same code evaluates them
+    all (``llmcost search infer``), element for element the numbers of each plan alone."""
+
+    def __init__(self, spec: Any, hw: Hardware, plan: Plan) -> None:
+        from dataclasses import replace
+
+        from llmcost.graph import ops as G
+
+        rows = plan_rows(plan)
+        if rows is not None:  # integer fields as int arrays over the plans
+            plan = replace(
+                plan,
+                **{
+                    k: np.broadcast_to(np.asarray(getattr(plan, k), dtype=np.int64), (rows,))
+                    for k in ("tp", "pp", "dp", "ep")
+                },
+            )
+            if any(np.ndim(getattr(plan, k)) for k in ("cp", "prompt_len", "output_len", "gpus_per_node")):
+                raise ValueError("cp, prompt_len, output_len and gpus_per_node are shared by the plans")
+        check_plan(spec, hw, plan)
+        self.spec, self.hw, self.plan, self.rows = spec, hw, plan, rows
+        f = self._formats(hw, plan)
+        self.formats = f.names
+        self.math = f.math
+        self.peak_mm, self.peak_attn = f.peak_mm, f.peak_attn
+        self.peak_vec = hw.peak[Q.vector_dtype(hw.peak)]
+        self.eta_mm, self.eta_attn = f.eta_mm, f.eta_attn
+        self.vals: dict[str, Any] = G.model_values(spec)
+        self.vals.update(
+            tp=plan.tp,
+            cp=plan.cp,
+            ep=plan.ep,
+            etp=self.pick(plan.ep == 1, plan.tp, 1),
+            b_w=f.b_w,
+            b_a=f.b_a,
+            b_kv=f.b_kv,
+            b_r=f.b_r,
+            c_dq=f.c_dq,
+            seq_enc=1.0,
+            ctx=1.0,
+            seq=1.0,
+            micro_batch=1.0,
+        )
+        node = plan.gpus_per_node or hw.node_devices or 1
+        self.node = node
+        self.groups = {"decoder": G.layer_groups(spec, "forward")}
+        self._coll_cache: dict[tuple[Any, ...], Any] = {}
+        self.failed: list[tuple[Any, str]] = []  # several plans: (plans, PlanError) of collectives
+
+    def _formats(self, hw: Hardware, plan: Plan) -> Formats:
+        """:func:`formats_on` of the plan, or of each plan (arrays over the plans)."""
+        if self.rows is None:
+            return formats_on(hw, plan.weights, plan.activations, plan.kv_cache)
+        n = self.rows
+        cols = [
+            np.broadcast_to(np.asarray(getattr(plan, k), dtype=object), (n,)).tolist()
+            for k in ("weights", "activations", "kv_cache")
+        ]
+        uniq: dict[tuple[Any, ...], int] = {}
+        idx = np.fromiter(
+            (uniq.setdefault(k, len(uniq)) for k in zip(*cols, strict=True)), dtype=np.int64, count=n
+        )
+        each = [formats_on(hw, *k) for k in uniq]
+
+        def col(get: Callable[[Formats], Any]) -> Any:
+            return np.array([get(f) for f in each], dtype=object if isinstance(get(each[0]), str) else None)[
+                idx
+            ]
+
+        return Formats(
+            names=(col(lambda f: f.names[0]), col(lambda f: f.names[1]), col(lambda f: f.names[2])),
+            math=(col(lambda f: f.math[0]), col(lambda f: f.math[1])),
+            **{
+                k: col(lambda f, k=k: getattr(f, k))
+                for k in ("peak_mm", "peak_attn", "eta_mm", "eta_attn", "b_w", "b_a", "b_kv", "b_r", "c_dq")
+            },
+        )
+
+    def pick(self, cond: Any, a: Any, b: Any) -> Any:
+        """``a if cond else b``, per plan when the evaluator holds several."""
+        if self.rows is None:
+            return a if cond else b
+        return np.where(cond, a, b)
+
+    def resident(self, x: Any) -> Any:
+        """Largest value of ``x`` over the decode steps: a number, or one per plan."""
+        if self.rows is None:
+            return float(np.max(x))
+        x = np.asarray(x, dtype=float)
+        x = np.broadcast_to(x, np.broadcast_shapes(x.shape, (self.rows,)))
+        return x.max(axis=tuple(range(x.ndim - 1))) if x.ndim > 1 else x
+
+    # -- collectives ----------------------------------------------------------------------
+    def degree(self, group: str) -> Any:
+        p = self.plan
+        return {"tp": p.tp, "ep": p.ep, "cp": p.cp, "pp": self.pick(p.pp > 1, 2, 1)}[group]
+
+    def _gpn(self, size: Any, stride: Any) -> Any:
+        if self.rows is None:
+            per = max(1, self.node // stride) if stride < self.node else 1
+            return math.gcd(size, per)
+        per = np.where(stride < self.node, np.maximum(1, self.node // np.maximum(stride, 1)), 1)
+        return np.gcd(size, per)
+
+    def collective_time(self, comm: str, group: str, size: Any) -> Any:
+        """Time of one collective of ``size`` bytes per rank over ``group`` (arrays allowed)."""
+        arr = np.asarray(size, dtype=float)
+        key = (comm, group, arr.shape, arr.tobytes())
+        hit = self._coll_cache.get(key)
+        if hit is None:
+            hit = self._coll_cache[key] = self._collective_time(comm, group, arr)
+        return hit
+
+    def _collective_time(self, comm: str, group: str, arr: np.ndarray) -> Any:
+        from llmcost.collectives.cost import collective
+
+        d = self.degree(group)
+        p = self.plan
+        stride = {"tp": 1, "ep": 1, "cp": p.tp, "pp": p.tp * p.cp * p.dp}[group]
+        if self.rows is None:
+            if d <= 1 or not np.any(arr > 0):
+                return np.zeros_like(arr) if arr.ndim else 0.0
+            gpus = 2 if comm == "send_recv" else d
+            gpn = self._gpn(gpus, stride)
+            safe = np.where(arr > 0, arr, 1.0)
+            r = collective(self.hw, comm, safe if arr.ndim else float(safe), gpus, gpn)
+            return np.where(arr > 0, r.time, 0.0) if arr.ndim else float(r.time)
+        # several plans: one call per (group size, ranks per node), on those plans' sizes
+        n = self.rows
+        arr = np.broadcast_to(arr, np.broadcast_shapes(arr.shape, (n,)))
+        gpus = np.broadcast_to(np.where(d > 1, 2 if comm == "send_recv" else d, 1), (n,))
+        gpn = np.broadcast_to(self._gpn(gpus, np.broadcast_to(stride, (n,))), (n,))
+        out = np.zeros(arr.shape)
+        live = gpus > 1
+        for g, k in sorted(set(zip(gpus[live].tolist(), gpn[live].tolist(), strict=True))):
+            rows = live & (gpus == g) & (gpn == k)
+            sub = arr[..., rows]
+            sizes, inv = _distinct(np.where(sub > 0, sub, 1.0))  # plans share few sizes
+            try:
+                r = collective(self.hw, comm, sizes, g, k)
+            except PlanError as e:
+                self.failed.append((rows, str(e)))
+                continue
+            out[..., rows] = np.where(sub > 0, np.asarray(r.time)[inv].reshape(sub.shape), 0.0)
+        return out
+
+    # -- operators ------------------------------------------------------------------------
+    def phase(
+        self, shape_of: list[tuple[str, Any]], io: str, *, timed: bool = True, **workload: Any
+    ) -> PhaseCost:
+        """Evaluate layer groups [(shape, GroupInfo)] and the io shape at ``workload`` values.
+        ``timed=False``: quantities only (bytes for memory; no operator or collective times)."""
+        from llmcost.graph.ops import window_value
+        from llmcost.kernels.roofline import roofline
+
+        vals = dict(self.vals, **workload)
+        ops: list[OpCost] = []
+        kv_total: Any = 0.0
+        weights: Any = 0.0
+        entries = [(g.shape, g, g.count) for _, g in shape_of] + [(io, None, 1)]
+        for shape, g, count in entries:
+            fn, names, layout = _generated(shape)
+            v = dict(vals, window=window_value(g.window) if g is not None else math.inf)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                out = fn(*(v[n] for n in names))
+            gname = g.name if g is not None else "io"
+            attn_time: Any = 0.0
+            ring: dict[str, list[Any]] = {"pass_kv": [], "pass_q": []}
+            for i, (name, kind, comm, group, variant) in enumerate(layout):
+                fl, hb, wb, dq, sz = out[5 * i : 5 * i + 5]
+                if kind == "collective":
+                    if not timed:
+                        continue
+                    if variant:
+                        ring[variant].append((name, comm, group, sz))
+                        continue
+                    t = self.collective_time(comm, group, sz)
+                    if not np.any(np.asarray(t) > 0):
+                        continue
+                    ops.append(OpCost(gname, count, name, kind, 0.0, 0.0, 0.0, t, "network", comm))
+                    continue
+                if kind in (*_MM_KINDS, "elementwise") and not np.any(np.asarray(fl) > 0):
+                    continue  # absent operator (no shared experts, ...)
+                if not timed:
+                    ops.append(OpCost(gname, count, name, kind, fl, hb, wb, 0.0, ""))
+                    weights = weights + count * self.resident(wb)
+                    continue
+                peak = (
+                    self.peak_mm
+                    if kind in _MM_KINDS
+                    else self.peak_attn
+                    if kind == "attention"
+                    else self.peak_vec
+                )
+                # dequantization at the vector peak, in GEMM-peak FLOPs (none: the FLOPs as they are)
+                fl_eq = fl if np.ndim(dq) == 0 and dq == 0 else fl + dq * (peak / self.peak_vec)
+                eta = (
+                    self.eta_attn
+                    if kind == "attention"
+                    else self.eta_mm
+                    if kind in _MM_KINDS
+                    else self.hw.compute_efficiency
+                )
+                r = roofline(
+                    fl_eq,
+                    hb,
+                    peak,
+                    self.hw.memory_bandwidth,
+                    eta_c=eta,
+                    eta_m=self.hw.memory_efficiency,
+                    t_launch=_launch(hb),
+                )
+                ops.append(OpCost(gname, count, name, kind, fl, hb, wb, r.time, r))
+                weights = weights + count * self.resident(wb)
+                if kind == "attention":
+                    attn_time = attn_time + r.time
+            if self.plan.cp > 1 and ring["pass_kv"]:
+                ops.append(self._ring(gname, count, ring, attn_time))
+            kv_total = kv_total + count * out[-1]
+        return PhaseCost(ops, kv_total, weights)
+
+    def _ring(self, gname: str, count: int, ring: dict[str, list[Any]], attn_time: Any) -> OpCost:
+        """Exposed CP ring time: cp−1 p2p steps overlapped with attention; pass-KV or pass-Q,
+        whichever exposes less (Yang et al. 2024 §3, Alg. 1)."""
+        steps = self.plan.cp - 1
+        exposed: dict[str, Any] = {}
+        for variant in ("pass_kv", "pass_q"):
+            total: Any = 0.0
+            for _, comm, group, sz in ring[variant]:
+                t = self.collective_time(comm, group, sz)
+                total = total + (steps * t if comm == "send_recv" else t)
+            exposed[variant] = np.maximum(0.0, total - attn_time) if variant == "pass_kv" else total
+            if variant == "pass_q":  # the return all-to-all is not overlapped; the ring steps are
+                p2p = sum(
+                    steps * self.collective_time(c, g, s) for _, c, g, s in ring[variant] if c == "send_recv"
+                )
+                exposed[variant] = np.maximum(0.0, p2p - attn_time) + (total - p2p)
+        take_q = self.resident(exposed["pass_q"]) < self.resident(exposed["pass_kv"])
+        time = self.pick(take_q, exposed["pass_q"], exposed["pass_kv"])
+        variant = self.pick(take_q, "pass_q", "pass_kv")
+        if np.ndim(variant):
+            variant = str(variant[0]) if np.all(variant == variant[0]) else "pass_kv|pass_q"
+        return OpCost(
+            gname,
+            count,
+            f"cp_ring_{variant}",
+            "collective",
+            0.0,
+            0.0,
+            0.0,
+            time,
+            "network",
+            "send_recv",
+            variant,
+        )

@@ -1,0 +1,272 @@
+"""Inference plans: the :class:`Plan` and its keys, format defaults and their numbers on a
+hardware (:class:`Formats`), and the plan validity :data:`RULES` (no sympy).
+
+:func:`check_plan` raises the first rule a plan breaks; ``llmcost search infer`` applies the same
+predicates as masks over its plans (a plan whose fields are arrays, :func:`plan_row` /
+:func:`plan_rows`). Costing lives in :mod:`llmcost.inference.serve`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from llmcost import checks
+from llmcost import precision as Q
+from llmcost import rules as R
+from llmcost.errors import PlanError, UserError
+from llmcost.hardware import Hardware
+from llmcost.rules import Rule
+
+PLAN_KEYS = (
+    "tp",
+    "pp",
+    "ep",
+    "dp",
+    "cp",
+    "batch",
+    "prompt_len",
+    "output_len",
+    "weights",
+    "activations",
+    "kv_cache",
+    "disaggregated",
+    "gpus",
+    "gpus_per_node",
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An inference plan (validation README 'plan keys (infer)')."""
+
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    cp: int = 1
+    ep: int = 1
+    batch: int | None = 1  # None: the largest batch that fits
+    prompt_len: int = 1024
+    output_len: int = 128
+    weights: str = "bf16"
+    activations: str | None = None  # default: bf16 unless weights are 16-bit (then the same)
+    kv_cache: str | None = None  # default: the activation format (bf16 for integer activations)
+    disaggregated: bool = False
+    gpus: int | None = None
+    gpus_per_node: int | None = None
+
+    @property
+    def devices(self) -> int:
+        return self.tp * self.pp * self.dp * self.cp
+
+    def formats(self) -> tuple[str, str, str]:
+        """(weights, activations, kv_cache) with defaults applied."""
+        return resolve_formats(self.weights, self.activations, self.kv_cache)
+
+
+def resolve_formats(weights: str, activations: str | None, kv_cache: str | None) -> tuple[str, str, str]:
+    """(weights, activations, kv_cache) with the plan defaults applied: activations bf16 unless the
+    weights are 16-bit (then the same); the KV cache in the activation format (bf16 for integer
+    activations)."""
+    w = Q.normalize(weights, "weights")
+    a = Q.normalize(activations, "activations") if activations else (w if w in ("bf16", "fp16") else "bf16")
+    kv = Q.normalize(kv_cache, "kv_cache") if kv_cache else (a if a in ("bf16", "fp16", "fp8") else "bf16")
+    return w, a, kv
+
+
+def _int(v: Any, key: str, minimum: int = 1) -> int:
+    return checks.finite_int(v, f"plan key '{key}'", minimum)
+
+
+def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> Plan:
+    """A :class:`Plan` from README plan keys (+ ``cluster: {gpus, gpus_per_node}``)."""
+    if not isinstance(d, dict):
+        raise UserError("plan: expected a mapping of plan keys")
+    unknown = [k for k in d if k not in PLAN_KEYS]
+    if unknown:
+        from llmcost.errors import did_you_mean
+
+        raise UserError(
+            f"plan key '{unknown[0]}' is not an infer plan key{did_you_mean(unknown[0], PLAN_KEYS)}"
+        )
+    kw: dict[str, Any] = {}
+    for k in ("tp", "pp", "dp", "cp", "ep", "prompt_len", "output_len", "gpus", "gpus_per_node"):
+        if d.get(k) is not None:
+            kw[k] = _int(d[k], k)
+    kw["batch"] = _int(d["batch"], "batch") if d.get("batch") is not None else None
+    for k in ("weights", "activations", "kv_cache"):
+        if d.get(k) is not None:
+            kw[k] = Q.normalize(str(d[k]), k)
+    kw["disaggregated"] = bool(d.get("disaggregated", False))
+    cl = cluster or {}
+    for k in ("gpus", "gpus_per_node"):
+        if cl.get(k) is not None and k not in kw:
+            kw[k] = _int(cl[k], f"cluster.{k}")
+    return Plan(**kw)
+
+
+def _layers(spec: Any) -> list[int]:
+    return [spec.num_layers] + ([spec.num_encoder_layers] if spec.is_encoder_decoder else [])
+
+
+def _experts(spec: Any) -> int:
+    return spec.moe.num_experts if spec.moe is not None else 0
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "GPU count is not tp*pp*dp*cp",
+        lambda s, p: False if p.gpus is None else p.gpus != p.devices,
+        lambda s, p: (
+            f"{p.gpus} GPUs but tp*pp*dp*cp = {p.tp}*{p.pp}*{p.dp}*{p.cp} = {p.devices}; "
+            "make the product equal the GPU count"
+        ),
+        ("gpus", "tp", "pp", "dp", "cp"),
+    ),
+    R.HEADS,
+    R.KV_HEADS,
+    Rule(
+        "layers do not divide into pp stages",
+        lambda s, p: np.any([n % p.pp != 0 for n in _layers(s)], axis=0),
+        lambda s, p: next(
+            f"{n} layers do not divide into pp {p.pp} stages; use a pp dividing {n}"
+            for n in _layers(s)
+            if n % p.pp
+        ),
+        ("pp",),
+    ),
+    R.EP_NEEDS_MOE,
+    Rule(
+        "ep exceeds the experts",
+        lambda s, p: (s.moe is not None) & (p.ep > _experts(s)),
+        lambda s, p: (
+            f"ep {p.ep} exceeds the {_experts(s)} experts (each rank holds at least one "
+            f"expert); use ep <= {_experts(s)}"
+        ),
+        ("ep",),
+    ),
+    Rule(
+        "ep must span whole TP groups within dp*tp",
+        lambda s, p: (p.ep > 1) & (((p.dp * p.tp) % p.ep != 0) | (p.ep % p.tp != 0)),
+        lambda s, p: (
+            f"ep {p.ep} must span whole TP groups within dp*tp = {p.dp * p.tp} ranks "
+            f"(ep a multiple of tp {p.tp} dividing {p.dp * p.tp})"
+        ),
+        ("ep", "dp", "tp"),
+    ),
+    Rule(
+        "cp with an encoder-decoder model",
+        lambda s, p: (p.cp > 1) & s.is_encoder_decoder,
+        lambda s, p: "context parallelism is not modelled for encoder-decoder models; use cp 1",
+        ("cp",),
+    ),
+    Rule(
+        "batch does not divide over dp",
+        lambda s, p: False if p.batch is None else p.batch % p.dp != 0,
+        lambda s, p: f"batch {p.batch} does not divide over dp {p.dp} replicas; use a multiple of {p.dp}",
+        ("batch", "dp"),
+    ),
+    Rule(
+        "prompt_len or output_len below 1",
+        lambda s, p: (p.output_len < 1) | (p.prompt_len < 1),
+        lambda s, p: "prompt_len and output_len must be at least 1",
+        ("prompt_len", "output_len"),
+    ),
+    Rule(
+        "GPUs do not fill whole nodes",
+        lambda s, p: (
+            False if p.gpus_per_node is None else p.devices % np.minimum(p.gpus_per_node, p.devices) != 0
+        ),
+        lambda s, p: (
+            f"{p.devices} GPUs do not divide into nodes of {p.gpus_per_node}; use a gpus_per_node "
+            f"dividing {p.devices}"
+        ),
+        ("gpus_per_node", "tp", "pp", "dp", "cp"),
+    ),
+    R.context_rule(
+        lambda p: p.prompt_len + p.output_len, "prompt_len + output_len", ("prompt_len", "output_len")
+    ),
+)
+"""The inference plan validity rules, each written once: :func:`check_plan` raises the first a
+plan breaks; ``llmcost search infer`` applies the same predicates as masks over its plans."""
+BATCH_RULE = next(i for i, r in enumerate(RULES) if r.reason == "batch does not divide over dp")
+
+
+def first_broken(spec: Any, plan: Plan) -> Any:
+    """Index in :data:`RULES` of the first rule ``plan`` breaks, -1 when none: an int, or an int
+    array over the plans when the plan's fields are arrays."""
+    return R.first_broken(RULES, spec, plan)
+
+
+def check_plan(spec: Any, hw: Hardware, plan: Plan) -> None:
+    """PlanError when the plan does not divide the model or the cluster (the first of :data:`RULES`
+    it breaks; a plan with array fields: the first plan breaking it)."""
+    checks.gpus_per_node(hw, plan.gpus_per_node, "gpus_per_node")
+    for rule in RULES:
+        broken = np.asarray(rule.broken(spec, plan))
+        if broken.any():
+            one = plan if broken.ndim == 0 else plan_row(plan, int(np.flatnonzero(broken)[0]))
+            raise PlanError(rule.message(spec, one))
+
+
+def plan_row(plan: Plan, i: int) -> Plan:
+    """Plan ``i`` of a plan whose fields are arrays over plans (scalar fields are shared)."""
+    from dataclasses import fields, replace
+
+    kw = {}
+    for f in fields(plan):
+        v = getattr(plan, f.name)
+        if isinstance(v, np.ndarray) and v.ndim:
+            kw[f.name] = np.broadcast_to(v, (plan_rows(plan) or 1,))[i].item()
+    return replace(plan, **kw)
+
+
+def plan_rows(plan: Plan) -> int | None:
+    """Number of plans in a plan whose fields are 1-D arrays over plans; None for one plan."""
+    n = {len(v) for v in vars(plan).values() if isinstance(v, np.ndarray) and v.ndim}
+    if len(n) > 1:
+        raise ValueError(f"plan fields of different lengths {sorted(n)}")
+    return n.pop() if n else None
+
+
+@dataclass(frozen=True)
+class Formats:
+    """What a (weights, activations, KV cache) format triple fixes on one hardware."""
+
+    names: tuple[str, str, str]  # defaults applied
+    math: tuple[str, str]  # GEMM and attention math precision
+    peak_mm: float
+    peak_attn: float
+    eta_mm: float
+    eta_attn: float
+    b_w: float
+    b_a: float
+    b_kv: float
+    b_r: float  # residual stream / communication bytes: at least 2 (bf16)
+    c_dq: float  # dequantization element-ops per weight element (weight-only formats)
+
+
+def formats_on(hw: Hardware, weights: str, activations: str | None, kv_cache: str | None) -> Formats:
+    """The numbers of a format triple on ``hw`` (:mod:`llmcost.precision`); PlanError when the pair
+    is not a supported GEMM or the hardware has no peak for the math precision."""
+    w, a, kv = resolve_formats(weights, activations, kv_cache)
+    gm = Q.gemm_math(w, a)
+    att = Q.attention_math(kv, a)
+    peak_mm = Q.require(hw.peak, gm.math, hw.id, f"{w} weights x {a} activations")
+    peak_attn = Q.require(hw.peak, att, hw.id, f"attention with a {kv} KV cache")
+    ba = Q.BYTES[a]
+    return Formats(
+        names=(w, a, kv),
+        math=(gm.math, att),
+        peak_mm=peak_mm,
+        peak_attn=peak_attn,
+        eta_mm=hw.gemm_efficiency(gm.math),  # efficiency.compute_<dtype> (fp8 GEMMs...), else compute
+        eta_attn=hw.attention_efficiency(att),  # efficiency.attention, else the GEMM figure
+        b_w=Q.BYTES[w],
+        b_a=ba,
+        b_kv=Q.BYTES[kv],
+        b_r=max(ba, 2.0),
+        c_dq=Q.C_DQ if gm.weight_only else 0.0,
+    )

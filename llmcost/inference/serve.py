@@ -1,0 +1,387 @@
+"""Inference cost of one plan: TTFT, TPOT, throughput, memory, money and energy (no sympy).
+
+Workload (static batching as in TensorRT-LLM's gptSessionBenchmark): a batch
+of ``batch`` sequences (whole system; ``batch/dp`` per replica) runs prefill of
+``prompt_len`` tokens, then ``output_len − 1`` decode steps whose context grows from
+``prompt_len + 1``; every decode step is costed at its own context (the compiled decode
+function is evaluated on the array of contexts at once).
+
+* operator time: :func:`llmcost.kernels.roofline.roofline` on the graph's FLOPs and bytes, at the
+  peak of the operator's math precision (:mod:`llmcost.precision`), with the catalog's
+  compute and memory efficiencies (GEMMs ``efficiency.compute_<math dtype>`` when the entry has
+  one, else ``efficiency.compute``; attention ``efficiency.attention`` when the hardware entry
+  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel overhead :data:`T_KERNEL` (added); weight
+  dequantization (weight-only formats) is charged at the vector peak.
+* collectives: :mod:`llmcost.collectives.cost` (fastest modelled algorithm) with groups placed
+  on the fabric tiers: TP innermost, then CP, DP (EP spans DP x TP ranks), PP outermost.
+* TP: two all-reduces per layer; EP: dispatch + combine all-to-all per MoE layer; CP prefill:
+  ring pass-KV or pass-Q (the one with less exposed time; the ring overlaps attention),
+  decode merges partial outputs; PP: ``m = min(b, pp)`` micro-batches,
+  ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_p2p`` and ``TPOT = T_dec(b/m) + (p − 1)·T_p2p``
+  (GPipe fill, Huang et al. 2019).
+* memory per device: weights (layers / pp, plus embedding or head), KV cache at
+  ``prompt_len + output_len``, activation workspace (the largest operator input + output of
+  one prefill layer, one layer live at a time, plus fp32 logits), reserved runtime memory
+  :data:`RESERVED_FRACTION` of usable memory.
+* money and energy: ``$ / 1M output tokens = gpus·price·e2e / 3600 / (batch·output_len)·1e6``
+  (:func:`llmcost.economics.formulas.usd_per_million_tokens`);
+  ``J / output token = gpus·TDP·e2e / (batch·output_len)`` (TDP is an upper bound on the draw) [derived].
+
+This module composes the phases; the plan, its formats and rules are
+:mod:`llmcost.inference.plan`, the per-operator pricing :mod:`llmcost.inference.evaluator`
+(both re-exported here) and the validation glue :mod:`llmcost.validation.inference`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from llmcost import rules as R
+from llmcost.economics import _generated as E
+from llmcost.errors import PlanError
+from llmcost.hardware import Hardware
+from llmcost.inference.evaluator import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
+    T_KERNEL,
+    Evaluator,
+    OpCost,
+    PhaseCost,
+    _generated,
+)
+from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
+    BATCH_RULE,
+    PLAN_KEYS,
+    RULES,
+    Formats,
+    Plan,
+    check_plan,
+    first_broken,
+    formats_on,
+    plan_from_dict,
+    plan_row,
+    plan_rows,
+    resolve_formats,
+)
+from llmcost.units import GIB
+
+RESERVED_FRACTION = 0.10
+"""Reserved runtime memory (CUDA context, NCCL buffers, allocator slack) as a fraction of usable
+memory: vLLM ``gpu_memory_utilization`` default 0.9 (vllm/config.py) and TensorRT-LLM
+``kv_cache_free_gpu_mem_fraction`` default 0.9."""
+
+
+# ------------------------------------------------------------------------------ model
+def spec_of(model: str | dict[str, Any]) -> Any:
+    """A ModelSpec from a catalog id, a config file (``.yaml``/``.yml``/``.json`` path) or an inline
+    HF-style mapping: the one resolver of a model argument, used by every command."""
+    from pathlib import Path
+
+    from llmcost.model.spec import from_config
+
+    if isinstance(model, dict):
+        cfg = {k: v for k, v in model.items() if k != "name"}
+        return from_config(cfg, where=f"inline model {model.get('name', '')}".strip())
+    path = Path(str(model))
+    if path.suffix in (".yaml", ".yml", ".json") and path.is_file():
+        from llmcost.catalog import read_file
+
+        return from_config(read_file(path), where=str(path))
+    from llmcost.catalog import get_model_config
+
+    return from_config(get_model_config(str(model)), where=f"models/{model}")
+
+
+# ------------------------------------------------------------------------------ composition
+@dataclass
+class InferenceResult:
+    """Metrics of one plan (validation README metric names in :meth:`metrics`)."""
+
+    model: str
+    hardware: str
+    plan: Plan
+    batch: int
+    gpus: int
+    ttft: float
+    tpot: float
+    e2e: float
+    memory: dict[str, float]
+    max_batch: int
+    prefill: PhaseCost
+    decode: PhaseCost
+    math: tuple[str, str]
+    formats: tuple[str, str, str]
+    price_per_hour: float | None
+    tdp: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def output_tokens(self) -> int:
+        return self.batch * self.plan.output_len
+
+    def metrics(self) -> dict[str, Any]:
+        """Metric values keyed by the validation README names (plus extras)."""
+        out_tps = self.output_tokens / self.e2e
+        if self.plan.disaggregated and self.plan.output_len > 1:
+            # decode pool of a disaggregated deployment: prefill runs on the prefill pool, so this
+            # pool's output rate is its decode rate, batch / TPOT (DistServe, Zhong et al. 2024 §2)
+            out_tps = self.batch / self.tpot
+        per_tok_s = 1.0 / out_tps
+        m = {
+            "ttft_s": self.ttft,
+            "tpot_s": self.tpot,
+            "e2e_latency_s": self.e2e,
+            "output_tokens_per_s": out_tps,
+            "output_tokens_per_s_per_gpu": out_tps / self.gpus,
+            "input_tokens_per_s_per_gpu": self.batch * self.plan.prompt_len / self.ttft / self.gpus,
+            "memory_gib_per_gpu": self.memory["total"] / GIB,
+            "max_batch": self.max_batch,
+            "usd_per_million_output_tokens": (
+                E.usd_per_million_tokens(self.gpus, per_tok_s, 1.0, self.price_per_hour)
+                if self.price_per_hour
+                else None
+            ),
+            "joules_per_output_token": self.gpus * self.tdp * per_tok_s,
+            "output_tokens_per_s_per_user": 1.0 / self.tpot,
+        }
+        return m
+
+
+def _phase_groups(ev: Evaluator, phase: str) -> list[tuple[str, Any]]:
+    from llmcost.graph.ops import layer_groups
+
+    return [(phase, g) for g in layer_groups(ev.spec, phase)]
+
+
+def _prefill(ev: Evaluator, b: float, P: int, timed: bool = True) -> PhaseCost:
+    """Prefill of ``b`` sequences of ``P`` tokens (encoder pass + first decoder step for enc-dec)."""
+    if ev.spec.is_encoder_decoder:
+        enc = ev.phase(
+            _phase_groups(ev, "encoder"), "io__encoder__all", timed=timed, micro_batch=b, seq=P, ctx=P
+        )
+        dec = ev.phase(
+            _phase_groups(ev, "forward"),
+            "io__forward__last",
+            timed=timed,
+            micro_batch=b,
+            seq=1,
+            ctx=1,
+            seq_enc=P,
+        )
+        return PhaseCost(enc.ops + dec.ops, dec.kv_bytes, enc.weight_bytes + dec.weight_bytes)
+    return ev.phase(
+        _phase_groups(ev, "forward"), "io__forward__last", timed=timed, micro_batch=b, seq=P, ctx=P
+    )
+
+
+def _decode(ev: Evaluator, b: float, ctx: Any, P: int, timed: bool = True) -> PhaseCost:
+    enc = ev.spec.is_encoder_decoder
+    return ev.phase(
+        _phase_groups(ev, "decode"),
+        "io__decode__last",
+        timed=timed,
+        micro_batch=b,
+        ctx=ctx,
+        seq=1,
+        seq_enc=P if enc else 1,
+    )
+
+
+def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
+    """Per-device memory by component (bytes) at ``b_rep`` sequences per replica (a number, or an
+    array of them: one value per element, the plans of ``ev`` when it holds several)."""
+    p = ev.plan
+    final = p.prompt_len + p.output_len
+    ctx = 1 + p.output_len if ev.spec.is_encoder_decoder else final
+    kv_phase = _decode(ev, b_rep, float(ctx), p.prompt_len, timed=False)
+    ops = list(kv_phase.ops)
+    if ev.spec.is_encoder_decoder:
+        enc = ev.phase(
+            _phase_groups(ev, "encoder"), "io__encoder__all", timed=False, micro_batch=1.0, seq=1.0, ctx=1.0
+        )
+        ops += [o for o in enc.ops if o.group != "io"]
+    layer_w = sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io")
+    io_w = {o.name: ev.resident(o.weight_bytes) for o in ops if o.group == "io"}
+    emb, lm = io_w.get("embedding", 0.0), io_w.get("lm_head", 0.0)
+    # pp > 1: embedding on the first stage, head on the last: the fuller stage counts
+    head = ev.pick(p.pp > 1, np.maximum(emb, lm), emb + lm)
+    weights = layer_w / p.pp + head + io_w.get("final_norm", 0.0)
+    kv = np.asarray(kv_phase.kv_bytes, dtype=float) / p.pp
+    work = pre.workspace()
+    usable = ev.hw.memory_usable
+    reserved = RESERVED_FRACTION * usable
+    return {
+        "weights": weights,
+        "kv_cache": kv,
+        "activations": work,
+        "reserved": reserved,
+        "total": weights + kv + work + reserved,
+        "usable": usable,
+    }
+
+
+def _micro(b_rep: Any, pp: int) -> Any:
+    """Pipeline micro-batches ``m = min(b, pp)`` (at least 1), on numbers or arrays."""
+    return np.maximum(1, np.minimum(b_rep, pp))
+
+
+def _contexts(ev: Evaluator) -> np.ndarray:
+    """Context of each decode step: ``prompt_len + 1 ... prompt_len + output_len − 1`` (one step
+    at ``prompt_len + 1`` when one token is generated; decoder positions for enc-dec)."""
+    p = ev.plan
+    if p.output_len > 1:
+        ctx = p.prompt_len + np.arange(1, p.output_len, dtype=float)
+    else:
+        ctx = np.array([p.prompt_len + 1.0])
+    if ev.spec.is_encoder_decoder:
+        ctx = ctx - p.prompt_len + 1
+    return ctx
+
+
+def _decode_steps(ev: Evaluator, mbs: Any) -> PhaseCost:
+    """Every decode step of a micro-batch of ``mbs`` sequences (arrays: decode step x plan)."""
+    ctx = _contexts(ev)
+    return _decode(ev, mbs, ctx[:, None] if np.ndim(mbs) else ctx, ev.plan.prompt_len)
+
+
+def bottleneck_phase(ev: Evaluator, b_rep: Any) -> PhaseCost:
+    """The phase :func:`dominant` names a plan's bottleneck from, as :func:`serve` evaluates it:
+    the decode steps, or the prefill when one token is generated."""
+    p = ev.plan
+    mbs = b_rep / _micro(b_rep, p.pp)
+    return _decode_steps(ev, mbs) if p.output_len > 1 else _prefill(ev, mbs, p.prompt_len)
+
+
+def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
+    """TTFT, TPOT, end-to-end latency, memory by component and the two phases of ``ev``'s plan at
+    ``b_rep`` sequences per replica: a number (:func:`cost`), or a 1-D array, one batch per plan
+    when ``ev`` holds several plans (``llmcost search infer``): the one composition of both.
+
+    PP: ``m = min(b, pp)`` micro-batches, ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_p2p`` and
+    ``TPOT = T_dec(b/m) + (p − 1)·T_p2p`` (GPipe fill, Huang et al. 2019); every
+    decode step at its own context, ``prompt_len + 1 ... prompt_len + output_len − 1`` (static
+    batching, TensorRT-LLM gptSessionBenchmark). With an array the decode steps run on the first
+    axis and the plans on the last; each plan's steps are then summed in the same order as alone."""
+    p, spec = ev.plan, ev.spec
+    m = _micro(b_rep, p.pp)
+    mbs = b_rep / m
+    pre = _prefill(ev, mbs, p.prompt_len)
+    mem = _memory(ev, b_rep, pre)
+    # pp = 1: no pipeline degree, the p2p time is 0 (collective_time)
+    tok = mbs * p.prompt_len / p.cp
+    p2p = np.asarray(
+        ev.collective_time("send_recv", "pp", tok * spec.hidden_size * ev.vals["b_r"]), dtype=float
+    )
+    ttft = (m + p.pp - 1) / p.pp * np.asarray(pre.time, dtype=float) + (p.pp - 1) * p2p
+    ctx = _contexts(ev)
+    many = np.ndim(mbs) > 0
+    dec = _decode_steps(ev, mbs)
+    p2p_d = np.asarray(
+        ev.collective_time("send_recv", "pp", mbs * spec.hidden_size * ev.vals["b_r"]), dtype=float
+    )
+    steps = np.asarray(dec.time, dtype=float) + (p.pp - 1) * p2p_d
+    steps = np.broadcast_to(steps, ctx.shape + np.shape(mbs))
+    if many:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
+        steps = np.ascontiguousarray(steps.T)
+    tpot = np.mean(steps, axis=-1)
+    e2e = ttft + (np.sum(steps, axis=-1) if p.output_len > 1 else 0.0)
+    return {"ttft": ttft, "tpot": tpot, "e2e": e2e, "memory": mem, "prefill": pre, "decode": dec}
+
+
+def largest_batch(ev: Evaluator) -> int:
+    """Largest system batch (a multiple of dp) whose memory fits.
+
+    Memory grows monotonically with the batch but is only piecewise affine (below ``pp``
+    the micro-batch count changes with the batch), so the per-replica batch is found by
+    doubling and then bisecting on the memory function itself.
+    """
+    p = ev.plan
+    usable = ev.hw.memory_usable
+
+    def fits(b_rep: int) -> bool:
+        pre = _prefill(ev, b_rep / _micro(b_rep, p.pp), p.prompt_len, timed=False)  # its workspace
+        return float(_memory(ev, float(b_rep), pre)["total"]) <= usable
+
+    if not fits(1):
+        return 0
+    lo, hi = 1, 2
+    while fits(hi):
+        lo, hi = hi, hi * 2
+        if hi > 2**30:
+            return 10**9
+    while hi - lo > 1:  # fits(lo) and not fits(hi)
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo * p.dp
+
+
+def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResult:
+    """Cost ``plan`` for ``model`` on ``hw``; PlanError when it does not divide or does not fit."""
+    spec = spec_of(model)
+    ev = Evaluator(spec, hw, plan)
+    p = plan
+    notes: list[str] = [n for n in (R.context_note(spec, p.prompt_len + p.output_len),) if n]
+    max_b = largest_batch(ev)
+    batch = p.batch
+    if batch is None:
+        if max_b < p.dp:
+            raise PlanError(f"{spec.name} does not fit on {p.devices} x {hw.id} even at batch {p.dp}")
+        batch = max_b
+        notes.append(f"batch not given: using the largest that fits, {batch}")
+    b_rep = batch // p.dp
+    r = serve(ev, b_rep)
+    mem = {k: float(v) for k, v in r["memory"].items()}
+    if mem["total"] > mem["usable"]:
+        gib = GIB
+        raise PlanError(
+            f"does not fit: {mem['total'] / gib:.1f} GiB per GPU needed (weights {mem['weights'] / gib:.1f}, "
+            f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "
+            f"{mem['reserved'] / gib:.1f}) of {mem['usable'] / gib:.1f} GiB usable on {hw.id}; largest batch that "
+            f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV")
+        )
+    ttft, tpot, e2e = float(r["ttft"]), float(r["tpot"]), float(r["e2e"])
+    pre, dec = r["prefill"], r["decode"]
+    if p.disaggregated:
+        notes.append(
+            "disaggregated: metrics are for this pool alone (KV transfer not costed)"
+            + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
+        )
+    notes += [n for n in (hw.assumed_note(),) if n]
+    if spec.moe is not None and p.ep > 1 and spec.moe.num_experts % p.ep:
+        E = spec.moe.num_experts
+        notes.append(
+            f"ep {p.ep} does not divide {E} experts: the busiest rank holds ceil({E}/{p.ep}) = "
+            f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)"
+        )
+    return InferenceResult(
+        model=spec.name,
+        hardware=hw.id,
+        plan=p,
+        batch=batch,
+        gpus=p.devices,
+        ttft=ttft,
+        tpot=tpot,
+        e2e=e2e,
+        memory=mem,
+        max_batch=max_b,
+        prefill=pre,
+        decode=dec,
+        math=ev.math,
+        formats=ev.formats,
+        price_per_hour=hw.price_per_hour,
+        tdp=hw.tdp,
+        notes=notes,
+    )
+
+
+def dominant(ph: PhaseCost) -> str:
+    """Kind (and bound) of the operators taking most of the phase's time."""
+    by: dict[str, float] = {}
+    for o in ph.ops:
+        key = "network" if o.kind == "collective" else f"{o.kind}:{np.atleast_1d(o.bound)[0]}"
+        by[key] = by.get(key, 0.0) + o.count * float(np.mean(o.time))
+    return max(by, key=by.__getitem__) if by else ""

@@ -1,0 +1,315 @@
+"""Compute time and FLOPs of one micro-batch through one layer in training (runtime: no sympy).
+
+Forward operators come from the operator graph (:mod:`llmcost.graph.ops`, phase ``forward`` for
+decoder layers and ``encoder`` for an encoder stack), evaluated through its generated numpy
+module (:mod:`llmcost.graph._generated`, one function per layer shape; per device,
+one layer). This module derives what training adds and prices every operator with the
+roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor of
+:data:`llmcost.inference.serve.T_KERNEL`):
+
+* backward: GEMMs 2× the forward FLOPs and bytes (input and
+  weight gradients; SB-transformers "Forward and reverse FLOPs"); FlashAttention 2.5× the
+  forward FLOPs (it recomputes S and P; Dao-AILab/flash-attention
+  benchmarks/benchmark_flash_attention.py) and 2× its bytes; a materialized score matrix 2× the
+  forward; norms and activations 2× the forward bytes.
+* recomputation: ``full`` reruns the layer forward (Narayanan 2021 §3.5; Chen et al. 2016),
+  ``selective`` the attention core (Korthikanti 2022 §5), ``none`` nothing.
+* sequence parallel: norms and dropout run on ``T/t`` tokens (Korthikanti 2022 §4.2.2).
+* training-only elementwise work: dropout + residual add after attention and after the FFN
+  (Megatron's fused bias-dropout-add: read 2 tensors, write 1, a 1-byte mask when hidden
+  dropout is on; Korthikanti 2022 §4.1 tensors) and the fused softmax cross-entropy over the
+  vocabulary (reads and writes the fp32 logits; Megatron-LM theoretical_memory_usage.py).
+* a materialized attention (no FlashAttention; Megatron before FlashAttention, and what
+  selective recomputation recomputes) computes the whole s² score matrix and moves it through
+  HBM: scores written, softmax read/written, dropout read/written with its mask, probabilities
+  read by PV, ``(2+2+2+2 [+5 with attention dropout])`` bytes per score (Korthikanti 2022 §4.1, the
+  ``5as²b`` term; FlashAttention §2.2 "Standard attention").
+
+FLOP conventions: executed attention FLOPs are the graph's (causal blocks skipped) for
+FlashAttention and the full matrix when materialized; the *model* FLOPs of a causal decoder
+layer count the full s² (2 × the causal pairs; PaLM App. B, Narayanan 2021, Korthikanti 2022),
+encoder and cross-attention are bidirectional already.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from llmcost.kernels.roofline import roofline
+
+MATMUL_KINDS = ("gemm", "router", "expert_gemm", "lm_head")
+
+
+@dataclass(frozen=True)
+class TOp:
+    """One forward operator of one layer on one device for one micro-batch (numbers)."""
+
+    name: str
+    kind: str
+    flops: float  # executed
+    model_flops: float  # counted in MFU (matmuls, full s^2)
+    bytes: float
+    size: float = 0.0  # collectives: bytes per rank
+    comm: str | None = None
+    group: str | None = None
+    variant: str | None = None
+
+
+@dataclass(frozen=True)
+class LayerCost:
+    """Forward / backward / recompute time and FLOPs of one layer (one micro-batch, one device)."""
+
+    t_fwd: float
+    t_bwd: float
+    t_rc: float
+    t_attn_fwd: float
+    t_attn_bwd: float
+    model_flops: float  # forward + backward, per device
+    hw_flops: float  # + recomputation, per device
+    ops: tuple[TOp, ...]
+    t_op_fwd: Any = None  # forward time of each non-collective op, in ``ops`` order (axis 0)
+
+    def collectives(self) -> list[TOp]:
+        return [o for o in self.ops if o.kind == "collective"]
+
+    def tp_gemm_pairs(self) -> list[tuple[Any, Any]]:
+        """Per TP collective of :meth:`collectives` (``None`` for other groups): forward times of
+        the first and the last GEMM of its block, the ops since the previous TP collective: the
+        column-parallel GEMM that consumes the block's (gathered) input and the row-parallel GEMM
+        whose output the collective reduces (QKV / O projections, FFN up / down; shared experts in
+        a MoE block; 0 when the block has none). What TP overlap hides the collectives under
+        (:func:`llmcost.training.formulas.tp_exposed_overlap`)."""
+        out: list[Any] = []
+        block: list[Any] = []
+        j = 0
+        for o in self.ops:
+            if o.kind != "collective":
+                if o.kind == "gemm":
+                    block.append(self.t_op_fwd[j])
+                j += 1
+            elif o.group == "tp":
+                out.append((block[0], block[-1]) if block else (0.0, 0.0))
+                block = []
+            else:
+                out.append(None)
+        return out
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What prices an operator: peaks and efficiencies of the device at the training precision."""
+
+    peak_mm: float
+    peak_attn: float
+    peak_vec: float
+    eta_c: float
+    eta_attn: float
+    mem_bw: float
+    eta_m: float
+    t_kernel: float
+
+
+def layer_shape(spec: Any, stack: str, i: int) -> tuple[str, int | None]:
+    """Graph shape and window of layer ``i`` of ``stack`` ('enc' or 'dec')."""
+    from llmcost.graph.ops import attn_kind
+
+    if stack == "enc":
+        return f"encoder__std__{'moe' if i in spec.encoder_moe_layers and spec.moe else 'dense'}", None
+    ffn = "moe" if (i in spec.moe_layers and spec.moe is not None) else "dense"
+    attn = "cross" if spec.is_encoder_decoder else attn_kind(spec)
+    return f"forward__{attn}__{ffn}", spec.layer_windows[i]
+
+
+def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TOp]:
+    """The graph's forward operators of one layer (or io) shape at ``vals`` (numbers)."""
+    from llmcost.graph import _generated as gen
+    from llmcost.graph.ops import window_value
+
+    fn, names, _ = gen.FUNCTIONS[shape]
+    v = dict(vals, window=window_value(window))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = fn(*(v[n] for n in names))
+    ops = []
+    for i, (name, kind, comm, group, variant) in enumerate(gen.LAYOUTS[shape]):
+        fl, hb, _wb, _dq, sz = (_num(x) for x in out[5 * i : 5 * i + 5])
+        ops.append(TOp(name, kind, fl, fl if kind in MATMUL_KINDS else 0.0, hb, sz, comm, group, variant))
+    return ops
+
+
+def training_ops(
+    ops: list[TOp],
+    *,
+    causal: bool,
+    flash: bool,
+    attention_dropout: bool,
+    hidden_dropout: bool,
+    t_sp: int,
+    tokens: float,
+    h: int,
+    heads: float,
+    seq_kv: float,
+    b_a: float,
+) -> list[TOp]:
+    """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
+    materialized scores, sequence-parallel norms, dropout + residual. ``attention_dropout`` /
+    ``hidden_dropout``: the model trains with dropout on the attention probabilities / on the
+    attention and MLP outputs (:func:`llmcost.training.plan.attention_dropout`)."""
+    out: list[TOp] = []
+    for o in ops:
+        if o.kind == "attention":
+            full = 2 * o.flops if (causal and o.name == "attention") else o.flops
+            if flash:
+                out.append(TOp(o.name, o.kind, o.flops, full, o.bytes))
+            else:
+                per = 8 + (5 if attention_dropout else 0)
+                out.append(TOp(o.name, o.kind, full, full, o.bytes + per * tokens * seq_kv * heads))
+        elif o.kind == "norm":
+            out.append(TOp(o.name, o.kind, o.flops / t_sp, 0.0, o.bytes / t_sp))
+        else:
+            out.append(o)
+    blocks = sum(1 for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce")
+    per_tok = (3 * b_a + (1 if hidden_dropout else 0)) * h / t_sp
+    out.append(
+        TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens)
+    )
+    return out
+
+
+def _num(x: Any) -> Any:
+    """A Python float for a scalar, a float array for an array (plan grids, :mod:`llmcost.search`)."""
+    return float(x) if np.ndim(x) == 0 else np.asarray(x, dtype=float)
+
+
+def rowsum(a: np.ndarray) -> np.ndarray:
+    """Sum over axis 0, one row after the other: the same floating-point order for one plan
+    (shape ``(k,)`` or ``(k, 1)``) as for a grid of plans (numpy's pairwise summation of a
+    contiguous axis would round differently), so a plan costs the same alone or in a search."""
+    if not a.shape[0]:
+        return np.zeros(a.shape[1:])
+    out = np.array(a[0], dtype=float)
+    for r in a[1:]:
+        out = out + r
+    return out
+
+
+def _rows(xs: list[Any]) -> np.ndarray:
+    """Per-operator values stacked on axis 0: shape (ops,) for one plan, (ops, plans) for a grid."""
+    return np.stack(np.broadcast_arrays(*(np.asarray(x, dtype=float) for x in xs)))
+
+
+def _col(x: Any, ndim: int) -> Any:
+    """A per-operator vector reshaped to broadcast against (ops, plans) rows."""
+    x = np.asarray(x, dtype=float)
+    return x.reshape(x.shape + (1,) * (ndim - x.ndim)) if x.ndim == 1 else x
+
+
+def _times(ops: list[TOp], m: Machine, factor_flops: Any, factor_bytes: Any) -> tuple[np.ndarray, np.ndarray]:
+    comp = [o for o in ops if o.kind != "collective"]
+    fl0, by0 = _rows([o.flops for o in comp]), _rows([o.bytes for o in comp])
+    nd = max(fl0.ndim, by0.ndim)
+    fl = fl0 * _col(factor_flops, nd)
+    by = by0 * _col(factor_bytes, nd)
+    kinds = [o.kind for o in comp]
+    peak = _col(
+        [m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec for k in kinds],
+        nd,
+    )
+    eta = _col([m.eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
+    live = (fl > 0) | (by > 0)
+    t = roofline(
+        fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=np.where(live, m.t_kernel, 0.0)
+    ).time
+    return t, np.array([k == "attention" for k in kinds])
+
+
+def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> LayerCost:
+    """Times and FLOPs of one layer from its training ops (backward / recompute per the module
+    docstring). A materialized attention runs as batched GEMMs (QK^T, PV) plus memory-bound softmax
+    and dropout passes, so its math is priced at the GEMM efficiency; only a fused FlashAttention
+    kernel uses ``efficiency.attention``."""
+    comp = [o for o in ops if o.kind != "collective"]
+    if not flash:
+        m = replace(m, eta_attn=m.eta_c)
+    fwd, is_attn = _times(ops, m, 1.0, 1.0)
+    f_mult = np.array([2.5 if (o.kind == "attention" and flash) else 2.0 for o in comp])
+    bwd, _ = _times(ops, m, f_mult, 2.0)
+    t_f, t_b = _num(rowsum(fwd)), _num(rowsum(bwd))
+    t_af, t_ab = _num(rowsum(fwd[is_attn])), _num(rowsum(bwd[is_attn]))
+    model_fwd = sum(o.model_flops for o in comp)
+    attn_model = sum(o.model_flops for o in comp if o.kind == "attention")
+    model = 3 * model_fwd
+    if recompute == "full":
+        t_rc, hw = t_f, model + model_fwd
+    elif recompute == "selective":
+        t_rc, hw = t_af, model + attn_model
+    else:
+        t_rc, hw = 0.0, model
+    return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, hw, tuple(ops), fwd)
+
+
+def model_flops_per_token(spec: Any, seq: int) -> float:
+    """Model FLOPs (forward + backward of the matmuls, attention with the full s², no
+    recomputation: the MFU count of the module docstring) per trained token of a sequence of
+    ``seq`` tokens, for the whole model on one device. No hardware: the graph's FLOPs in their
+    training form, summed over the layers in the order of :func:`llmcost.training.step.evaluate`
+    (the same figure as its ``model_flops_per_step`` of a one-device, one-sequence step ÷ ``seq``)."""
+    from llmcost.graph.ops import model_values
+    from llmcost.training.plan import model_layers
+
+    one = np.ones(1)
+    vals: dict[str, Any] = model_values(spec)
+    vals.update(tp=one, cp=one, ep=one, etp=one, b_w=2.0, b_a=2.0, b_kv=2.0, b_r=2.0, c_dq=0.0)
+    vals.update(seq=seq, micro_batch=one, ctx=seq, seq_enc=seq)
+    keys: list[tuple[str, int | None, str]] = []
+    counts: list[float] = []
+    for stack, i in model_layers(spec):
+        k = (*layer_shape(spec, stack, i), stack)
+        if k in keys:
+            counts[keys.index(k)] += 1.0
+        else:
+            keys.append(k)
+            counts.append(1.0)
+    per_key = []
+    for (shape, win, stack), n in zip(keys, counts, strict=True):
+        ops = training_ops(
+            graph_ops(shape, win, vals),
+            causal=stack == "dec",
+            flash=True,
+            attention_dropout=False,
+            hidden_dropout=False,
+            t_sp=1,
+            tokens=float(seq),
+            h=spec.hidden_size,
+            heads=spec.num_heads,
+            seq_kv=seq,
+            b_a=2.0,
+        )
+        per_key.append(n * (3 * sum(o.model_flops for o in ops if o.kind != "collective")))
+    io = [*graph_ops("io__forward__all", None, vals), loss_ops(seq, spec.vocab_size, 1)]
+    layers = rowsum(np.array(per_key, dtype=float).reshape(len(per_key), -1))
+    return float((layers + 3 * sum(o.model_flops for o in io))[0] / seq)
+
+
+def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:
+    """Fused softmax cross-entropy over the fp32 logits of this device's vocabulary shard: read
+    and write ``T·V/t`` fp32 values (Megatron-LM theoretical_memory_usage.py, output layer)."""
+    n = tokens * vocab / tp
+    return TOp("cross_entropy", "elementwise", 5 * n, 0.0, 2 * 4 * n)
+
+
+def io_cost(
+    io: list[TOp], m: Machine, last_stage: bool, first_stage: bool, tokens: float, vocab: int, tp: int
+) -> tuple[float, float, float]:
+    """(forward time, backward time, model FLOPs fwd+bwd) of the embedding (first stage) and the
+    final norm + LM head + loss (last stage)."""
+    ops = [o for o in io if (o.kind == "embedding" and first_stage) or (o.kind != "embedding" and last_stage)]
+    if last_stage:
+        ops.append(loss_ops(tokens, vocab, tp))
+    if not ops:
+        return 0.0, 0.0, 0.0
+    fwd, _ = _times(ops, m, 1.0, 1.0)
+    bwd, _ = _times(ops, m, 2.0, 2.0)
+    return _num(rowsum(fwd)), _num(rowsum(bwd)), 3 * sum(o.model_flops for o in ops)

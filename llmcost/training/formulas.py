@@ -1,0 +1,408 @@
+"""Training cost formulas as sympy expressions: the source of truth for :mod:`.training`.
+
+Each entry of :data:`FORMULAS` is one quantity (per device unless stated) with its source in
+the docstring of the function that builds it. Categorical plan choices (recompute policy,
+pipeline schedule, ZeRO stage) select among named entries; numeric choices enter as symbols.
+``python -m llmcost.training.formulas`` prints them into ``_training_generated.py``
+(numpy only, no sympy at run time); ``tests/test_training_formulas.py`` pins it.
+
+Per-operator compute times (forward, backward, recompute of one micro-batch on one pipeline
+stage) come from the operator graph (:mod:`llmcost.graph.ops`) through the roofline and enter
+here as the symbols ``t_fwd``, ``t_bwd``, ``t_rc``; collective times come from
+:mod:`llmcost.collectives.cost` as ``t_*`` symbols. Conventions (where the sources disagree):
+
+* model FLOPs count matmuls only (GEMMs, attention QK^T and PV, the logit GEMM), **without**
+  recomputation and with the **full s^2** attention score matrix (PaLM App. B ``12·L·H·Q·T``;
+  Narayanan 2021 §5.1; Korthikanti 2022; Megatron-LM training.py before 2025). Current
+  Megatron halves it for causal masks; llmcost does not, so MFUs compare with the papers.
+* hardware FLOPs add what recomputation executes again (HFU, PaLM App. B; Korthikanti §6).
+* peaks are dense peaks at the training precision (never 2:4 sparse).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import sympy as sp
+
+from llmcost.graph.ops import S as _graph_sym
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
+from llmcost.symbolic.symbols import define, sym
+
+# --- symbols (Megatron-LM notation: Narayanan 2021, Korthikanti 2022) -------------------------------
+_graph_sym("q_dim")  # graph symbols reused: q_dim, kv_dim, b_w (llmcost.graph.ops._define)
+define(
+    "d_ff_act",
+    "1",
+    "FFN width whose activations one token stores (dense f; MoE k·d_e + shared)",
+    latex=r"f_{act}",
+)
+define(
+    "phi_a",
+    "1",
+    "bytes/2 of FFN activations per FFN unit: 4 non-gated (fc1 out + act out), 6 gated",
+    latex=r"\phi_a",
+)
+define(
+    "drop_h",
+    "1",
+    "1 when the model trains with hidden (residual-branch) dropout, else 0 (ModelSpec.hidden_dropout)",
+    latex=r"\delta_h",
+)
+define(
+    "drop_a",
+    "1",
+    "1 when the model trains with attention-probability dropout, else 0 (ModelSpec.attention_dropout)",
+    latex=r"\delta_a",
+)
+define(
+    "tp_sp",
+    "1",
+    "degree that shards the non-TP regions: t with sequence parallelism, 1 without",
+    latex="t_{sp}",
+)
+define("n_micro", "1", "micro-batches per step per pipeline (m)", latex="m", integer=True)
+define("v_stages", "1", "virtual pipeline stages (model chunks) per device (v)", latex="v", integer=True)
+define("layers_stage", "1", "transformer layers held by the busiest pipeline stage", latex="L_s")
+define("psi", "1", "parameters held by one device before data-parallel sharding (Ψ)", latex=r"\Psi")
+define("b_g", "B", "bytes per gradient element", latex="b_g")
+define(
+    "b_o",
+    "B",
+    "bytes per parameter of optimizer state (fp32 master + Adam m, v [+ fp32 grad copy])",
+    latex="b_o",
+)
+define("z_w", "1", "data-parallel shards of the weights (d with ZeRO-3, else 1)", latex="z_w")
+define("z_g", "1", "data-parallel shards of the gradients (d with ZeRO-2/3, else 1)", latex="z_g")
+define(
+    "z_o",
+    "1",
+    "data-parallel shards of the optimizer state (d with ZeRO-1+/distributed optimizer)",
+    latex="z_o",
+)
+define("inflight", "1", "micro-batches whose activations one device holds at the peak", latex="n_{if}")
+define(
+    "t_fwd",
+    "s",
+    "forward time of one micro-batch on one device (all its layers), roofline per operator",
+    latex="t_f",
+)
+define("t_bwd", "s", "backward time of one micro-batch on one device", latex="t_b")
+define("t_rc", "s", "recomputation time of one micro-batch on one device", latex="t_{rc}")
+define(
+    "t_comm_mb", "s", "exposed TP / CP / EP communication of one micro-batch on one device", latex=r"t_{comm}"
+)
+define("t_p2p", "s", "one pipeline send/recv of one micro-batch's boundary activations", latex=r"t_{p2p}")
+define(
+    "t_dp", "s", "data-parallel gradient reduction (all-reduce or reduce-scatter) per step", latex=r"T_{dp}"
+)
+define(
+    "t_ag",
+    "s",
+    "data-parallel parameter all-gather per step (distributed optimizer / ZeRO-1/2)",
+    latex=r"T_{ag}",
+)
+define("n_buckets", "1", "gradient buckets (the last one cannot overlap the backward)", latex=r"n_{bk}")
+define(
+    "t_z3_ag",
+    "s",
+    "ZeRO-3 / FSDP all-gather of one layer's parameters over the data-parallel group",
+    latex=r"t_{z3,ag}",
+)
+define(
+    "t_z3_rs",
+    "s",
+    "ZeRO-3 / FSDP reduce-scatter of one layer's gradients over the data-parallel group",
+    latex=r"t_{z3,rs}",
+)
+define(
+    "z3_rc",
+    "1",
+    "1 when full recomputation gathers the parameters a third time (before the recomputed forward)",
+    latex=r"\rho_{rc}",
+)
+define("n_fpass", "1", "forward passes per micro-batch: 1, or 2 with full recomputation", latex=r"n_{fp}")
+define(
+    "t_tp_ag",
+    "s",
+    "sequence-parallel TP all-gather of one block's input (one pass, one micro-batch)",
+    latex=r"t_{tp,ag}",
+)
+define(
+    "t_tp_rs",
+    "s",
+    "sequence-parallel TP reduce-scatter of one block's output (one pass, one micro-batch)",
+    latex=r"t_{tp,rs}",
+)
+define(
+    "t_gemm_in",
+    "s",
+    "forward time of the column-parallel GEMM that consumes a block's gathered input (QKV, FFN up)",
+    latex=r"t_{g,in}",
+)
+define(
+    "t_gemm_out",
+    "s",
+    "forward time of the row-parallel GEMM whose output is reduce-scattered (attention out, FFN down)",
+    latex=r"t_{g,out}",
+)
+define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
+define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
+define("opt_bytes", "B", "HBM bytes the Adam step moves per parameter", latex=r"b_{adam}")
+define("psi_opt", "1", "parameters one device updates (Ψ/z_o)", latex=r"\Psi_{opt}")
+define("flops_step", "FLOP", "FLOPs of one step over all devices", latex=r"C_{step}")
+define("t_step", "s", "time of one training step", latex="T")
+define("n_gpus", "1", "devices in the job (N)", latex="N", integer=True)
+define("tokens_step", "token", "tokens per step (global batch × sequence length)", latex=r"B_{tok}")
+define("train_tokens", "token", "tokens of the whole run (D)", latex="D")
+define("power_w", "W", "power per device (TDP, an upper bound)", latex="P")
+define("price_h", "USD/h", "price per device-hour", latex=r"\$_{h}")
+
+S = sym
+
+
+# --- time ------------------------------------------------------------------------------------------
+def _per_mb() -> sp.Expr:
+    return S("t_fwd") + S("t_bwd") + S("t_rc") + S("t_comm_mb")
+
+
+def bubble_1f1b() -> sp.Expr:
+    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1)."""
+    return (S("pp") - 1) * _per_mb()
+
+
+def bubble_interleaved() -> sp.Expr:
+    """Interleaved 1F1B with v chunks per device: ``(p−1)(t_f + t_b)/v`` (Narayanan 2021 §2.2.2)."""
+    return (S("pp") - 1) * _per_mb() / S("v_stages")
+
+
+def bubble_zero_bubble() -> sp.Expr:
+    """ZB-H1 (Qi et al. 2024 §2.1): ``(p−1)(T_F + T_B − T_W)``, the backward split evenly into input
+    gradient and weight gradient (T_B = T_W = t_b/2) ⇒ ``(p−1)(t_f + t_rc + comm/3)``: a third of
+    1F1B's bubble when T_F = T_B = T_W (ZB README)."""
+    return (S("pp") - 1) * (S("t_fwd") + S("t_rc") + S("t_comm_mb") / 3)
+
+
+def pipeline_time(bubble: Callable[[], sp.Expr]) -> sp.Expr:
+    """Compute + exposed per-micro-batch communication over the step: ``m·(t_f + t_b + t_rc + t_comm)``
+    plus the bubble, plus the pipeline send/recvs on the critical path ``2(m·v + p − 1)·t_p2p``
+    (Narayanan 2021 §2.2, §4.1: one activation send forward and one gradient send backward per
+    micro-batch and model chunk) [derived]."""
+    return S("n_micro") * _per_mb() + bubble() + 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
+
+
+def dp_exposed_overlap() -> sp.Expr:
+    """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward
+    (PyTorch DDP buckets; Megatron --overlap-grad-reduce): the part longer than the backward is
+    exposed and the last bucket never hides, ``max(T_dp − t_b, T_dp/n_bk)``; the parameter
+    all-gather of a sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
+    [derived: exposed = max(0, communication − overlapping compute)]."""
+    return sp.Max(S("t_dp") - S("t_bwd"), S("t_dp") / S("n_buckets")) + sp.Max(
+        S("t_ag") - S("t_fwd"), S("t_ag") / S("n_buckets")
+    )
+
+
+def dp_exposed_serial() -> sp.Expr:
+    """Data-parallel reduction after the backward, not overlapped (Megatron without
+    --overlap-grad-reduce; Korthikanti 2022 §6.3 note)."""
+    return S("t_dp") + S("t_ag")
+
+
+def _prefetched(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
+    """Exposed time of a pass over ``L_s`` layers whose per-layer communication ``t_comm`` is
+    prefetched under the previous layer's compute ``t_compute/L_s``: the first layer's
+    communication cannot overlap, each later layer exposes what exceeds one layer of compute,
+    ``t_comm + (L_s − 1)·max(0, t_comm − t_compute/L_s)``: a compute-bound pass exposes one layer's
+    communication, a communication-bound one takes ``L_s·t_comm + t_compute/L_s`` in all
+    [derived: exposed = max(0, communication − overlapping compute)]."""
+    L = S("layers_stage")
+    return t_comm + (L - 1) * sp.Max(t_comm - t_compute / L, 0)
+
+
+def zero3_exposed() -> sp.Expr:
+    """ZeRO-3 / FSDP FULL_SHARD, overlapped layer by layer (not per step): per micro-batch, each
+    layer's parameters are all-gathered before its forward and again before its backward (and
+    before the recomputed forward with full recomputation), and its gradients reduce-scattered
+    after its backward (Rajbhandari et al. 2020 §5.3, §7.2.2: 3 passes of Ψ, 1.5× the volume of
+    DP / ZeRO-1/2). The gather of the next layer is prefetched under the current layer's compute
+    (DeepSpeed ``stage3_prefetch_bucket_size`` / ``stage3_max_live_parameters``; PyTorch FSDP
+    ``forward_prefetch`` / ``BackwardPrefetch.BACKWARD_PRE``), and in the backward the gather of
+    the next layer and the reduce-scatter of the previous one share the comm stream under one
+    layer's backward. Exposed per pass (:func:`_prefetched`): the first gather (and the last
+    reduce-scatter) plus each layer's excess of communication over compute, ``L_s`` layers of
+    average size ([derived]: FSDP prefetch overlaps a layer's gather with the previous layer's
+    compute)."""
+    fwd = _prefetched(S("t_z3_ag"), S("t_fwd"))
+    rc = S("z3_rc") * _prefetched(S("t_z3_ag"), S("t_rc"))
+    bwd = _prefetched(S("t_z3_ag") + S("t_z3_rs"), S("t_bwd"))
+    return S("n_micro") * (fwd + rc + bwd)
+
+
+def tp_exposed_overlap() -> sp.Expr:
+    """TP communication overlapped with the adjacent GEMMs (Megatron-Core ``--tp-comm-overlap``,
+    Transformer Engine userbuffers; needs sequence parallelism): per block and micro-batch the
+    sequence-parallel all-gather is pipelined with the column-parallel GEMM that consumes it and
+    the reduce-scatter with the row-parallel GEMM that produces it (AG+GEMM, GEMM+RS; Wang et
+    al. 2022 "Overlap communication with dependent computation via decomposition", ASPLOS 2023;
+    NVIDIA TransformerEngine ``initialize_ub``), so each exposes ``max(0, comm − GEMM)``. In the
+    backward the roles swap: the gradient all-gather overlaps the row-parallel GEMM's data
+    gradient and the reduce-scatter the column-parallel GEMM's data gradient (each the forward
+    GEMM's time); a recomputed forward repeats the forward pairs."""
+    ag, rs, gi, go = S("t_tp_ag"), S("t_tp_rs"), S("t_gemm_in"), S("t_gemm_out")
+    fwd = sp.Max(ag - gi, 0) + sp.Max(rs - go, 0)
+    bwd = sp.Max(ag - go, 0) + sp.Max(rs - gi, 0)
+    return S("n_fpass") * fwd + bwd
+
+
+def optimizer_time() -> sp.Expr:
+    """Adam(W) with fp32 master weights is a memory-bound elementwise pass:
+    ``Ψ_opt·b_adam/(η_m·W_hbm)`` [derived: read and write of the fp32 copy, m, v and the gradient]."""
+    return S("psi_opt") * S("opt_bytes") / (S("eta_m") * S("mem_bw"))
+
+
+# --- FLOPs and rates -------------------------------------------------------------------------------
+def mfu() -> sp.Expr:
+    """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F)."""
+    return S("flops_step") / (S("t_step") * S("n_gpus") * S("peak_flops"))
+
+
+def tflops_per_gpu() -> sp.Expr:
+    """Achieved FLOP/s per device: FLOPs per step / (T·N) (Narayanan 2021 §5.1)."""
+    return S("flops_step") / (S("t_step") * S("n_gpus"))
+
+
+def tokens_per_s() -> sp.Expr:
+    """Throughput: tokens per step / T."""
+    return S("tokens_step") / S("t_step")
+
+
+def time_to_train() -> sp.Expr:
+    """Run length: ``(D/B_tok)·T`` [derived]."""
+    return S("train_tokens") / S("tokens_step") * S("t_step")
+
+
+def gpu_hours() -> sp.Expr:
+    """Device-hours of the run: ``N·(D/B_tok)·T/3600``."""
+    return S("n_gpus") * time_to_train() / 3600
+
+
+def energy_j() -> sp.Expr:
+    """Energy: ``N·P·time`` with P = TDP, an upper bound on the draw [derived]."""
+    return S("n_gpus") * S("power_w") * time_to_train()
+
+
+def cost_usd() -> sp.Expr:
+    """Rental cost: device-hours × price per device-hour [derived]."""
+    return gpu_hours() * S("price_h")
+
+
+# --- memory ----------------------------------------------------------------------------------------
+def model_state_bytes() -> sp.Expr:
+    """Weights, gradients and optimizer state per device: ``Ψ·(b_w/z_w + b_g/z_g + b_o/z_o)``.
+
+    ZeRO stages 0-3 (Rajbhandari et al. 2020 §5, Fig. 1: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d) and
+    the Megatron distributed optimizer ([MEG-distopt]: bf16 params + fp32 grads 6 + 12/d; fp16
+    4 + 16/d)."""
+    return S("psi") * (S("b_w") / S("z_w") + S("b_g") / S("z_g") + S("b_o") / S("z_o"))
+
+
+def _act_common() -> sp.Expr:
+    s, b, h, t = S("seq") / S("cp"), S("micro_batch"), S("d_model"), S("tp")
+    return (
+        s * b * h * (8 + 2 * S("drop_h")) / S("tp_sp")
+        + (2 * s * b * (2 * S("q_dim") + 2 * S("kv_dim")) + S("phi_a") * s * b * S("d_ff_act")) / t
+    )
+
+
+def act_layer_materialized() -> sp.Expr:
+    """Activation bytes of one layer for one micro-batch, attention scores stored (no recompute).
+
+    Korthikanti et al. 2022 §4, Table 2 (``sbh(34 + 5as/h)`` for MHA, f = 4h, GeLU) generalized to
+    GQA (n_kv), any FFN width and gated MLPs [derived: the same per-tensor accounting]:
+    ``sbh(8 + 2δ_h)/t_sp + [4sb(q_dim + kv_dim) + φ_a·sb·f]/t + (2 + 3δ_a)·n_q·s²·b/t``: the two
+    1-byte masks of the attention-output and MLP-output dropouts (δ_h) and the attention-probability
+    dropout's mask + output (δ_a), as Korthikanti counts them; context parallel divides the
+    sequence (MEG-CP)."""
+    s = S("seq") / S("cp")
+    return _act_common() + (2 + 3 * S("drop_a")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
+
+
+def act_layer_flash() -> sp.Expr:
+    """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp
+    ``4·n_q·s·b/t`` (Dao 2022 §3.1: O(N) extra memory)."""
+    s = S("seq") / S("cp")
+    return _act_common() + 4 * S("n_q") * s * S("micro_batch") / S("tp")
+
+
+def act_layer_selective() -> sp.Expr:
+    """Selective recomputation: the attention core (QK^T, softmax, dropout, ·V) is recomputed so
+    its s² activations are not stored: ``sbh(10 + 24/t)`` / ``34sbh/t`` with SP for GPT
+    (Korthikanti 2022 §5, Table 2)."""
+    return _act_common()
+
+
+def act_layer_full() -> sp.Expr:
+    """Full recomputation stores only each layer's input, ``2sbh/t_sp`` (Korthikanti 2022 Table 2)."""
+    return 2 * S("seq") / S("cp") * S("micro_batch") * S("d_model") / S("tp_sp")
+
+
+FORMULAS: dict[str, Callable[[], sp.Expr]] = {
+    "bubble__1f1b": bubble_1f1b,
+    "bubble__gpipe": bubble_1f1b,
+    "bubble__interleaved": bubble_interleaved,
+    "bubble__zero_bubble": bubble_zero_bubble,
+    "pipeline__1f1b": lambda: pipeline_time(bubble_1f1b),
+    "pipeline__gpipe": lambda: pipeline_time(bubble_1f1b),
+    "pipeline__interleaved": lambda: pipeline_time(bubble_interleaved),
+    "pipeline__zero_bubble": lambda: pipeline_time(bubble_zero_bubble),
+    "dp__overlap": dp_exposed_overlap,
+    "dp__serial": dp_exposed_serial,
+    "zero3": zero3_exposed,
+    "tp__overlap": tp_exposed_overlap,
+    "optimizer": optimizer_time,
+    "mfu": mfu,
+    "tflops_per_gpu": tflops_per_gpu,
+    "tokens_per_s": tokens_per_s,
+    "time_to_train": time_to_train,
+    "gpu_hours": gpu_hours,
+    "energy_j": energy_j,
+    "cost_usd": cost_usd,
+    "model_state": model_state_bytes,
+    "act__materialized": act_layer_materialized,
+    "act__flash": act_layer_flash,
+    "act__selective": act_layer_selective,
+    "act__full": act_layer_full,
+}
+
+
+def expression(name: str) -> sp.Expr:
+    """The sympy expression of quantity ``name`` (a key of :data:`FORMULAS`)."""
+    return FORMULAS[name]()
+
+
+def step_expression(schedule: str, dp_mode: str, zero3: bool) -> sp.Expr:
+    """Whole step time: pipeline + exposed DP + ZeRO-3 + optimizer + offload (for ``--explain``)."""
+    e = expression(f"pipeline__{schedule}") + expression(f"dp__{dp_mode}") + S("t_opt") + S("t_offload")
+    if zero3:
+        e += expression("zero3")
+    return e
+
+
+GENERATED = Path(__file__).with_name("_generated.py")
+HEADER = generated_header(
+    "llmcost.training.formulas",
+    "tests/test_training.py",
+    "One numpy function per training quantity; FUNCTIONS maps its name to\n(function, argument names, expression hash).",
+)
+
+
+def generated_source() -> str:
+    """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
+    from llmcost.symbolic.compile import formulas_source
+
+    return formulas_source(FORMULAS, arguments, header=HEADER)
+
+
+if __name__ == "__main__":
+    write_generated(GENERATED, generated_source())

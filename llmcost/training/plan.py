@@ -1,0 +1,684 @@
+"""Training plans: the plan, its checks and layout, and the cost of one plan (runtime: no sympy).
+
+:func:`evaluate` checks a plan (:func:`check`) and costs it through
+:func:`llmcost.training.step.evaluate`, the one composition of a training step, run here on a
+length-1 array and by ``llmcost search train`` on plan grids. The quantities are the expressions
+of :mod:`llmcost.training.formulas`, evaluated through the generated numpy module; their
+inputs:
+
+* compute per micro-batch and device: per-operator roofline of the forward, backward and
+  recomputation of every layer of the busiest pipeline stage (:mod:`.train_compute`);
+* communication: collective times over the cluster's fabric tiers (:mod:`.collectives`), with
+  the groups placed Megatron-style, tensor parallel innermost, then context, data (experts
+  within it) and pipeline outermost (Narayanan 2021 §3.3: TP within a node);
+* memory: :mod:`.train_memory`.
+
+What overlaps and what is exposed (reported separately in :class:`TrainResult`):
+
+* TP (all-reduce, or reduce-scatter + all-gather with sequence parallel), EP all-to-all and
+  pipeline send/recv: exposed (on the critical path); with ``tp_overlap`` (Megatron-Core
+  ``--tp-comm-overlap``, Transformer Engine userbuffers; default off, needs sequence
+  parallelism) each TP all-gather / reduce-scatter hides under its adjacent GEMM and only the
+  excess is exposed;
+* CP ring KV exchange: overlapped with the attention of each ring step, the excess exposed;
+* DP gradient reduction: bucketed, overlapped with the last micro-batch's backward (and the
+  distributed optimizer's parameter all-gather with the next forward); the last bucket and
+  anything longer than the backward is exposed (``overlap_dp: false`` exposes all of it);
+* ZeRO-3 / FSDP parameter gathers and gradient reduce-scatters, every micro-batch: prefetched
+  layer by layer under the previous layer's compute; the first gather of each pass, the last
+  reduce-scatter and each layer's excess of communication over compute are exposed;
+* optimizer step and host offload: exposed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from llmcost import checks
+from llmcost import rules as R
+from llmcost.errors import PlanError, UserError
+from llmcost.hardware import Hardware
+from llmcost.model.spec import ModelSpec
+from llmcost.rules import Rule
+from llmcost.training.compute import Machine
+from llmcost.units import GIB
+
+RECOMPUTE = ("none", "selective", "full")
+SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
+PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
+OFFLOAD = ("none", "cpu", "nvme")
+ATTENTION = ("auto", "flash", "materialized")
+BUCKET_PARAMS = 40_000_000
+"""Gradient bucket size in parameters: Megatron-LM DDP default ``bucket_size = max(40M, 1M·dp)``
+(megatron/core/distributed/distributed_data_parallel.py)."""
+_PLAN_KEYS = (
+    "tp",
+    "pp",
+    "dp",
+    "cp",
+    "ep",
+    "sp",
+    "zero",
+    "distributed_optimizer",
+    "micro_batch",
+    "global_batch",
+    "seq_len",
+    "recompute",
+    "schedule",
+    "virtual_stages",
+    "precision",
+    "tokens",
+    "gpus",
+    "gpus_per_node",
+    "attention",
+    "overlap_dp",
+    "tp_overlap",
+    "offload",
+)
+
+
+@dataclass(frozen=True)
+class TrainPlan:
+    """A training plan: parallel degrees, batch, recompute, schedule and precision.
+
+    Keys follow the validation README's train plan keys; ``dp`` defaults to what the GPU count
+    leaves, ``sp`` to ``tp > 1``, ``global_batch`` to ``dp·micro_batch``.
+    """
+
+    gpus: int
+    tp: int = 1
+    pp: int = 1
+    dp: int | None = None
+    cp: int = 1
+    ep: int = 1
+    sp: bool | None = None
+    zero: int = 0
+    distributed_optimizer: bool = False
+    micro_batch: int = 1
+    global_batch: int | None = None
+    seq_len: int | None = None
+    recompute: str = "none"
+    schedule: str = "1f1b"
+    virtual_stages: int | None = None
+    precision: str = "bf16"
+    tokens: float | None = None
+    gpus_per_node: int | None = None
+    attention: str = "auto"  # 'flash' | 'materialized' | 'auto' (see :func:`check`)
+    overlap_dp: bool = True
+    tp_overlap: bool = False
+    """TP communication overlapped with the adjacent GEMMs: what Megatron-Core with Transformer
+    Engine does with ``--tp-comm-overlap`` (userbuffers; requires sequence parallelism). Off by
+    default: plain Megatron-LM / PyTorch TP runs its collectives on the critical path."""
+    offload: str = "none"
+
+    @classmethod
+    def from_mapping(
+        cls, plan: dict[str, Any], gpus: int | None = None, gpus_per_node: int | None = None
+    ) -> TrainPlan:
+        """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error."""
+        kw: dict[str, Any] = {}
+        for k, v in (plan or {}).items():
+            if k not in _PLAN_KEYS:
+                from llmcost.errors import did_you_mean
+
+                raise UserError(f"plan key '{k}' is not a train plan key{did_you_mean(k, _PLAN_KEYS)}")
+            if v is not None:
+                kw[k] = v
+        if kw.get("zero") == "fsdp":
+            kw["zero"] = 3
+        if gpus is not None:
+            kw.setdefault("gpus", gpus)
+        if gpus_per_node is not None:
+            kw.setdefault("gpus_per_node", gpus_per_node)
+        if "gpus" not in kw:
+            deg = [checks.finite_int(kw.get(k) or 1, k) for k in ("tp", "pp", "dp", "cp")]
+            kw["gpus"] = math.prod(deg)
+        try:
+            return cls(**kw)
+        except TypeError as e:
+            raise UserError(f"bad train plan: {e}") from None
+
+
+@dataclass
+class Layout:
+    """A checked plan with everything derived: degrees, micro-batches, stage layers."""
+
+    plan: TrainPlan
+    tp: int
+    pp: int
+    dp: int
+    cp: int
+    ep: int
+    sp: bool
+    v: int
+    m: int
+    seq: int
+    global_batch: int
+    stage_layers: list[list[int]]  # layer indices per pipeline stage (all chunks of a device)
+    gpn: int
+    flash: bool
+
+
+def _int(v: Any, name: str, minimum: int = 1) -> int:
+    return checks.finite_int(v, name, minimum)
+
+
+def model_layers(spec: ModelSpec) -> list[tuple[str, int]]:
+    """Layers in pipeline order: encoder layers then decoder layers, as (stack, index)."""
+    return [("enc", i) for i in range(spec.num_encoder_layers)] + [("dec", i) for i in range(spec.num_layers)]
+
+
+def default_seq_len(spec: ModelSpec) -> int:
+    """The sequence length of a plan that sets none: the model's context, at most 4096."""
+    return int(min(spec.max_position_embeddings or 4096, 4096))
+
+
+def node_size(hw: Hardware, gpus: int, gpus_per_node: int | None) -> int:
+    """Ranks per node as the plan is placed: ``gpus_per_node``, else the hardware's node size,
+    at most the GPU count; ``gpus_per_node`` goes through the one check every command uses
+    (:func:`llmcost.checks.gpus_per_node`: an integer >= 1 within the host and scale-up domain)."""
+    g = checks.gpus_per_node(hw, gpus_per_node, "gpus_per_node")
+    return max(1, min(g if g is not None else (hw.node_devices or 1), gpus))
+
+
+def sequence_parallel(sp: Any, tp: Any) -> Any:
+    """Whether sequence parallelism is on: requested (``sp`` 1 on, 0 off, -1 the default: on) and
+    tp > 1 (with tp 1 there is nothing to split: the same plan as off)."""
+    return (sp != 0) & (tp > 1)
+
+
+def auto_flash(spec: ModelSpec, selective: Any) -> Any:
+    """What attention 'auto' costs: FlashAttention, unless the plan recomputes selectively or the
+    model trains with attention-probability dropout (:func:`attention_dropout`; then materialized
+    scores). Selective recomputation exists to recompute a materialized score matrix (Korthikanti
+    2022 §5), and configs with attention dropout (GPT-2/3-style Megatron runs, attention dropout
+    0.1) use Megatron's fused scale-mask-softmax-dropout kernel on materialized scores; other
+    models FlashAttention. When the materialized scores do not fit in memory, :func:`evaluate`
+    costs FlashAttention."""
+    return np.logical_and(np.logical_not(selective), not attention_dropout(spec))
+
+
+class RuleFields(SimpleNamespace):
+    """What :data:`RULES` read of a plan: scalars (one plan, :func:`check`) or numpy arrays (one
+    element per plan, ``llmcost search train``). ``gpus``, ``tp``, ``pp``, ``dp``, ``cp``, ``ep``;
+    ``dp_given`` (the plan set dp rather than leaving the GPU count to fix it; messages only);
+    ``node`` (ranks per node, :func:`node_size`); ``seq``; ``sched`` (index in :data:`SCHEDULES`),
+    ``v`` (pipeline chunks per device); ``mb``, ``gb`` (micro and global batch); ``zero`` (stage),
+    ``distopt``; ``prec`` (index in :data:`PRECISIONS`); ``sp`` (1 on, 0 off, -1 default),
+    ``tpo`` (TP overlap); ``offload`` (index in :data:`OFFLOAD`); ``hw``."""
+
+
+_INTERLEAVED = SCHEDULES.index("interleaved")
+
+
+def _n_layers(spec: ModelSpec) -> int:
+    return spec.num_layers + spec.num_encoder_layers
+
+
+def _experts(spec: ModelSpec) -> int:
+    return spec.moe.num_experts if spec.moe is not None else 0
+
+
+def _too_few_layers(n: Any, pp: Any, v: Any) -> Any:
+    return n < pp * v
+
+
+def _no_peak(hw: Hardware, prec: Any) -> Any:
+    return np.array([d not in hw.peak for d in PRECISIONS])[prec]
+
+
+def _factor_message(s: ModelSpec, p: RuleFields) -> str:
+    mp = p.tp * p.pp * p.cp
+    if not p.dp_given:
+        return f"{p.gpus} GPUs do not divide by tp*pp*cp = {p.tp}*{p.pp}*{p.cp} = {mp}; use degrees whose product divides {p.gpus}"
+    return (
+        f"gpus ({p.gpus}) must equal tp*pp*dp*cp = {p.tp}*{p.pp}*{p.dp}*{p.cp} = {mp * p.dp}; "
+        "drop dp to let the GPU count fix it"
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "tp*pp*cp does not divide the GPUs",
+        lambda s, p: p.tp * p.pp * p.dp * p.cp != p.gpus,
+        _factor_message,
+        ("gpus", "tp", "pp", "cp", "dp"),
+    ),
+    Rule(
+        "GPUs do not fill whole nodes",
+        lambda s, p: p.gpus % p.node != 0,
+        lambda s, p: (
+            f"{p.gpus} GPUs do not divide into nodes of {p.node}; use a multiple of {p.node} GPUs "
+            "or set gpus_per_node"
+        ),
+        ("gpus", "node"),
+    ),
+    R.context_rule(lambda p: p.seq, "seq_len", ("seq",)),
+    R.HEADS,
+    R.KV_HEADS,
+    Rule(
+        "seq_len does not divide by 2*cp",
+        lambda s, p: (p.cp > 1) & (p.seq % (2 * p.cp) != 0),
+        lambda s, p: f"seq_len {p.seq} must divide by 2*cp = {2 * p.cp} (load-balanced context parallel)",
+        ("cp", "seq"),
+    ),
+    R.EP_NEEDS_MOE,
+    Rule(
+        "experts do not divide by ep",
+        lambda s, p: s.is_moe & (_experts(s) % p.ep != 0),
+        lambda s, p: f"{_experts(s)} experts do not divide by ep {p.ep}; use an ep dividing {_experts(s)}",
+        ("ep",),
+    ),
+    Rule(
+        "ep does not divide dp*cp",
+        lambda s, p: (p.dp * p.cp) % p.ep != 0,
+        lambda s, p: (
+            f"ep {p.ep} must divide dp*cp = {p.dp}*{p.cp} = {p.dp * p.cp} (experts are sharded within data parallel)"
+        ),
+        ("ep", "dp", "cp"),
+    ),
+    Rule(
+        "interleaved schedule needs pp > 1",
+        lambda s, p: (p.sched == _INTERLEAVED) & (p.pp == 1),
+        lambda s, p: "the interleaved schedule needs pp > 1; use pp > 1 or schedule 1f1b",
+        ("sched", "pp"),
+    ),
+    Rule(
+        "virtual_stages without the interleaved schedule",
+        lambda s, p: (p.sched != _INTERLEAVED) & (p.v != 1),
+        lambda s, p: f"virtual_stages={p.v} needs schedule interleaved",
+        ("sched", "v"),
+    ),
+    Rule(
+        "fewer layers than pp*v pipeline chunks",
+        lambda s, p: _too_few_layers(_n_layers(s), p.pp, p.v),
+        lambda s, p: pipeline_split_error(_n_layers(s), p.pp, p.v) or "",
+        ("pp", "v"),
+    ),
+    Rule(
+        "global_batch does not divide by dp*micro_batch",
+        lambda s, p: p.gb % (p.dp * p.mb) != 0,
+        lambda s, p: (
+            f"global_batch {p.gb} does not divide by dp*micro_batch = {p.dp}*{p.mb}; "
+            f"use a multiple of {p.dp * p.mb}"
+        ),
+        ("gb", "dp", "mb"),
+    ),
+    Rule(
+        "interleaved: micro-batches not divisible by pp",
+        lambda s, p: (p.sched == _INTERLEAVED) & ((p.gb // (p.dp * p.mb)) % p.pp != 0),
+        lambda s, p: (
+            f"the interleaved schedule needs micro-batches ({p.gb // (p.dp * p.mb)}) divisible by pp ({p.pp})"
+        ),
+        ("sched", "gb", "dp", "mb", "pp"),
+    ),
+    Rule(
+        "precision without compute on the hardware",
+        lambda s, p: _no_peak(p.hw, p.prec),
+        lambda s, p: (
+            f"{p.hw.id} has no {PRECISIONS[p.prec]} compute; it trains in "
+            + ", ".join(d for d in PRECISIONS if d in p.hw.peak)
+        ),
+        ("prec",),
+    ),
+    Rule(
+        "ZeRO with the distributed optimizer",
+        lambda s, p: (p.zero > 0) & (p.distopt != 0),
+        lambda s, p: "use either zero (DeepSpeed/FSDP) or distributed_optimizer (Megatron), not both",
+        ("zero", "distopt"),
+    ),
+    Rule(
+        "ZeRO-3 with pipeline parallelism",
+        lambda s, p: (p.zero == 3) & (p.pp > 1),
+        lambda s, p: (
+            "ZeRO-3 with pipeline parallelism is not supported (parameters regathered per stage); "
+            "use zero <= 2 or pp 1"
+        ),
+        ("zero", "pp"),
+    ),
+    Rule(
+        "offload without ZeRO",
+        lambda s, p: (p.offload != 0) & (p.zero == 0),
+        lambda s, p: (
+            "offload needs ZeRO (zero >= 1): ZeRO-Offload partitions the optimizer state to the host"
+        ),
+        ("offload", "zero"),
+    ),
+    Rule(
+        "tp overlap needs tp > 1 with sequence parallel",
+        lambda s, p: (p.tpo != 0) & (sequence_parallel(p.sp, p.tp) == 0),
+        lambda s, p: (
+            "tp_overlap needs tp > 1 with sequence parallelism (Megatron-Core --tp-comm-overlap"
+            " requires --sequence-parallel)"
+        ),
+        ("tpo", "sp", "tp"),
+    ),
+)
+"""The training plan validity rules, each written once (the heads, KV-heads and MoE ones shared
+with inference, :mod:`llmcost.rules`): :func:`check` raises the first a plan breaks;
+``llmcost search train`` applies the same predicates as masks over the enumerated dimensions and
+counts each rejected plan under the first rule it breaks. Ordered by the dimension they read
+(layout, ep, schedule, batch, then the per-plan options), the order the search enumerates in."""
+
+
+def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
+    """The fields :data:`RULES` read of one plan, each key checked for its type and domain
+    (PlanError naming the key); ``dp`` defaults to what the GPU count leaves (rounded down: a
+    GPU count the other degrees do not divide breaks the first rule)."""
+    gpus = _int(plan.gpus, "gpus")
+    tp, pp, cp, ep = (_int(getattr(plan, k), k) for k in ("tp", "pp", "cp", "ep"))
+    dp = gpus // (tp * pp * cp) if plan.dp is None else _int(plan.dp, "dp")
+    for key, value, allowed in (
+        ("recompute", plan.recompute, RECOMPUTE),
+        ("schedule", plan.schedule, SCHEDULES),
+        ("precision", plan.precision, PRECISIONS),
+        ("offload", plan.offload, OFFLOAD),
+        ("attention", plan.attention, ATTENTION),
+    ):
+        if value not in allowed:
+            raise PlanError(f"{key} '{value}': use one of {', '.join(allowed)}")
+    zero = plan.zero
+    if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
+        raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
+    if not isinstance(plan.tp_overlap, bool):
+        raise PlanError(f"tp_overlap must be true or false, got {plan.tp_overlap!r}")
+    sched = SCHEDULES.index(plan.schedule)
+    if sched == _INTERLEAVED:
+        v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")
+    else:
+        v = plan.virtual_stages if plan.virtual_stages is not None else 1
+    mb = _int(plan.micro_batch, "micro_batch")
+    gb = dp * mb if plan.global_batch is None else _int(plan.global_batch, "global_batch")
+    seq = _int(plan.seq_len if plan.seq_len is not None else default_seq_len(spec), "seq_len")
+    return RuleFields(
+        gpus=gpus,
+        tp=tp,
+        pp=pp,
+        dp=dp,
+        cp=cp,
+        ep=ep,
+        dp_given=plan.dp is not None,
+        node=node_size(hw, gpus, plan.gpus_per_node),
+        seq=seq,
+        sched=sched,
+        v=v,
+        mb=mb,
+        gb=gb,
+        zero=int(zero),
+        distopt=bool(plan.distributed_optimizer),
+        prec=PRECISIONS.index(plan.precision),
+        sp=-1 if plan.sp is None else int(bool(plan.sp)),
+        tpo=plan.tp_overlap,
+        offload=OFFLOAD.index(plan.offload),
+        hw=hw,
+    )
+
+
+def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
+    """Validate ``plan`` against the model and hardware: each key's type and domain
+    (:func:`rule_fields`), then :data:`RULES`; PlanError with the first broken rule's message."""
+    f = rule_fields(spec, plan, hw)
+    for rule in RULES:
+        if rule.broken(spec, f):
+            raise PlanError(rule.message(spec, f))
+    flash = plan.attention == "flash" or (
+        plan.attention == "auto" and bool(auto_flash(spec, plan.recompute == "selective"))
+    )
+    return Layout(
+        plan,
+        f.tp,
+        f.pp,
+        f.dp,
+        f.cp,
+        f.ep,
+        bool(sequence_parallel(f.sp, f.tp)),
+        f.v,
+        f.gb // (f.dp * f.mb),
+        f.seq,
+        f.gb,
+        split_layers(_n_layers(spec), f.pp, f.v),
+        f.node,
+        flash,
+    )
+
+
+ZERO3_NOTE = (
+    "ZeRO-3: each layer's parameter gather is assumed to overlap the previous layer's compute (NCCL-ideal "
+    "prefetch); DeepSpeed's 2021 ZeRO-3 runs (Narayanan et al. 2021 Table 2) measured far slower, so treat "
+    "ZeRO-3 figures as optimistic"
+)
+
+
+def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
+    """What would shrink the largest memory component (one suggestion line for the error)."""
+    big = max(memory, key=lambda k: memory[k])
+    if big in ("optimizer", "gradients") and plan.zero < 3 and not plan.distributed_optimizer:
+        return "shard the optimizer state (--zero 1/2/3 or --distributed-optimizer) or raise tp/pp"
+    if big == "activations" and plan.recompute != "full":
+        return "recompute activations (--recompute selective/full), lower --micro-batch, or raise tp/cp"
+    return "raise tp/pp (or ep for MoE), or use more GPUs"
+
+
+def pipeline_split_error(n: int, pp: int, v: int) -> str | None:
+    """Why ``n`` layers cannot be split over ``pp·v`` pipeline chunks, or None when they can.
+
+    Any split that gives every chunk a layer is allowed: frameworks place uneven layer counts
+    (Megatron-LM ``--decoder-first-pipeline-num-layers`` / ``--decoder-last-pipeline-num-layers``
+    and custom pipeline layouts; torchtitan's arbitrary stage splits); :func:`split_layers` spreads
+    them as evenly as possible and the stage with the most work paces the pipeline. The single
+    rule shared by :func:`check` and ``llmcost search train``."""
+    if _too_few_layers(n, pp, v):
+        return f"{n} layers cannot fill pp*v = {pp * v} pipeline chunks (each chunk holds at least one layer)"
+    return None
+
+
+def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
+    """Layer indices per pipeline stage for ``n`` layers over ``pp·v`` chunks, chunk ``c`` on stage
+    ``c mod pp``, as evenly as possible: ``n mod (pp·v)`` chunks hold ``⌈n/(pp·v)⌉`` layers, the
+    others one fewer. The lighter chunks sit at the ends, the last chunk first, then the first,
+    the second-to-last, the second, ...: the first stage also holds the embedding and the most
+    in-flight activations, the last the output layer and the loss (Llama 3 §3.3.2 removes one
+    layer from the first and the last stage; Megatron's first/last-stage layer options)."""
+    chunks = pp * v
+    per, r = divmod(n, chunks)
+    sizes = [per + (1 if r else 0)] * chunks
+    ends_inward = [chunks - 1 - i // 2 if i % 2 == 0 else i // 2 for i in range(chunks)]
+    for c in ends_inward[: chunks - r if r else 0]:
+        sizes[c] -= 1
+    bounds = [sum(sizes[:i]) for i in range(chunks + 1)]
+    stage_layers: list[list[int]] = [[] for _ in range(pp)]
+    for c in range(chunks):
+        stage_layers[c % pp].extend(range(bounds[c], bounds[c + 1]))
+    return stage_layers
+
+
+@dataclass
+class TrainResult:
+    """Everything ``llmcost train`` reports for one plan (SI units; per device unless stated).
+
+    ``row`` is the plan's row of :func:`llmcost.training.step.evaluate`; the rates, MFU / HFU
+    and memory total are read from it (the search's columns for the same plan)."""
+
+    step_time: float
+    breakdown: dict[str, float]
+    memory: dict[str, float]
+    model_flops_step: float
+    hw_flops_step: float
+    tokens_step: float
+    gpus: int
+    peak: float
+    layout: Layout
+    notes: list[str] = field(default_factory=list)
+    values: dict[str, float] = field(default_factory=dict)  # symbol values of the step expression
+    row: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.row["tokens_per_s"]
+
+    @property
+    def mfu(self) -> float:
+        return self.row["mfu"]
+
+    @property
+    def hfu(self) -> float:
+        return self.row["hfu"]
+
+    @property
+    def model_tflops_per_gpu(self) -> float:
+        return self.row["model_tflops_per_gpu"]
+
+    @property
+    def hardware_tflops_per_gpu(self) -> float:
+        return self.row["hardware_tflops_per_gpu"]
+
+    @property
+    def memory_total(self) -> float:
+        return self.row["memory_bytes"]
+
+    def metrics(self) -> dict[str, float]:
+        """The validation README's train metric names (per step)."""
+        return {k: self.row[k] for k in METRICS}
+
+
+METRICS = (
+    "iteration_time_s",
+    "tokens_per_s_per_gpu",
+    "model_tflops_per_gpu",
+    "hardware_tflops_per_gpu",
+    "mfu",
+    "hfu",
+    "memory_gib_per_gpu",
+)
+"""The validation README's per-step train metrics."""
+RUN_METRICS = ("time_to_train_s", "gpu_hours", "total_flops", "cost_usd")
+"""Metrics of a whole training run (they need its token count; ``cost_usd`` also a price)."""
+
+
+def attention_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with dropout on the attention probabilities: its config's
+    probability (:attr:`ModelSpec.attention_dropout`, e.g. GPT-2 ``attn_pdrop`` 0.1, Megatron
+    ``--attention-dropout`` 0.1; Llama / Qwen / BLOOM / OPT 0.0) is above 0. It stores a 1-byte
+    mask and the dropped probabilities per score (Korthikanti 2022 §4.1)."""
+    return spec.attention_dropout > 0
+
+
+def hidden_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with dropout on the attention and MLP outputs
+    (:attr:`ModelSpec.hidden_dropout` > 0: GPT-2 ``resid_pdrop``, OPT ``dropout``, Megatron
+    ``--hidden-dropout``): a 1-byte mask per element of each (Korthikanti 2022 §4.1)."""
+    return spec.hidden_dropout > 0
+
+
+def uses_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with any dropout (:func:`attention_dropout` or
+    :func:`hidden_dropout`)."""
+    return attention_dropout(spec) or hidden_dropout(spec)
+
+
+def machine(hw: Hardware, precision: str) -> Machine:
+    """Peaks and efficiencies that price operators: GEMMs at the training precision's peak,
+    attention at 16-bit unless the precision is 16-bit (FP8 training keeps attention in bf16;
+    Transformer Engine), elementwise work at the vector peak. Efficiencies are the catalog's, the
+    same as inference (:meth:`Hardware.gemm_efficiency` of the GEMM datatype,
+    :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
+    GEMMs, :func:`llmcost.training.compute.layer_cost`); per-kernel floor as inference."""
+    from llmcost import precision as Q
+    from llmcost.inference.serve import T_KERNEL
+
+    attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
+    return Machine(
+        peak_mm=hw.peak[precision],
+        peak_attn=hw.peak.get(attn, hw.peak[precision]),
+        peak_vec=hw.peak[Q.vector_dtype(hw.peak)],
+        eta_c=hw.gemm_efficiency(precision),
+        eta_attn=hw.attention_efficiency(attn),
+        mem_bw=hw.memory_bandwidth,
+        eta_m=hw.memory_efficiency,
+        t_kernel=T_KERNEL,
+    )
+
+
+def precision_bytes(zero: int, precision: str) -> tuple[float, float, float, float]:
+    """(b_w, b_g, b_o, b_a): bytes per weight, gradient, optimizer-state parameter, activation.
+
+    Megatron (zero 0, with or without the distributed optimizer; [MEG-distopt] table): bf16/fp8
+    keep fp32 main gradients (b_g 4) and fp32 master + Adam (12); fp16 keeps fp16 gradients and
+    an fp32 gradient copy in the optimizer (16). ZeRO / FSDP (Rajbhandari 2020 §3): gradients in
+    the parameter dtype (2) and 12 bytes of optimizer state. FP8 / FP4 training keeps bf16
+    weights and activations between layers (Transformer Engine; NVIDIA FP8 primer)."""
+    if zero:
+        return 2.0, 2.0, 12.0, 2.0
+    if precision == "fp16":
+        return 2.0, 2.0, 16.0, 2.0
+    return 2.0, 4.0, 12.0, 2.0
+
+
+def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bool = False) -> TrainResult:
+    """Step time, FLOPs, MFU/HFU and memory per device of ``plan`` (see the module docstring).
+
+    The plan is checked (:func:`check`) and costed as a length-1 array by
+    :func:`llmcost.training.step.evaluate`, the composition ``llmcost search train`` runs on its
+    grids; this function only adds the notes. With attention 'auto', a plan whose materialized
+    scores do not fit is costed with FlashAttention (noted). ``check_memory``: PlanError when the
+    plan does not fit, else a note."""
+    from dataclasses import replace
+
+    from llmcost.training import step as TS
+
+    lay = check(spec, plan, hw)
+    out = TS.evaluate(spec, hw, TS.plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    row = {k: float(v[0]) for k, v in out.items()}
+    fell_back = bool(out["fell_back"][0])
+    if fell_back:
+        plan = replace(plan, attention="flash")
+        lay = replace(lay, plan=plan, flash=True)
+    memory = {k: row[f"memory_{k}"] for k in TS.MEMORY}
+    breakdown = {k: row[k] for k in TS.BREAKDOWN}
+    res = TrainResult(
+        row["iteration_time_s"],
+        breakdown,
+        memory,
+        row["model_flops_per_step"],
+        row["hardware_flops_per_step"],
+        lay.global_batch * lay.seq,
+        plan.gpus,
+        hw.peak[plan.precision],
+        lay,
+        row=row,
+    )
+    res.values = {k: row[k] for k in TS.VALUES if k in row}
+    res.values.update(n_micro=lay.m, pp=lay.pp, v_stages=lay.v)
+    res.notes.append(
+        f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
+    )
+    res.notes += [n for n in (R.context_note(spec, lay.seq),) if n]
+    if plan.zero == 3:
+        res.notes.append(ZERO3_NOTE)
+    res.notes += [n for n in (hw.assumed_note(),) if n]
+    sizes = [len(x) for x in lay.stage_layers]
+    if len(set(sizes)) > 1:
+        res.notes.append(
+            "uneven pipeline: " + "/".join(map(str, sizes)) + " layers per stage (the busiest stage"
+            " paces the pipeline)"
+        )
+    cap = hw.memory_usable
+    if res.memory_total > cap:
+        msg = (
+            f"does not fit: {res.memory_total / GIB:.1f} GiB per GPU needed, {hw.id} has "
+            f"{cap / GIB:.1f} GiB ("
+            + ", ".join(f"{k} {v / GIB:.1f}" for k, v in memory.items() if v)
+            + "); "
+            + _fit_hint(plan, memory)
+        )
+        if check_memory:
+            raise PlanError(msg)
+        res.notes.append(msg)
+    if fell_back:
+        res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
+    return res

@@ -1,0 +1,157 @@
+"""Generated from llmcost/tts/formulas.py by
+``python -m llmcost.tts.formulas``: do not edit (tests/test_tts.py pins it).
+
+One numpy function per test-time-scaling quantity; FUNCTIONS maps its name to
+(function, argument names, expression hash).
+"""
+# ruff: noqa
+
+import numpy
+
+
+def pairs__parallel(budget, l_in, l_out, n_samples):
+    """(query, key) pairs of N independent samples (Best-of-N, majority, beam candidates):"""
+    return n_samples*(l_out*numpy.minimum(budget, l_in + l_out) - 1/2*(numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out))) - 1)*numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out))))
+
+
+def pairs__sequential(budget, l_in, l_out, n_samples):
+    """Sequential revisions: N rounds of L_out tokens, every earlier round kept in context"""
+    return l_out*n_samples*numpy.minimum(budget, l_in + l_out*n_samples) - 1/2*(numpy.minimum(l_out*n_samples, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out*n_samples))) - 1)*numpy.minimum(l_out*n_samples, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out*n_samples)))
+
+
+def reads__parallel_shared(l_in, l_out, n_samples):
+    """KV positions read by N samples decoding in one batch whose prompt KV is shared (dense"""
+    return l_in*l_out + (1/2)*l_out*n_samples*(l_out + 1)
+
+
+def reads__beam_shared(beam_step, beam_width, l_in, l_out, n_samples):
+    """Beam search, b beams x N/b expansions, steps of ℓ tokens, J = L_out/ℓ steps: per token"""
+    return (1/2)*beam_step*beam_width*l_out*(-1 + l_out/beam_step) + l_in*l_out + (1/2)*l_out*n_samples*(beam_step + 1)
+
+
+def reads__parallel(budget, l_in, l_out, n_samples):
+    """KV positions read without prefix sharing (top-k sparse or sliding-window layers: each"""
+    return n_samples*(l_out*numpy.minimum(budget, l_in + l_out) - 1/2*(numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out))) - 1)*numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out))))
+
+
+def reads__sequential(budget, l_in, l_out, n_samples):
+    """Sequential revisions: N rounds of L_out tokens, every earlier round kept in context"""
+    return l_out*n_samples*numpy.minimum(budget, l_in + l_out*n_samples) - 1/2*(numpy.minimum(l_out*n_samples, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out*n_samples))) - 1)*numpy.minimum(l_out*n_samples, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out*n_samples)))
+
+
+def resident__parallel_shared(l_in, l_out, n_samples):
+    """KV positions resident at the end of a shared-prompt batch: ``L_in + N·L_out`` (prompt KV shared, Kinetics §3)."""
+    return l_in + l_out*n_samples
+
+
+def resident__parallel(budget, l_in, l_out, n_samples):
+    """KV positions resident without sharing: ``N·min(B, L_in + L_out)`` (window layers keep"""
+    return n_samples*numpy.minimum(budget, l_in + l_out)
+
+
+def resident__sequential(budget, l_in, l_out, n_samples):
+    """KV positions resident at the end of N revision rounds: ``min(B, L_in + N·L_out)``."""
+    return numpy.minimum(budget, l_in + l_out*n_samples)
+
+
+def resident__beam_shared(beam_step, beam_width, l_in, l_out, n_samples):
+    """KV positions resident at the last beam step: prompt, b histories, N current steps."""
+    return beam_step*n_samples + beam_width*(-beam_step + l_out) + l_in
+
+
+def select_pairs__parallel(block, l_in, l_out, n_samples):
+    """Block top-k selection, compute: each query scores one summary key per block of its"""
+    return n_samples*(l_in*l_out + (1/2)*l_out*(l_out + 1))/block
+
+
+def select_reads__parallel(block, l_in, l_out, n_samples):
+    """Block top-k selection, memory: block summaries read per step, the prompt's shared,"""
+    return (l_in*l_out + (1/2)*l_out*n_samples*(l_out + 1))/block
+
+
+def select_pairs__sequential(block, l_in, l_out, n_samples):
+    """Block top-k selection for one chain of N·L_out tokens: ``Σ_t (L_in + t)/β_b``."""
+    return (l_in*l_out*n_samples + (1/2)*l_out*n_samples*(l_out*n_samples + 1))/block
+
+
+def tokens(l_out, n_samples):
+    """Generated tokens of a query: ``N·L_out`` (every strategy)."""
+    return l_out*n_samples
+
+
+def steps__parallel(l_out):
+    """Decode steps of a batched strategy (all samples advance together): ``L_out``."""
+    return l_out
+
+
+def steps__sequential(l_out, n_samples):
+    """Decode steps of N sequential rounds: ``N·L_out``."""
+    return l_out*n_samples
+
+
+def linear_flops(f_tok, l_out, n_samples):
+    """Linear-layer FLOPs of the generation: ``f_tok·N·L_out`` (Kinetics ``2·N·P·L_out`` with"""
+    return f_tok*l_out*n_samples
+
+
+def eflops(c_comp, c_mem, intensity):
+    """Kinetics eFLOPs: ``C_comp + I·C_mem`` with ``I`` the FLOPs-per-byte of the hardware"""
+    return c_comp + c_mem*intensity
+
+
+def eflops__dense_parallel(budget, f_pair, f_tok, intensity, k_pos, l_in, l_out, n_samples):
+    """Kinetics Best-of-N / long-CoT eFLOPs for one dense attention group, shared prompt KV:"""
+    return f_pair*n_samples*(l_out*numpy.minimum(budget, l_in + l_out) - 1/2*(numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out))) - 1)*numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out)))) + f_tok*l_out*n_samples + intensity*k_pos*(l_in*l_out + (1/2)*l_out*n_samples*(l_out + 1))
+
+
+def usd(devices, latency, usd_hour):
+    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`.economics_formulas.usd`)."""
+    return (1/3600)*devices*latency*usd_hour
+
+
+def energy(devices, latency, tdp_w):
+    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (TDP × time: an upper bound on the draw) [derived]."""
+    return devices*latency*tdp_w
+
+
+def pass_at_n(f_max, n_samples, p_success):
+    """TTSPM parallel / sequential scaling: ``F(N) = F_max·(1 − (1 − p)^N)`` (Wang et al. 2025"""
+    return f_max*(1 - (1 - p_success)**n_samples)
+
+
+def marginal_gain(f_max, n_samples, p_success):
+    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (Wang et al. 2025 §3)."""
+    return f_max*p_success*(1 - p_success)**n_samples
+
+
+def saturation(epsilon, f_max, p_success):
+    """TTSPM saturation point: the smallest N with ``ΔF(N) < ε``,"""
+    return numpy.maximum(0, numpy.ceil(numpy.log(epsilon/(f_max*p_success))/numpy.log(1 - p_success)))
+
+
+FUNCTIONS = {
+    'pairs__parallel': (pairs__parallel, ('budget', 'l_in', 'l_out', 'n_samples'), 'b9ddba86fc9fa6b2'),
+    'pairs__sequential': (pairs__sequential, ('budget', 'l_in', 'l_out', 'n_samples'), '0a24b50d18b2af8d'),
+    'reads__parallel_shared': (reads__parallel_shared, ('l_in', 'l_out', 'n_samples'), 'fee706932ded801d'),
+    'reads__beam_shared': (reads__beam_shared, ('beam_step', 'beam_width', 'l_in', 'l_out', 'n_samples'), '217ef6a93903c00e'),
+    'reads__parallel': (reads__parallel, ('budget', 'l_in', 'l_out', 'n_samples'), 'b9ddba86fc9fa6b2'),
+    'reads__sequential': (reads__sequential, ('budget', 'l_in', 'l_out', 'n_samples'), '0a24b50d18b2af8d'),
+    'resident__parallel_shared': (resident__parallel_shared, ('l_in', 'l_out', 'n_samples'), '0a61b2713e769ad1'),
+    'resident__parallel': (resident__parallel, ('budget', 'l_in', 'l_out', 'n_samples'), '082d13307752b5a0'),
+    'resident__sequential': (resident__sequential, ('budget', 'l_in', 'l_out', 'n_samples'), 'df05e7530ecd965f'),
+    'resident__beam_shared': (resident__beam_shared, ('beam_step', 'beam_width', 'l_in', 'l_out', 'n_samples'), '6f7c5b1e869162fb'),
+    'select_pairs__parallel': (select_pairs__parallel, ('block', 'l_in', 'l_out', 'n_samples'), 'e9687f67070c7dee'),
+    'select_reads__parallel': (select_reads__parallel, ('block', 'l_in', 'l_out', 'n_samples'), '278007386701b1df'),
+    'select_pairs__sequential': (select_pairs__sequential, ('block', 'l_in', 'l_out', 'n_samples'), '4a3bac07944c41c0'),
+    'tokens': (tokens, ('l_out', 'n_samples'), '20a0efbebb686df1'),
+    'steps__parallel': (steps__parallel, ('l_out',), 'f46a53ca9e831711'),
+    'steps__sequential': (steps__sequential, ('l_out', 'n_samples'), '20a0efbebb686df1'),
+    'linear_flops': (linear_flops, ('f_tok', 'l_out', 'n_samples'), '973ca7b4c9856dda'),
+    'eflops': (eflops, ('c_comp', 'c_mem', 'intensity'), '8f1cde1c604642fa'),
+    'eflops__dense_parallel': (eflops__dense_parallel, ('budget', 'f_pair', 'f_tok', 'intensity', 'k_pos', 'l_in', 'l_out', 'n_samples'), '8d3902927f3973b7'),
+    'usd': (usd, ('devices', 'latency', 'usd_hour'), '0778d730601e144f'),
+    'energy': (energy, ('devices', 'latency', 'tdp_w'), '4efc5fc64135042f'),
+    'pass_at_n': (pass_at_n, ('f_max', 'n_samples', 'p_success'), '990269934f5b7bf0'),
+    'marginal_gain': (marginal_gain, ('f_max', 'n_samples', 'p_success'), '85ad7d65f20c7b00'),
+    'saturation': (saturation, ('epsilon', 'f_max', 'p_success'), '45b305eed71c51e6'),
+}

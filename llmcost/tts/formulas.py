@@ -1,0 +1,303 @@
+"""Test-time-scaling cost and accuracy formulas (sympy): the source of truth for :mod:`.tts`.
+
+A query is a prompt of ``L_in`` tokens answered with ``N`` samples of ``L_out`` generated
+tokens (Sadhukhan et al. 2025, Kinetics §3). The per-token primitives come from the operator graph
+(:mod:`llmcost.graph.ops`, read off the generated inference functions by :mod:`.tts`), so no
+per-operator formula is repeated here:
+
+* ``f_tok``  FLOPs of one generated token without attention over the context (GEMMs, LM
+  head, norms, activations, router/experts),
+* ``f_pair`` attention FLOPs per (query token, cached key) pair, all layers of a group
+  (``4·n_q·d_h·L`` for MHA/GQA: QK^T and PV over query heads, not KV heads),
+* ``k_pos``  KV-cache bytes per cached position, all layers of a group
+  (``2·n_kv·d_h·L·b_kv``: K and V of the KV heads, bytes not bits),
+* ``w_step`` weight bytes one decode step reads (one read serves the whole batch of samples),
+* ``a_tok``  activation bytes (and the new token's KV write) per generated token.
+
+What is new here is how a strategy sums them over its generation (:data:`FORMULAS`): which
+(query, key) pairs are attended, which KV positions are read per step when the prompt's KV is
+shared by the samples (read once per step, Kinetics §3 / ``cost_model/utils.py::dense_cost``),
+what top-k sparse attention keeps (Kinetics §5, ``block_sparse_cost``), and the Kinetics
+eFLOPs (``C_comp + I·C_mem``). Accuracy: pass@N and the TTSPM saturation point (Wang et al.
+2025, "Scaling over Scaling", §3).
+
+``python -m llmcost.tts.formulas`` regenerates :mod:`._tts_generated` (numpy only);
+tests/test_tts.py pins it and the golden expressions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import sympy as sp
+
+from llmcost.economics import formulas as E
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
+from llmcost.symbolic.symbols import define, sym
+
+define(
+    "n_samples", "1", "samples per query: parallel samples, revision rounds or beam candidates (N)", latex="N"
+)
+define("l_in", "token", "prompt tokens of the query (L_in)", latex=r"L_{in}")
+define("l_out", "token", "generated tokens per sample / per round (L_out)", latex=r"L_{out}")
+define(
+    "budget",
+    "token",
+    "KV positions a query attends per step: top-k budget or window (∞ when dense)",
+    latex=r"B_k",
+)
+define("beam_width", "1", "beams kept after each step of beam search (b)", latex="b")
+define("beam_step", "token", "tokens generated per beam-search step (ℓ)", latex=r"\ell")
+define("block", "token", "block size of block top-k sparse attention (β_b)", latex=r"\beta_b")
+define(
+    "f_tok", "FLOP", "FLOPs per generated token without attention over the context (graph)", latex="f_{tok}"
+)
+define(
+    "f_pair", "FLOP", "attention FLOPs per (query, key) pair, all layers of a group (graph)", latex="f_{pair}"
+)
+define("k_pos", "B", "KV-cache bytes per cached position, all layers of a group (graph)", latex="k_{pos}")
+define("w_step", "B", "weight bytes read per decode step (graph; shared by the batch)", latex="w_{step}")
+define("a_tok", "B", "activation bytes and new-token KV write per generated token (graph)", latex="a_{tok}")
+define(
+    "intensity", "FLOP/B", "FLOPs charged per byte moved: Kinetics E_flops (peak FLOP/s ÷ HBM B/s)", latex="I"
+)
+define("c_comp", "FLOP", "compute cost of a query (FLOPs)", latex=r"C_{comp}")
+define("c_mem", "B", "memory cost of a query (KV bytes read)", latex=r"C_{mem}")
+define("p_success", "1", "per-sample (per-round) success probability (p)", latex="p")
+define("f_max", "1", "accuracy ceiling of the TTSPM model (F_max)", latex=r"F_{max}")
+define(
+    "epsilon",
+    "1",
+    "accuracy gain per extra sample below which scaling has saturated (ε)",
+    latex=r"\varepsilon",
+)
+define("latency", "s", "wall time of the query", latex="T")
+define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
+
+S = sym
+N, LI, LO, B = S("n_samples"), S("l_in"), S("l_out"), S("budget")
+
+
+# ------------------------------------------------------------------------- attended positions
+def keys_attended(l_in: sp.Expr, l_out: sp.Expr, budget: sp.Expr) -> sp.Expr:
+    """Σ_{t=1..L_out} min(B, L_in + t): (query, key) pairs of one sequence generating ``L_out``
+    tokens after ``L_in``, each step attending at most ``B`` positions (exact discrete count).
+
+    With ``B' = min(B, L_in + L_out)`` and ``m = min(L_out, max(0, B' − L_in))``:
+    ``B'·L_out − m(m−1)/2``; dense (B = ∞) gives ``L_in·L_out + L_out(L_out+1)/2`` (Kinetics
+    ``dense_cost`` ``(2L_in + L_out)·L_out/2`` up to the discrete ``L_out/2``); B ≤ L_in gives
+    ``B·L_out``. Kinetics ``block_sparse_cost`` ``B·L_out − ½max(0, B − L_in)²`` is the
+    continuous form; its ``zero_overhead_sparse_cost`` ``+½(…)²`` has the wrong sign
+    (Infini-AI-Lab/Kinetics cost_model/utils.py: the two functions differ in sign only)."""
+    bb = sp.Min(budget, l_in + l_out)
+    m = sp.Min(l_out, sp.Max(0, bb - l_in))
+    return bb * l_out - m * (m - 1) / 2
+
+
+def pairs_parallel() -> sp.Expr:
+    """(query, key) pairs of N independent samples (Best-of-N, majority, beam candidates):
+    ``N·Σ_t min(B, L_in + t)`` (Kinetics §3) [derived]."""
+    return N * keys_attended(LI, LO, B)
+
+
+def pairs_sequential() -> sp.Expr:
+    """Sequential revisions: N rounds of L_out tokens, every earlier round kept in context
+    (Snell et al. 2024), = one chain of N·L_out tokens: ``Σ_{t=1..N·L_out} min(B, L_in + t)``
+    (round i decodes L_out tokens after L_in + (i−1)·L_out) [derived]."""
+    return keys_attended(LI, N * LO, B)
+
+
+def reads_parallel_shared() -> sp.Expr:
+    """KV positions read by N samples decoding in one batch whose prompt KV is shared (dense
+    attention): per step the prompt once plus each sample's own tokens,
+    ``Σ_t (L_in + N·t) = L_in·L_out + N·L_out(L_out+1)/2`` (Kinetics ``dense_cost`` memory
+    ``2·(2L_in + N·L_out)·L_out·n_kv·d_h·L`` bytes at bf16; Sadhukhan et al. 2025 §3)."""
+    return LI * LO + N * LO * (LO + 1) / 2
+
+
+def reads_beam_shared() -> sp.Expr:
+    """Beam search, b beams x N/b expansions, steps of ℓ tokens, J = L_out/ℓ steps: per token
+    the prompt once, the b surviving histories ((j−1)·ℓ each, shared by their children) and
+    each candidate's current-step tokens: ``L_in·L_out + b·ℓ·L_out·(J−1)/2 + N·L_out(ℓ+1)/2``
+    (PRM beam search, Snell et al. 2024 §5; prefix/KV sharing across siblings; the b histories are not
+    de-duplicated among themselves, an upper bound) [derived]."""
+    b, ell = S("beam_width"), S("beam_step")
+    J = LO / ell
+    return LI * LO + b * ell * LO * (J - 1) / 2 + N * LO * (ell + 1) / 2
+
+
+def reads_parallel() -> sp.Expr:
+    """KV positions read without prefix sharing (top-k sparse or sliding-window layers: each
+    sample selects its own positions; Kinetics ``block_sparse_cost`` assumes no sharing):
+    every attended position is read, = :func:`pairs_parallel`."""
+    return pairs_parallel()
+
+
+def resident_parallel_shared() -> sp.Expr:
+    """KV positions resident at the end of a shared-prompt batch: ``L_in + N·L_out`` (prompt KV shared, Kinetics §3)."""
+    return LI + N * LO
+
+
+def resident_parallel() -> sp.Expr:
+    """KV positions resident without sharing: ``N·min(B, L_in + L_out)`` (window layers keep
+    B; top-k keeps the whole cache resident, so its budget is ∞ here)."""
+    return N * sp.Min(B, LI + LO)
+
+
+def resident_sequential() -> sp.Expr:
+    """KV positions resident at the end of N revision rounds: ``min(B, L_in + N·L_out)``."""
+    return sp.Min(B, LI + N * LO)
+
+
+def resident_beam_shared() -> sp.Expr:
+    """KV positions resident at the last beam step: prompt, b histories, N current steps."""
+    b, ell = S("beam_width"), S("beam_step")
+    return LI + b * (LO - ell) + N * ell
+
+
+# ------------------------------------------------------------------------- block top-k overhead
+def select_pairs_parallel() -> sp.Expr:
+    """Block top-k selection, compute: each query scores one summary key per block of its
+    context, ``N·Σ_t (L_in + t)/β_b`` (Kinetics ``block_sparse_cost`` search_compute
+    ``(2L_in + L_out)//β·L_out·n_q·d_h`` per trial; floor division dropped)."""
+    return N * (LI * LO + LO * (LO + 1) / 2) / S("block")
+
+
+def select_reads_parallel() -> sp.Expr:
+    """Block top-k selection, memory: block summaries read per step, the prompt's shared,
+    ``Σ_t (L_in + N·t)/β_b`` (Kinetics search_memory ``(2L_in + N·L_out)//β·L_out``)."""
+    return reads_parallel_shared() / S("block")
+
+
+def select_pairs_sequential() -> sp.Expr:
+    """Block top-k selection for one chain of N·L_out tokens: ``Σ_t (L_in + t)/β_b``."""
+    n_out = N * LO
+    return (LI * n_out + n_out * (n_out + 1) / 2) / S("block")
+
+
+# ------------------------------------------------------------------------- totals
+def tokens() -> sp.Expr:
+    """Generated tokens of a query: ``N·L_out`` (every strategy)."""
+    return N * LO
+
+
+def steps_parallel() -> sp.Expr:
+    """Decode steps of a batched strategy (all samples advance together): ``L_out``."""
+    return LO
+
+
+def steps_sequential() -> sp.Expr:
+    """Decode steps of N sequential rounds: ``N·L_out``."""
+    return N * LO
+
+
+def linear_flops() -> sp.Expr:
+    """Linear-layer FLOPs of the generation: ``f_tok·N·L_out`` (Kinetics ``2·N·P·L_out`` with
+    ``f_tok`` from the graph: 2 FLOPs per matmul weight, the LM head counted once)."""
+    return S("f_tok") * tokens()
+
+
+def eflops() -> sp.Expr:
+    """Kinetics eFLOPs: ``C_comp + I·C_mem`` with ``I`` the FLOPs-per-byte of the hardware
+    (Kinetics §3; repo ``cost_model/utils.py``, ``E_flops = 562.5`` = B200 4.5 PFLOP/s FP8 dense
+    ÷ 8 TB/s, ``cost_model/best_of_N/cost_model_ntrial.py``). Additive by design: linear layers are compute-bound and
+    attention memory-bound in TTS."""
+    return S("c_comp") + S("intensity") * S("c_mem")
+
+
+def eflops_dense_parallel() -> sp.Expr:
+    """Kinetics Best-of-N / long-CoT eFLOPs for one dense attention group, shared prompt KV:
+    ``f_tok·N·L_out + f_pair·N·ΣK + I·k_pos·(L_in·L_out + N·L_out(L_out+1)/2)`` (Kinetics
+    §3, ``cost_model/utils.py::dense_cost``). Printed by ``--explain``; the runtime sums the same terms over groups."""
+    return eflops().subs(
+        {
+            S("c_comp"): linear_flops() + S("f_pair") * pairs_parallel(),
+            S("c_mem"): S("k_pos") * reads_parallel_shared(),
+        }
+    )
+
+
+def usd() -> sp.Expr:
+    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`.economics_formulas.usd`)."""
+    return E.usd().subs(S("seconds"), S("latency"))
+
+
+def energy() -> sp.Expr:
+    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (TDP × time: an upper bound on the draw) [derived]."""
+    return S("devices") * S("tdp_w") * S("latency")
+
+
+# ------------------------------------------------------------------------- accuracy (TTSPM)
+def pass_at_n() -> sp.Expr:
+    """TTSPM parallel / sequential scaling: ``F(N) = F_max·(1 − (1 − p)^N)`` (Wang et al. 2025
+    §3: Hit@N with K ~ Binomial(N, p); sequential rethinking as geometric first success;
+    Wang et al. 2025 §3). With F_max = 1 it is pass@N / coverage (Chen et al. 2021)."""
+    p = S("p_success")
+    return S("f_max") * (1 - (1 - p) ** N)
+
+
+def marginal_gain() -> sp.Expr:
+    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (Wang et al. 2025 §3)."""
+    p = S("p_success")
+    return S("f_max") * p * (1 - p) ** N
+
+
+def saturation() -> sp.Expr:
+    """TTSPM saturation point: the smallest N with ``ΔF(N) < ε``,
+    ``N* = max(0, ⌈ln(ε/(F_max·p)) / ln(1 − p)⌉)`` ([derived] from Wang et al. 2025 §3;
+    0 when the first sample already gains less than ε)."""
+    p, eps = S("p_success"), S("epsilon")
+    return sp.Max(0, sp.ceiling(sp.log(eps / (S("f_max") * p)) / sp.log(1 - p)))
+
+
+FORMULAS: dict[str, Callable[[], sp.Expr]] = {
+    "pairs__parallel": pairs_parallel,
+    "pairs__sequential": pairs_sequential,
+    "reads__parallel_shared": reads_parallel_shared,
+    "reads__beam_shared": reads_beam_shared,
+    "reads__parallel": reads_parallel,
+    "reads__sequential": pairs_sequential,
+    "resident__parallel_shared": resident_parallel_shared,
+    "resident__parallel": resident_parallel,
+    "resident__sequential": resident_sequential,
+    "resident__beam_shared": resident_beam_shared,
+    "select_pairs__parallel": select_pairs_parallel,
+    "select_reads__parallel": select_reads_parallel,
+    "select_pairs__sequential": select_pairs_sequential,
+    "tokens": tokens,
+    "steps__parallel": steps_parallel,
+    "steps__sequential": steps_sequential,
+    "linear_flops": linear_flops,
+    "eflops": eflops,
+    "eflops__dense_parallel": eflops_dense_parallel,
+    "usd": usd,
+    "energy": energy,
+    "pass_at_n": pass_at_n,
+    "marginal_gain": marginal_gain,
+    "saturation": saturation,
+}
+
+
+def expression(name: str) -> sp.Expr:
+    """The sympy expression of ``name`` (a key of :data:`FORMULAS`)."""
+    return FORMULAS[name]()
+
+
+GENERATED = Path(__file__).with_name("_generated.py")
+HEADER = generated_header(
+    "llmcost.tts.formulas",
+    "tests/test_tts.py",
+    "One numpy function per test-time-scaling quantity; FUNCTIONS maps its name to\n(function, argument names, expression hash).",
+)
+
+
+def generated_source() -> str:
+    """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
+    from llmcost.symbolic.compile import formulas_source
+
+    return formulas_source(FORMULAS, arguments, header=HEADER)
+
+
+if __name__ == "__main__":
+    write_generated(GENERATED, generated_source())

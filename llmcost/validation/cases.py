@@ -1,0 +1,284 @@
+"""Run validation cases: published measurements against the cost model.
+
+Case format: ../shared/validation/README.md (a YAML list of cases with ``id``, ``kind``,
+``source``, ``model`` (id or inline mapping), ``hardware``, ``hardware_overrides``
+(deep-merged), ``cluster``, ``plan`` / ``collective`` / ``tts``, ``metric: {name, value}``,
+``tolerance``, ``notes``). Files are read unchanged.
+
+Each kind is evaluated by a function registered with :func:`register_evaluator`; this module
+registers ``collective``. A case whose kind has no evaluator (or whose metric the evaluator
+does not produce) appears with ``predicted: None`` and a ``reason``: never silently dropped.
+Training / inference / test-time-scaling authors plug in theirs::
+
+    from llmcost.validation.cases import register_evaluator, Prediction
+    @register_evaluator("train")
+    def _train(case: dict, hw: Hardware) -> Prediction: ...
+
+``error = (predicted - measured) / measured``; the summary gives, per kind, the count, how
+many were evaluated, and the median, mean and max absolute error.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from llmcost import checks
+from llmcost.errors import UserError, did_you_mean
+from llmcost.hardware import Hardware
+
+KINDS = ("train", "infer", "collective", "tts")
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """What an evaluator returns: the predicted metric value, or None with a reason; ``detail``
+    carries extras for the table (e.g. the algorithm auto chose)."""
+
+    value: float | None
+    reason: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+Evaluator = Callable[[dict[str, Any], Hardware], Prediction]
+EVALUATORS: dict[str, Evaluator] = {}
+
+
+def register_evaluator(kind: str) -> Callable[[Evaluator], Evaluator]:
+    """Decorator registering the evaluator of a case ``kind``."""
+
+    def deco(fn: Evaluator) -> Evaluator:
+        EVALUATORS[kind] = fn
+        return fn
+
+    return deco
+
+
+@dataclass
+class CaseResult:
+    """One case: measured, predicted (None with a reason when not evaluated) and relative error."""
+
+    id: str
+    kind: str
+    metric: str
+    measured: float
+    predicted: float | None
+    error: float | None
+    reason: str | None = None
+    tolerance: float | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """The README's JSON form: id, kind, metric, measured, predicted, error (+ reason)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "metric": self.metric,
+            "measured": self.measured,
+            "predicted": self.predicted,
+            "error": self.error,
+        }
+        if self.predicted is None:
+            out["reason"] = self.reason
+        return out
+
+
+# --- loading -------------------------------------------------------------------------------------
+def load_cases(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    """Read and check the case files (a YAML list each); errors name the file and case."""
+    from llmcost.catalog import read_file
+
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for path in paths:
+        path = Path(path)
+        if not path.is_file():
+            raise UserError(f"validation file '{path}' does not exist")
+        data = read_file(path)
+        if not isinstance(data, list):
+            raise UserError(f"{path}: expected a YAML list of cases, got {type(data).__name__}")
+        for i, case in enumerate(data):
+            where = f"{path}: case {i + 1}"
+            if not isinstance(case, dict):
+                raise UserError(f"{where}: expected a mapping")
+            for key in ("id", "kind", "hardware", "metric"):
+                if key not in case:
+                    raise UserError(f"{where}: missing required key '{key}'")
+            if case["kind"] not in KINDS:
+                raise UserError(
+                    f"{where} ({case['id']}): unknown kind '{case['kind']}'"
+                    f"{did_you_mean(str(case['kind']), KINDS)} (kinds: {', '.join(KINDS)})"
+                )
+            metric = case["metric"]
+            if (
+                not isinstance(metric, dict)
+                or "name" not in metric
+                or isinstance(metric.get("value"), bool)
+                or not isinstance(metric.get("value"), (int, float))
+            ):
+                raise UserError(f"{where} ({case['id']}): 'metric' must be {{name: ..., value: <number>}}")
+            if not math.isfinite(metric["value"]) or metric["value"] == 0:
+                raise UserError(
+                    f"{where} ({case['id']}): metric.value must be a finite, non-zero number (the "
+                    f"measurement errors are relative to it), got {metric['value']!r}"
+                )
+            if case["id"] in seen:
+                raise UserError(f"{where}: duplicate case id '{case['id']}'")
+            seen.add(case["id"])
+            cases.append(case)
+    return cases
+
+
+def shipped_files() -> list[Path]:
+    """The validation files shipped with llmcost (``validation/*.yaml``)."""
+    from llmcost.catalog import shipped_root
+
+    return sorted((shipped_root() / "validation").glob("*.yaml"))
+
+
+def case_hardware(case: dict[str, Any]) -> Hardware:
+    """The case's hardware with ``hardware_overrides`` deep-merged, widened to its cluster.
+
+    A case's ``cluster.gpus_per_node`` describes the machine the measurement ran on. When it
+    exceeds the catalog host and its innermost (scale-up) domain (e.g. a 16-GPU DGX-2 run
+    named as V100 SXM2, whose catalog host is the 8-GPU DGX-1), the host and that domain are
+    widened to it, as an explicit ``hardware_overrides`` would; nothing else changes.
+    """
+    from llmcost.catalog import get_hardware
+
+    hw = get_hardware(str(case["hardware"])).with_overrides(case.get("hardware_overrides") or None)
+    gpn = (case.get("cluster") or {}).get("gpus_per_node")
+    inner = hw.fabric[0]
+    if isinstance(gpn, int) and not isinstance(gpn, bool) and gpn > max(hw.node_devices, inner.devices or 0):
+        hw = hw.with_overrides({"node": {"devices": gpn}, "fabric": {inner.key: {"devices": gpn}}})
+    return hw
+
+
+# --- evaluation ----------------------------------------------------------------------------------
+def run_case(case: dict[str, Any]) -> CaseResult:
+    """Evaluate one case; user errors in it become a reason, not a crash."""
+    metric = case["metric"]
+    measured = float(metric["value"])
+    res = CaseResult(
+        str(case["id"]),
+        str(case["kind"]),
+        str(metric["name"]),
+        measured,
+        None,
+        None,
+        tolerance=case.get("tolerance"),
+    )
+    fn = EVALUATORS.get(res.kind)
+    if fn is None:
+        res.reason = f"kind '{res.kind}' is not modelled yet"
+        return res
+    try:
+        pred = fn(case, case_hardware(case))
+    except UserError as e:
+        res.reason = str(e)
+        return res
+    res.detail = pred.detail
+    if pred.value is None:
+        res.reason = pred.reason or "not evaluated"
+        return res
+    res.predicted = float(pred.value)
+    res.error = (res.predicted - measured) / measured
+    return res
+
+
+def summarize(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
+    """Per kind: count, evaluated, median / mean / max absolute relative error, within tolerance."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind in sorted({r.kind for r in results}):
+        rs = [r for r in results if r.kind == kind]
+        errs = [abs(r.error) for r in rs if r.error is not None]
+        tol = [r for r in rs if r.error is not None and r.tolerance is not None]
+        out[kind] = {
+            "count": len(rs),
+            "evaluated": len(errs),
+            "median_abs_error": statistics.median(errs) if errs else None,
+            "mean_abs_error": statistics.fmean(errs) if errs else None,
+            "max_abs_error": max(errs) if errs else None,
+            "within_tolerance": sum(abs(r.error) <= r.tolerance for r in tol) if tol else None,  # type: ignore[arg-type,operator]
+            "with_tolerance": len(tol),
+        }
+    return out
+
+
+def run(paths: Sequence[Path] | None = None) -> tuple[list[CaseResult], dict[str, dict[str, Any]]]:
+    """Evaluate every case of ``paths`` (default: the shipped files)."""
+    files = list(paths) if paths else shipped_files()
+    if not files:
+        raise UserError("no validation files given and none shipped")
+    results = [run_case(c) for c in load_cases(files)]
+    return results, summarize(results)
+
+
+def as_json(results: Sequence[CaseResult], summary: dict[str, Any]) -> dict[str, Any]:
+    """``{"cases": [...], "summary": {...}}`` as the validation README specifies."""
+    return {"cases": [r.as_json() for r in results], "summary": summary}
+
+
+# --- collective evaluator ------------------------------------------------------------------------
+_COLLECTIVE_METRICS = ("time_s", "busbw_gbps", "algbw_gbps")
+
+
+@register_evaluator("collective")
+def _collective(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """nccl-tests style collective: time_s, busbw_gbps or algbw_gbps (GB/s = 1e9 B/s)."""
+    from llmcost.collectives.cost import collective
+
+    spec = case.get("collective")
+    if not isinstance(spec, dict):
+        raise UserError(f"case {case['id']}: a collective case needs a 'collective' mapping")
+    cluster = case.get("cluster") or {}
+    name = case["metric"]["name"]
+    if name not in _COLLECTIVE_METRICS:
+        return Prediction(
+            None, f"metric '{name}' is not a collective metric ({', '.join(_COLLECTIVE_METRICS)})"
+        )
+    try:
+        size_v = spec["size_bytes"]
+        gpus_v = spec.get("gpus") or cluster["gpus"]
+        op = str(spec["op"])
+    except (KeyError, TypeError) as e:
+        raise UserError(f"case {case['id']}: collective needs op, size_bytes and gpus ({e})") from None
+    size = checks.positive_finite(size_v, f"case {case['id']}: collective.size_bytes")
+    gpus = checks.finite_int(gpus_v, f"case {case['id']}: collective gpus", 2)
+    gpn = spec.get("gpus_per_node", cluster.get("gpus_per_node"))
+    if gpn is not None:
+        gpn = checks.finite_int(gpn, f"case {case['id']}: gpus_per_node")
+    r = collective(hw, op, size, gpus, gpn, str(spec.get("algorithm") or "auto"))
+    value = {"time_s": float(r.time), "busbw_gbps": float(r.busbw) / 1e9, "algbw_gbps": float(r.algbw) / 1e9}[
+        name
+    ]
+    return Prediction(value, detail={"algorithm": str(r.algo)})
+
+
+# --- inference evaluator (llmcost.validation.inference) ---------------------------------------
+@register_evaluator("infer")
+def _infer(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Inference case: ttft_s, tpot_s, throughput and memory metrics (llmcost.inference.serve)."""
+    from llmcost.validation.inference import evaluate_case
+
+    return evaluate_case(case, hw)
+
+
+@register_evaluator("train")
+def _train(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Training case: step time, TFLOP/s, MFU/HFU, memory, run totals (llmcost.validation.training)."""
+    from llmcost.validation.training import evaluate_case
+
+    return evaluate_case(case, hw)
+
+
+@register_evaluator("tts")
+def _tts(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Test-time-scaling case: eFLOPs, FLOPs, bytes, latency, KV size per query (llmcost.tts.query)."""
+    from llmcost.tts.query import evaluate_case
+
+    return evaluate_case(case, hw)

@@ -1,0 +1,40 @@
+"""Validation glue for ``kind: infer`` cases: the metrics a case may name and the evaluator
+:mod:`llmcost.validation.cases` registers (costing in :mod:`llmcost.inference.serve`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmcost.errors import UserError
+from llmcost.hardware import Hardware
+from llmcost.inference.serve import InferenceResult, cost, dominant, plan_from_dict
+
+METRICS = (
+    "ttft_s",
+    "tpot_s",
+    "e2e_latency_s",
+    "output_tokens_per_s",
+    "output_tokens_per_s_per_gpu",
+    "input_tokens_per_s_per_gpu",
+    "memory_gib_per_gpu",
+)
+
+
+def evaluate_case(case: dict[str, Any], hw: Hardware) -> Any:
+    """Validation evaluator for ``kind: infer`` (registered in :mod:`llmcost.validation.cases`)."""
+    from llmcost.validation.cases import Prediction
+
+    name = case["metric"]["name"]
+    if name not in METRICS:
+        return Prediction(None, f"metric '{name}' is not an inference metric ({', '.join(METRICS)})")
+    if "model" not in case:
+        raise UserError(f"case {case['id']}: an infer case needs a 'model'")
+    plan = plan_from_dict(case.get("plan") or {}, case.get("cluster"))
+    r = cost(case["model"], hw, plan)
+    detail = {"batch": r.batch, "bound": _dominant(r), "math": "/".join(r.math)}
+    return Prediction(float(r.metrics()[name]), detail=detail)
+
+
+def _dominant(r: InferenceResult) -> str:
+    """Kind of operator taking most of the decode step (or prefill when output_len is 1)."""
+    return dominant(r.decode if r.plan.output_len > 1 else r.prefill)

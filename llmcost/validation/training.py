@@ -1,0 +1,70 @@
+"""The ``train`` evaluator of ``llmcost validate``: one published training measurement per case.
+
+A case's plan (validation README "plan keys (train)") and cluster become a
+:class:`~llmcost.training.plan.TrainPlan`; every metric of the README is produced by
+:func:`llmcost.training.plan.evaluate` with the catalog's efficiency figures, the same for
+every case. ``total_flops`` uses the model-FLOPs count (matmuls, full s², no recompute) times
+the run's tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmcost.hardware import Hardware
+from llmcost.training.plan import METRICS, RUN_METRICS
+from llmcost.validation.cases import Prediction
+
+TRAIN_METRICS = (*METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
+"""Metrics a train case may name: every per-step metric and the run's (published runs give no
+price, so no ``cost_usd``)."""
+
+
+def case_spec(case: dict[str, Any]) -> Any:
+    """The case's model as a ModelSpec (catalog id or inline config)."""
+    from llmcost.catalog import get_model_config
+    from llmcost.model.spec import from_config
+
+    model = case["model"]
+    cfg = model if isinstance(model, dict) else get_model_config(str(model))
+    return from_config(cfg, where=f"case {case['id']}: model")
+
+
+def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Predict the case's metric (validation README train metric names)."""
+    from llmcost import checks
+    from llmcost.economics.budget import parse_count
+    from llmcost.training import _generated as G
+    from llmcost.training.compute import model_flops_per_token
+    from llmcost.training.plan import TrainPlan, evaluate
+
+    name = case["metric"]["name"]
+    if name not in TRAIN_METRICS:
+        return Prediction(None, f"metric '{name}' is not a train metric ({', '.join(TRAIN_METRICS)})")
+    spec = case_spec(case)
+    plan_map = dict(case.get("plan") or {})
+    tokens = plan_map.pop("tokens", None)
+    cluster = case.get("cluster") or {}
+    if name == "total_flops":
+        if tokens is None:
+            return Prediction(None, "total_flops needs plan.tokens")
+        seq = checks.finite_int(plan_map.get("seq_len") or spec.max_position_embeddings or 2048, "seq_len")
+        fpt = model_flops_per_token(spec, seq)
+        return Prediction(fpt * parse_count(tokens, "plan.tokens"), detail={"flops_per_token": fpt})
+    if not cluster.get("gpus") and not plan_map.get("dp"):
+        return Prediction(None, "the case gives no cluster size")
+    plan = TrainPlan.from_mapping(plan_map, cluster.get("gpus"), cluster.get("gpus_per_node"))
+    r = evaluate(spec, plan, hw)
+    metrics = r.metrics()
+    if tokens is not None:
+        d = parse_count(tokens, "plan.tokens")
+        metrics["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, d))
+        metrics["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, d))
+    if name not in metrics:
+        return Prediction(None, f"metric '{name}' needs plan.tokens")
+    detail = {
+        "step_time_s": r.step_time,
+        **{k: v for k, v in r.breakdown.items() if v},
+        "notes": "; ".join(r.notes),
+    }
+    return Prediction(float(metrics[name]), detail=detail)
