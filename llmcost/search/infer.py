@@ -24,8 +24,8 @@ from llmcost import precision as Q
 from llmcost.collectives import _generated as _collectives_generated  # noqa: F401
 from llmcost.collectives import cost as collectives  # noqa: F401
 from llmcost.errors import PlanError
-from llmcost.graph import ops as graph  # noqa: F401
 from llmcost.graph import _generated as _inference_generated  # noqa: F401
+from llmcost.graph import ops as graph  # noqa: F401
 from llmcost.hardware import Hardware
 from llmcost.inference import serve as I
 from llmcost.kernels import roofline  # noqa: F401

@@ -8,7 +8,7 @@ row (what overlaps and what is exposed: :mod:`llmcost.training.plan`'s docstring
 
 * compute per micro-batch and device of every layer shape (:mod:`.train_compute`: the graph's
   generated layer functions in their training form, priced by the roofline), and the exposed
-  TP / CP / EP communication of that layer (:func:`llmcost.search.common.collective_v`, i.e.
+  TP / CP / EP communication of that layer (:func:`llmcost.collectives.grid.collective_v`, i.e.
   :func:`llmcost.collectives.cost.collective`), once per distinct operator configuration;
 * the busiest pipeline stage (layers per stage: :func:`llmcost.training.plan.split_layers`),
   the pipeline schedule, bubble and p2p (``pipeline__*`` / ``bubble__*`` of
@@ -182,7 +182,7 @@ def _layer_quantities(
     sequence parallel only) each hidden under its adjacent GEMM (``tp__overlap``); CP ring
     attention (Megatron CP): c−1 K,V steps forward, K,V + dK,dV backward, each hidden behind the attention of the previous
     step (Megatron-LM docs/user-guide/features/context_parallel.md); EP: dispatch / combine all-to-all per pass (+ recompute)."""
-    from llmcost.search.common import collective_v, group_gpn
+    from llmcost.collectives.grid import collective_v, group_gpn
 
     drop_a, drop_h = TR.attention_dropout(spec), TR.hidden_dropout(spec)
     mach = TR.machine(hw, prec)
@@ -320,7 +320,7 @@ def _compose(
     gpus_per_node: int | None,
     tokens: float | None,
 ) -> dict[str, np.ndarray]:
-    from llmcost.search.common import collective_v, group_gpn
+    from llmcost.collectives.grid import collective_v, group_gpn
     from llmcost.training import memory as TM
 
     n = int(c["tp"].size)

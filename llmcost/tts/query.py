@@ -688,19 +688,3 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, ctx: Context 
         prims,
         notes,
     )
-
-
-# ------------------------------------------------------------------------------ validation
-def evaluate_case(case: dict[str, Any], hw: Hardware) -> Any:
-    """Validation evaluator for ``kind: tts`` (registered in :mod:`llmcost.validation.cases`)."""
-    from llmcost.validation.cases import Prediction
-
-    name = case["metric"]["name"]
-    if name not in METRICS:
-        return Prediction(None, f"metric '{name}' is not a tts metric ({', '.join(METRICS)})")
-    if "model" not in case:
-        raise UserError(f"case {case['id']}: a tts case needs a 'model'")
-    plan = plan_from_dict(case.get("tts") or {}, case.get("plan"))
-    r = cost(case["model"], hw, plan)
-    detail = {"strategy": plan.strategy, "I": round(r.intensity, 1)}
-    return Prediction(float(r.metrics()[name]), detail=detail)

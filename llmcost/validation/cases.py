@@ -6,7 +6,8 @@ Case format: ../shared/validation/README.md (a YAML list of cases with ``id``, `
 ``tolerance``, ``notes``). Files are read unchanged.
 
 Each kind is evaluated by a function registered with :func:`register_evaluator`; this module
-registers ``collective``. A case whose kind has no evaluator (or whose metric the evaluator
+registers the shipped kinds (train, infer, collective, tts), each evaluated in its own module
+(:mod:`llmcost.validation.training`, ...). A case whose kind has no evaluator (or whose metric the evaluator
 does not produce) appears with ``predicted: None`` and a ``reason``: never silently dropped.
 Training / inference / test-time-scaling authors plug in theirs::
 
@@ -27,21 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from llmcost import checks
 from llmcost.errors import UserError, did_you_mean
 from llmcost.hardware import Hardware
+from llmcost.validation.prediction import Prediction
 
 KINDS = ("train", "infer", "collective", "tts")
-
-
-@dataclass(frozen=True)
-class Prediction:
-    """What an evaluator returns: the predicted metric value, or None with a reason; ``detail``
-    carries extras for the table (e.g. the algorithm auto chose)."""
-
-    value: float | None
-    reason: str | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
 
 
 Evaluator = Callable[[dict[str, Any], Hardware], Prediction]
@@ -223,43 +214,15 @@ def as_json(results: Sequence[CaseResult], summary: dict[str, Any]) -> dict[str,
     return {"cases": [r.as_json() for r in results], "summary": summary}
 
 
-# --- collective evaluator ------------------------------------------------------------------------
-_COLLECTIVE_METRICS = ("time_s", "busbw_gbps", "algbw_gbps")
-
-
+# --- the shipped evaluators: one module per kind, imported when a case of that kind runs ------------
 @register_evaluator("collective")
 def _collective(case: dict[str, Any], hw: Hardware) -> Prediction:
-    """nccl-tests style collective: time_s, busbw_gbps or algbw_gbps (GB/s = 1e9 B/s)."""
-    from llmcost.collectives.cost import collective
+    """nccl-tests style collective: time_s, busbw_gbps or algbw_gbps (llmcost.validation.collective)."""
+    from llmcost.validation.collective import evaluate_case
 
-    spec = case.get("collective")
-    if not isinstance(spec, dict):
-        raise UserError(f"case {case['id']}: a collective case needs a 'collective' mapping")
-    cluster = case.get("cluster") or {}
-    name = case["metric"]["name"]
-    if name not in _COLLECTIVE_METRICS:
-        return Prediction(
-            None, f"metric '{name}' is not a collective metric ({', '.join(_COLLECTIVE_METRICS)})"
-        )
-    try:
-        size_v = spec["size_bytes"]
-        gpus_v = spec.get("gpus") or cluster["gpus"]
-        op = str(spec["op"])
-    except (KeyError, TypeError) as e:
-        raise UserError(f"case {case['id']}: collective needs op, size_bytes and gpus ({e})") from None
-    size = checks.positive_finite(size_v, f"case {case['id']}: collective.size_bytes")
-    gpus = checks.finite_int(gpus_v, f"case {case['id']}: collective gpus", 2)
-    gpn = spec.get("gpus_per_node", cluster.get("gpus_per_node"))
-    if gpn is not None:
-        gpn = checks.finite_int(gpn, f"case {case['id']}: gpus_per_node")
-    r = collective(hw, op, size, gpus, gpn, str(spec.get("algorithm") or "auto"))
-    value = {"time_s": float(r.time), "busbw_gbps": float(r.busbw) / 1e9, "algbw_gbps": float(r.algbw) / 1e9}[
-        name
-    ]
-    return Prediction(value, detail={"algorithm": str(r.algo)})
+    return evaluate_case(case, hw)
 
 
-# --- inference evaluator (llmcost.validation.inference) ---------------------------------------
 @register_evaluator("infer")
 def _infer(case: dict[str, Any], hw: Hardware) -> Prediction:
     """Inference case: ttft_s, tpot_s, throughput and memory metrics (llmcost.inference.serve)."""
@@ -278,7 +241,7 @@ def _train(case: dict[str, Any], hw: Hardware) -> Prediction:
 
 @register_evaluator("tts")
 def _tts(case: dict[str, Any], hw: Hardware) -> Prediction:
-    """Test-time-scaling case: eFLOPs, FLOPs, bytes, latency, KV size per query (llmcost.tts.query)."""
-    from llmcost.tts.query import evaluate_case
+    """Test-time-scaling case: eFLOPs, FLOPs, bytes, latency, KV size per query (llmcost.validation.tts)."""
+    from llmcost.validation.tts import evaluate_case
 
     return evaluate_case(case, hw)

@@ -8,6 +8,7 @@ from typing import Any
 from llmcost.errors import UserError
 from llmcost.hardware import Hardware
 from llmcost.inference.serve import InferenceResult, cost, dominant, plan_from_dict
+from llmcost.validation.prediction import Prediction
 
 METRICS = (
     "ttft_s",
@@ -20,10 +21,8 @@ METRICS = (
 )
 
 
-def evaluate_case(case: dict[str, Any], hw: Hardware) -> Any:
+def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     """Validation evaluator for ``kind: infer`` (registered in :mod:`llmcost.validation.cases`)."""
-    from llmcost.validation.cases import Prediction
-
     name = case["metric"]["name"]
     if name not in METRICS:
         return Prediction(None, f"metric '{name}' is not an inference metric ({', '.join(METRICS)})")

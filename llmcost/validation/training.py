@@ -13,7 +13,7 @@ from typing import Any
 
 from llmcost.hardware import Hardware
 from llmcost.training.plan import METRICS, RUN_METRICS
-from llmcost.validation.cases import Prediction
+from llmcost.validation.prediction import Prediction
 
 TRAIN_METRICS = (*METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
 """Metrics a train case may name: every per-step metric and the run's (published runs give no

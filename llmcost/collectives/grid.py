@@ -1,0 +1,35 @@
+"""Collectives on arrays of plans: the one collective costing (:func:`.cost.collective`, fastest
+algorithm) evaluated per distinct (group, ranks-per-node) pair, and the ranks of a group that
+share a node, for the training step composition and the searches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from llmcost.collectives.cost import collective
+
+
+def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any) -> np.ndarray:
+    """Time of one collective per plan: :func:`llmcost.collectives.cost.collective` (fastest
+    algorithm) evaluated on the array of sizes of each (group, ranks-per-node) pair; 0 where the
+    group has one rank or nothing to send (as the single-plan path)."""
+    size, group, gpn = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn))
+    out = np.zeros(size.shape)
+    live = (group >= 2) & (size > 0)
+    if not live.any():
+        return out
+    pairs = np.unique(np.stack([group[live], gpn[live]]), axis=1)
+    for g, n in pairs.T:
+        mask = live & (group == g) & (gpn == n)
+        sizes, inv = np.unique(size[mask], return_inverse=True)
+        out[mask] = np.asarray(collective(hw, op, sizes.astype(float), int(g), int(n)).time)[inv]
+    return out
+
+
+def group_gpn(gpn: int, group: Any, stride: Any) -> np.ndarray:
+    """Ranks of a group (rank stride ``stride``) sharing a node: ``training._group_gpn`` on arrays."""
+    group, stride = np.broadcast_arrays(np.asarray(group, dtype=np.int64), np.asarray(stride, dtype=np.int64))
+    per = np.maximum(1, gpn // np.maximum(stride, 1))
+    return np.where(stride >= gpn, 1, np.gcd(per, group))
