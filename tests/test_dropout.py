@@ -11,6 +11,7 @@ from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import CatalogError
 from llmcost.model.spec import from_config
 from llmcost.training import plan as TR
+from llmcost.training.base import uses_dropout
 
 GPT = {
     "model_type": "gpt",
@@ -103,8 +104,8 @@ def test_catalog_models() -> None:
     assert (spec("gpt3-175b").attention_dropout, spec("gpt3-175b").hidden_dropout) == (0.1, 0.1)
     assert (spec("palm-540b").attention_dropout, spec("palm-540b").hidden_dropout) == (0.0, 0.0)
     assert (spec("opt-175b").attention_dropout, spec("opt-175b").hidden_dropout) == (0.0, 0.1)
-    assert not TR.uses_dropout(spec("bloom-176b"))  # BLOOM trained without dropout (config 0.0)
-    assert not TR.uses_dropout(spec("llama-3.1-8b"))
+    assert not uses_dropout(spec("bloom-176b"))  # BLOOM trained without dropout (config 0.0)
+    assert not uses_dropout(spec("llama-3.1-8b"))
 
 
 def _plan(**kw: Any) -> TR.TrainPlan:

@@ -18,6 +18,7 @@ from llmcost.inference import serve as I
 from llmcost.model.spec import from_config
 from llmcost.search import train as ST
 from llmcost.training import plan as TR
+from llmcost.training.base import model_layers
 
 MODELS = ("llama-3.1-8b", "mixtral-8x7b", "deepseek-v3", "gpt3-175b")
 
@@ -133,7 +134,7 @@ def _declared(spec: object, hw: object, space: ST.TrainSpace):
     """The search's declared space, plan by plan, as (TrainPlan, sp requested)."""
     from llmcost.search.common import divisors
 
-    n_layers = len(TR.model_layers(spec))
+    n_layers = len(model_layers(spec))
     experts = spec.moe.num_experts if spec.is_moe else 1
     narrowed = space.tp is not None or space.pp is not None or space.cp is not None
     for g in space.gpus:

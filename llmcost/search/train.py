@@ -28,6 +28,7 @@ from llmcost.rules import Rule
 from llmcost.search.common import divisors
 from llmcost.training import plan as TR
 from llmcost.training import step as TS
+from llmcost.training.base import model_layers
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -169,7 +170,7 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     stands for) under the first rule it breaks. Layouts whose tp*pp*cp does not divide the GPUs
     are counted only for degrees the user gave (otherwise they are not in the declared space)."""
     rej: Counter[str] = Counter()
-    n_layers = len(TR.model_layers(spec))
+    n_layers = len(model_layers(spec))
     gb, seq = space.global_batch, space.seq_len
     # default: every training precision with a peak, fp16 only when asked (same peak as bf16, legacy)
     precs = (

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from llmcost.kernels.roofline import roofline
+from llmcost.training.base import Machine, model_layers
 
 MATMUL_KINDS = ("gemm", "router", "expert_gemm", "lm_head")
 
@@ -98,20 +99,6 @@ class LayerCost:
         return out
 
 
-@dataclass(frozen=True)
-class Machine:
-    """What prices an operator: peaks and efficiencies of the device at the training precision."""
-
-    peak_mm: float
-    peak_attn: float
-    peak_vec: float
-    eta_c: float
-    eta_attn: float
-    mem_bw: float
-    eta_m: float
-    t_kernel: float
-
-
 def layer_shape(spec: Any, stack: str, i: int) -> tuple[str, int | None]:
     """Graph shape and window of layer ``i`` of ``stack`` ('enc' or 'dec')."""
     from llmcost.graph.ops import attn_kind
@@ -156,7 +143,7 @@ def training_ops(
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual. ``attention_dropout`` /
     ``hidden_dropout``: the model trains with dropout on the attention probabilities / on the
-    attention and MLP outputs (:func:`llmcost.training.plan.attention_dropout`)."""
+    attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`)."""
     out: list[TOp] = []
     for o in ops:
         if o.kind == "attention":
@@ -257,7 +244,6 @@ def model_flops_per_token(spec: Any, seq: int) -> float:
     training form, summed over the layers in the order of :func:`llmcost.training.step.evaluate`
     (the same figure as its ``model_flops_per_step`` of a one-device, one-sequence step ÷ ``seq``)."""
     from llmcost.graph.ops import model_values
-    from llmcost.training.plan import model_layers
 
     one = np.ones(1)
     vals: dict[str, Any] = model_values(spec)

@@ -10,14 +10,23 @@ the in-flight micro-batches of the schedule and the output-layer logits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from llmcost.errors import PlanError
-from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
+from llmcost.training.base import (
+    RECOMPUTE,
+    SCHEDULES,
+    attention_dropout,
+    hidden_dropout,
+    model_layers,
+    n_layers,
+)
+from llmcost.training.columns import Plans
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,17 @@ class DeviceParams:
     @property
     def total(self) -> float:
         return self.dense + self.expert
+
+
+class StageParams(NamedTuple):
+    """Per plan row: parameters on one device of the busiest stage, ``dense`` and ``expert`` (each
+    already divided by t), and the dense-FFN / MoE-FFN layers of the first stage, ``n_dense0`` /
+    ``n_moe0`` (it holds the most in-flight activations)."""
+
+    dense: np.ndarray
+    expert: np.ndarray
+    n_dense0: np.ndarray
+    n_moe0: np.ndarray
 
 
 def _layer_params(spec: ModelSpec, stack: str, i: int) -> tuple[float, float]:
@@ -52,8 +72,6 @@ def params_per_device(
     """Parameters held by one device of the busiest stage (max over stages of dense + expert):
     layer parameters / t, experts / (e·t), the embedding on the first stage and the output layer
     on the last ([MEG-mem] ``compute_weight_and_optimizer_memory``)."""
-    from llmcost.training.plan import model_layers
-
     layers = model_layers(spec)
     emb = spec.vocab_size * spec.d_embed + spec.learned_positions * spec.hidden_size
     head = spec.vocab_size * spec.d_embed
@@ -74,118 +92,22 @@ def params_per_device(
 
 
 def memory(
-    spec: ModelSpec,
-    c: dict[str, np.ndarray],
-    k1: tuple[np.ndarray, np.ndarray],
-    dense: np.ndarray,
-    expert: np.ndarray,
-    b_w: np.ndarray,
-    b_g: np.ndarray,
-    b_o: np.ndarray,
-    b_a: np.ndarray,
-    zero: np.ndarray,
-    dpc: np.ndarray,
-    exp_dp: np.ndarray,
-    m: np.ndarray,
-    n_dense0: np.ndarray,
-    n_moe0: np.ndarray,
-    seq: int,
+    spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray, np.ndarray]
 ) -> dict[str, np.ndarray]:
     """Bytes per device by component (weights, gradients, optimizer, activations, logits, buffers)
-    for plan columns ``c`` (:data:`llmcost.training.step.COLS`); per-layer activations once per
-    operator configuration ``k1`` (first rows, inverse).
+    of the plan rows ``p``; per-layer activations once per operator configuration ``k1`` (first
+    rows, inverse).
 
-    * model state: ZeRO-1/2/3 and the distributed optimizer shard the optimizer state, ZeRO-2/3
-      the gradients, ZeRO-3 the weights over the ``d·c`` data x context ranks, experts over their
-      expert-data-parallel ranks (Rajbhandari 2020 §5; [MEG-distopt]); with host offload the fp32
-      master weights and Adam state live on the host (ZeRO-Offload §4).
-    * activations of the first stage (``n_dense0`` / ``n_moe0`` layers) for its in-flight
-      micro-batches: 1F1B and ZB-H1 ``min(m, p)`` (Narayanan 2021 §2.2.1; Qi et al. 2024 §2.1),
-      interleaved ``× (1 + (p−1)/(p·v))`` ([MEG-mem]), GPipe all ``m`` (Huang et al. 2019); per
-      layer the ``act__*`` entries of training_formulas (Korthikanti 2022 Table 2 generalized);
-      full recomputation stores layer inputs plus one layer's full activations while it is
-      recomputed.
+    * model state (:func:`model_state`);
+    * activations of the first stage (:func:`activations`);
     * logits: fp32 logits of one micro-batch over ``V/t`` on the last stage ([MEG-mem]).
     * buffers: ZeRO-3 / FSDP keep two gathered layers in flight (current + prefetch)."""
-    from llmcost.training.plan import RECOMPUTE, SCHEDULES, attention_dropout, hidden_dropout
-
-    tp, cp, mb, pp, v = (c[k].astype(float) for k in ("tp", "cp", "mb", "pp", "v"))
-    z3 = zero == 3
-    z_w = np.where(z3, dpc, 1)
-    z_g = np.where(zero >= 2, dpc, 1)
-    z_o = np.where((zero >= 1) | (c["zmode"] == 1), dpc, 1)
-    e_dp = np.maximum(1, exp_dp)
-    ez_w, ez_g, ez_o = (np.minimum(z, e_dp) for z in (z_w, z_g, z_o))
-    weights = dense * b_w / z_w + expert * b_w / ez_w
-    grads = dense * b_g / z_g + expert * b_g / ez_g
-    optim = dense * b_o / z_o + expert * b_o / ez_o
-    if c["offload"].any():
-        optim = np.where(c["offload"] == 0, optim, 0.0)
-    drop_a, drop_h = attention_dropout(spec), hidden_dropout(spec)
-    moe = spec.moe
-    dense_ffn = float(spec.intermediate_size)
-    moe_ffn = dense_ffn
-    if moe is not None:
-        moe_ffn = float(
-            moe.top_k * moe.expert_intermediate_size + moe.num_shared_experts * moe.shared_intermediate_size
-        )
-    f1, inv1 = k1
-    cp1, mb1, tp1, ba1 = cp[f1], mb[f1], tp[f1], b_a[f1]
-    tsp1 = np.where(c["sp"][f1] == 1, tp1, 1.0)
-
-    def act(policy: str, ffn: float) -> np.ndarray:
-        fn, names, _ = G.FUNCTIONS[f"act__{policy}"]
-        args = {
-            "cp": cp1,
-            "d_ff_act": ffn,
-            "kv_dim": spec.kv_dim,
-            "d_model": spec.hidden_size,
-            "q_dim": spec.q_dim,
-            "drop_a": 1.0 if drop_a else 0.0,
-            "drop_h": 1.0 if drop_h else 0.0,
-            "micro_batch": mb1,
-            "n_q": spec.num_heads,
-            "phi_a": 6.0 if spec.gated_mlp else 4.0,
-            "seq": seq,
-            "tp": tp1,
-            "tp_sp": tsp1,
-        }
-        return (fn(*(args[k] for k in names)) * ba1 / 2.0)[inv1]
-
-    rc = c["rc"]
-    flash = c["flash"] == 1
-
-    def per_layer(policy: str) -> tuple[np.ndarray, np.ndarray]:  # (dense-FFN layer, MoE-FFN layer)
-        if policy == "attn":  # the attention that runs: FlashAttention or materialized scores
-            return (
-                np.where(flash, act("flash", dense_ffn), act("materialized", dense_ffn)),
-                np.where(flash, act("flash", moe_ffn), act("materialized", moe_ffn)),
-            )
-        return act(policy, dense_ffn), act(policy, moe_ffn)
-
-    stored = np.zeros(m.shape)
-    working = np.zeros(m.shape)
-    for r, name in enumerate(RECOMPUTE):
-        sel = rc == r
-        if not sel.any():
-            continue
-        d, e = per_layer({"full": "full", "selective": "selective"}.get(name, "attn"))
-        stored = np.where(sel, n_dense0 * d + n_moe0 * e, stored)
-        if name == "full":  # one layer's full activations live while it is recomputed
-            d, e = per_layer("attn")
-            working = np.where(
-                sel, np.maximum(np.where(n_dense0 > 0, d, 0.0), np.where(n_moe0 > 0, e, 0.0)), working
-            )
-    sched = c["sched"]
-    base = np.minimum(m, pp)
-    inflight = np.where(
-        sched == SCHEDULES.index("gpipe"),
-        m.astype(float),
-        np.where(sched == SCHEDULES.index("interleaved"), base * (1 + (pp - 1) / (pp * v)), base),
-    )
-    acts = stored * inflight + working
-    logits = 4.0 * seq / cp * mb * spec.vocab_size / tp
-    buffers = np.where(z3, 2 * (dense + expert) / max(1, n_layers(spec)) * b_w, 0.0)
+    c = p.c
+    tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
+    weights, grads, optim = model_state(p, sp)
+    acts = activations(spec, p, sp, k1)
+    logits = 4.0 * p.seq / cp * mb * spec.vocab_size / tp
+    buffers = np.where(p.zero == 3, 2 * (sp.dense + sp.expert) / max(1, n_layers(spec)) * p.b_w, 0.0)
     return {
         "weights": weights,
         "gradients": grads,
@@ -196,40 +118,111 @@ def memory(
     }
 
 
-def n_layers(spec: ModelSpec) -> int:
-    return spec.num_layers + spec.num_encoder_layers
+def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(weights, gradients, optimizer state) bytes per device: ZeRO-1/2/3 and the distributed
+    optimizer shard the optimizer state, ZeRO-2/3 the gradients, ZeRO-3 the weights over the
+    ``d·c`` data x context ranks, experts over their expert-data-parallel ranks (Rajbhandari 2020
+    §5; [MEG-distopt]); with host offload the fp32 master weights and Adam state live on the host
+    (ZeRO-Offload §4)."""
+    c, zero, dpc, dense, expert = p.c, p.zero, p.dpc, sp.dense, sp.expert
+    z_w = np.where(zero == 3, dpc, 1)
+    z_g = np.where(zero >= 2, dpc, 1)
+    z_o = np.where((zero >= 1) | (c["zmode"] == 1), dpc, 1)
+    e_dp = np.maximum(1, p.exp_dp)
+    ez_w, ez_g, ez_o = (np.minimum(z, e_dp) for z in (z_w, z_g, z_o))
+    weights = dense * p.b_w / z_w + expert * p.b_w / ez_w
+    grads = dense * p.b_g / z_g + expert * p.b_g / ez_g
+    optim = dense * p.b_o / z_o + expert * p.b_o / ez_o
+    if c["offload"].any():
+        optim = np.where(c["offload"] == 0, optim, 0.0)
+    return weights, grads, optim
 
 
-def offload_time(
-    hw: Hardware, offload: np.ndarray, gpn: np.ndarray, psi_opt: np.ndarray, b_w: np.ndarray, b_g: np.ndarray
-) -> np.ndarray:
-    """Exposed host offload per step (ZeRO-Offload, Ren et al. 2021 §4; no delayed update) for
-    plans whose ``offload`` index (:data:`llmcost.training.plan.OFFLOAD`) is not 'none' (0
-    elsewhere): gradients down and parameters up over the host link, ``(b_g + b_w)·Ψ/W_link``,
-    plus the CPU Adam pass ``28·Ψ·n_node/(η_m·W_host)`` over the node's host memory shared by its
-    devices (ZeRO-Offload, Ren et al. 2021 §4). NVMe (ZeRO-Infinity) adds the optimizer state read and write at the
-    NVMe bandwidth of ``host_memory.nvme_bandwidth``."""
-    from llmcost.units import parse
-
-    host = hw.raw.get("host_memory") or {}
-    if not host.get("link_bandwidth") or not host.get("bandwidth"):
-        raise PlanError(
-            f"{hw.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them"
-        )
-    link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
-    hbw = parse(host["bandwidth"], "bandwidth", what=f"{hw.id} host_memory.bandwidth")
-    node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
-    t = psi_opt * (b_g + b_w) / link + 28.0 * psi_opt * node / (hw.memory_efficiency * hbw)
-    nvme = offload == 2
-    if nvme.any():
-        nv = host.get("nvme_bandwidth")
-        if not nv:
-            raise PlanError(
-                f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it"
+def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Activation bytes of the first stage (``n_dense0`` / ``n_moe0`` layers) for its in-flight
+    micro-batches (:func:`inflight`); per layer the ``act__*`` entries of the training formulas
+    (Korthikanti 2022 Table 2 generalized); full recomputation stores layer inputs plus one
+    layer's full activations while it is recomputed."""
+    act = _layer_act(spec, p, k1)
+    stored = np.zeros(p.m.shape)
+    working = np.zeros(p.m.shape)
+    for r, name in enumerate(RECOMPUTE):
+        sel = p.c["rc"] == r
+        if not sel.any():
+            continue
+        d, e = act({"full": "full", "selective": "selective"}.get(name, "attn"))
+        stored = np.where(sel, sp.n_dense0 * d + sp.n_moe0 * e, stored)
+        if name == "full":  # one layer's full activations live while it is recomputed
+            d, e = act("attn")
+            working = np.where(
+                sel, np.maximum(np.where(sp.n_dense0 > 0, d, 0.0), np.where(sp.n_moe0 > 0, e, 0.0)), working
             )
-        t = t + np.where(
-            nvme,
-            2 * 12.0 * psi_opt * node / parse(nv, "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth"),
-            0.0,
-        )
-    return np.where(offload > 0, t, 0.0)
+    return stored * inflight(p) + working
+
+
+def inflight(p: Plans) -> np.ndarray:
+    """Micro-batches whose activations the first stage holds at the peak: 1F1B and ZB-H1
+    ``min(m, p)`` (Narayanan 2021 §2.2.1; Qi et al. 2024 §2.1), interleaved
+    ``× (1 + (p−1)/(p·v))`` ([MEG-mem]), GPipe all ``m`` (Huang et al. 2019)."""
+    pp, v = (p.c[k].astype(float) for k in ("pp", "v"))
+    sched, m = p.c["sched"], p.m
+    base = np.minimum(m, pp)
+    return np.where(
+        sched == SCHEDULES.index("gpipe"),
+        m.astype(float),
+        np.where(sched == SCHEDULES.index("interleaved"), base * (1 + (pp - 1) / (pp * v)), base),
+    )
+
+
+def _ffn_widths(spec: ModelSpec) -> tuple[float, float]:
+    """FFN width whose activations one token stores: (dense layer, MoE layer: k·d_e + shared)."""
+    moe = spec.moe
+    dense_ffn = float(spec.intermediate_size)
+    if moe is None:
+        return dense_ffn, dense_ffn
+    return dense_ffn, float(
+        moe.top_k * moe.expert_intermediate_size + moe.num_shared_experts * moe.shared_intermediate_size
+    )
+
+
+def _layer_act(
+    spec: ModelSpec, p: Plans, k1: tuple[np.ndarray, np.ndarray]
+) -> Callable[[str], tuple[np.ndarray, np.ndarray]]:
+    """Per plan row, the activation bytes of one (dense-FFN, MoE-FFN) layer under a policy
+    ('attn': the attention that runs, FlashAttention or materialized scores; 'selective'; 'full'),
+    evaluated once per operator configuration ``k1``."""
+    c = p.c
+    tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
+    f1, inv1 = k1
+    ba1 = p.b_a[f1]
+    args = {
+        "cp": cp[f1],
+        "kv_dim": spec.kv_dim,
+        "d_model": spec.hidden_size,
+        "q_dim": spec.q_dim,
+        "drop_a": 1.0 if attention_dropout(spec) else 0.0,
+        "drop_h": 1.0 if hidden_dropout(spec) else 0.0,
+        "micro_batch": mb[f1],
+        "n_q": spec.num_heads,
+        "phi_a": 6.0 if spec.gated_mlp else 4.0,
+        "seq": p.seq,
+        "tp": tp[f1],
+        "tp_sp": np.where(c["sp"][f1] == 1, tp[f1], 1.0),
+    }
+
+    def one(policy: str, ffn: float) -> np.ndarray:
+        fn, names, _ = G.FUNCTIONS[f"act__{policy}"]
+        a = dict(args, d_ff_act=ffn)
+        return (fn(*(a[k] for k in names)) * ba1 / 2.0)[inv1]
+
+    flash = c["flash"] == 1
+    widths = _ffn_widths(spec)
+
+    def act(policy: str) -> tuple[np.ndarray, np.ndarray]:
+        if policy == "attn":  # the attention that runs: FlashAttention or materialized scores
+            d, e = (np.where(flash, one("flash", w), one("materialized", w)) for w in widths)
+            return d, e
+        d, e = (one(policy, w) for w in widths)
+        return d, e
+
+    return act

@@ -7,11 +7,11 @@ of :mod:`llmcost.training.formulas`, evaluated through the generated numpy modul
 inputs:
 
 * compute per micro-batch and device: per-operator roofline of the forward, backward and
-  recomputation of every layer of the busiest pipeline stage (:mod:`.train_compute`);
-* communication: collective times over the cluster's fabric tiers (:mod:`.collectives`), with
+  recomputation of every layer of the busiest pipeline stage (:mod:`.compute`, :mod:`.layers`);
+* communication: collective times over the cluster's fabric tiers (:mod:`llmcost.collectives`), with
   the groups placed Megatron-style, tensor parallel innermost, then context, data (experts
   within it) and pipeline outermost (Narayanan 2021 §3.3: TP within a node);
-* memory: :mod:`.train_memory`.
+* memory: :mod:`.memory`.
 
 What overlaps and what is exposed (reported separately in :class:`TrainResult`):
 
@@ -45,17 +45,20 @@ from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.rules import Rule
-from llmcost.training.compute import Machine
+from llmcost.training import step as TS
+from llmcost.training.base import (
+    ATTENTION,
+    OFFLOAD,
+    PRECISIONS,
+    RECOMPUTE,
+    SCHEDULES,
+    ZMODES,
+    attention_dropout,
+    n_layers,
+    split_layers,
+)
 from llmcost.units import GIB
 
-RECOMPUTE = ("none", "selective", "full")
-SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
-PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
-OFFLOAD = ("none", "cpu", "nvme")
-ATTENTION = ("auto", "flash", "materialized")
-BUCKET_PARAMS = 40_000_000
-"""Gradient bucket size in parameters: Megatron-LM DDP default ``bucket_size = max(40M, 1M·dp)``
-(megatron/core/distributed/distributed_data_parallel.py)."""
 _PLAN_KEYS = (
     "tp",
     "pp",
@@ -168,11 +171,6 @@ def _int(v: Any, name: str, minimum: int = 1) -> int:
     return checks.finite_int(v, name, minimum)
 
 
-def model_layers(spec: ModelSpec) -> list[tuple[str, int]]:
-    """Layers in pipeline order: encoder layers then decoder layers, as (stack, index)."""
-    return [("enc", i) for i in range(spec.num_encoder_layers)] + [("dec", i) for i in range(spec.num_layers)]
-
-
 def default_seq_len(spec: ModelSpec) -> int:
     """The sequence length of a plan that sets none: the model's context, at most 4096."""
     return int(min(spec.max_position_embeddings or 4096, 4096))
@@ -214,10 +212,6 @@ class RuleFields(SimpleNamespace):
 
 
 _INTERLEAVED = SCHEDULES.index("interleaved")
-
-
-def _n_layers(spec: ModelSpec) -> int:
-    return spec.num_layers + spec.num_encoder_layers
 
 
 def _experts(spec: ModelSpec) -> int:
@@ -296,8 +290,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "fewer layers than pp*v pipeline chunks",
-        lambda s, p: _too_few_layers(_n_layers(s), p.pp, p.v),
-        lambda s, p: pipeline_split_error(_n_layers(s), p.pp, p.v) or "",
+        lambda s, p: _too_few_layers(n_layers(s), p.pp, p.v),
+        lambda s, p: pipeline_split_error(n_layers(s), p.pp, p.v) or "",
         ("pp", "v"),
     ),
     Rule(
@@ -441,10 +435,36 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
         f.gb // (f.dp * f.mb),
         f.seq,
         f.gb,
-        split_layers(_n_layers(spec), f.pp, f.v),
+        split_layers(n_layers(spec), f.pp, f.v),
         f.node,
         flash,
     )
+
+
+def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
+    """One checked plan as length-1 columns (:data:`llmcost.training.columns.COLS`)."""
+    p = lay.plan
+    row = {
+        "gpus": p.gpus,
+        "tp": lay.tp,
+        "pp": lay.pp,
+        "cp": lay.cp,
+        "ep": lay.ep,
+        "dp": lay.dp,
+        "mb": p.micro_batch,
+        "v": lay.v,
+        "sched": SCHEDULES.index(p.schedule),
+        "zmode": ZMODES.index((int(p.zero), bool(p.distributed_optimizer))),
+        "rc": RECOMPUTE.index(p.recompute),
+        "prec": PRECISIONS.index(p.precision),
+        "sp": int(lay.sp),
+        "flash": int(lay.flash),
+        "auto": int(p.attention == "auto"),
+        "offload": OFFLOAD.index(p.offload),
+        "overlap": int(p.overlap_dp),
+        "tpo": int(p.tp_overlap),
+    }
+    return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
 
 ZERO3_NOTE = (
@@ -475,26 +495,6 @@ def pipeline_split_error(n: int, pp: int, v: int) -> str | None:
     if _too_few_layers(n, pp, v):
         return f"{n} layers cannot fill pp*v = {pp * v} pipeline chunks (each chunk holds at least one layer)"
     return None
-
-
-def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
-    """Layer indices per pipeline stage for ``n`` layers over ``pp·v`` chunks, chunk ``c`` on stage
-    ``c mod pp``, as evenly as possible: ``n mod (pp·v)`` chunks hold ``⌈n/(pp·v)⌉`` layers, the
-    others one fewer. The lighter chunks sit at the ends, the last chunk first, then the first,
-    the second-to-last, the second, ...: the first stage also holds the embedding and the most
-    in-flight activations, the last the output layer and the loss (Llama 3 §3.3.2 removes one
-    layer from the first and the last stage; Megatron's first/last-stage layer options)."""
-    chunks = pp * v
-    per, r = divmod(n, chunks)
-    sizes = [per + (1 if r else 0)] * chunks
-    ends_inward = [chunks - 1 - i // 2 if i % 2 == 0 else i // 2 for i in range(chunks)]
-    for c in ends_inward[: chunks - r if r else 0]:
-        sizes[c] -= 1
-    bounds = [sum(sizes[:i]) for i in range(chunks + 1)]
-    stage_layers: list[list[int]] = [[] for _ in range(pp)]
-    for c in range(chunks):
-        stage_layers[c % pp].extend(range(bounds[c], bounds[c + 1]))
-    return stage_layers
 
 
 @dataclass
@@ -560,65 +560,6 @@ RUN_METRICS = ("time_to_train_s", "gpu_hours", "total_flops", "cost_usd")
 """Metrics of a whole training run (they need its token count; ``cost_usd`` also a price)."""
 
 
-def attention_dropout(spec: ModelSpec) -> bool:
-    """Whether the model trains with dropout on the attention probabilities: its config's
-    probability (:attr:`ModelSpec.attention_dropout`, e.g. GPT-2 ``attn_pdrop`` 0.1, Megatron
-    ``--attention-dropout`` 0.1; Llama / Qwen / BLOOM / OPT 0.0) is above 0. It stores a 1-byte
-    mask and the dropped probabilities per score (Korthikanti 2022 §4.1)."""
-    return spec.attention_dropout > 0
-
-
-def hidden_dropout(spec: ModelSpec) -> bool:
-    """Whether the model trains with dropout on the attention and MLP outputs
-    (:attr:`ModelSpec.hidden_dropout` > 0: GPT-2 ``resid_pdrop``, OPT ``dropout``, Megatron
-    ``--hidden-dropout``): a 1-byte mask per element of each (Korthikanti 2022 §4.1)."""
-    return spec.hidden_dropout > 0
-
-
-def uses_dropout(spec: ModelSpec) -> bool:
-    """Whether the model trains with any dropout (:func:`attention_dropout` or
-    :func:`hidden_dropout`)."""
-    return attention_dropout(spec) or hidden_dropout(spec)
-
-
-def machine(hw: Hardware, precision: str) -> Machine:
-    """Peaks and efficiencies that price operators: GEMMs at the training precision's peak,
-    attention at 16-bit unless the precision is 16-bit (FP8 training keeps attention in bf16;
-    Transformer Engine), elementwise work at the vector peak. Efficiencies are the catalog's, the
-    same as inference (:meth:`Hardware.gemm_efficiency` of the GEMM datatype,
-    :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
-    GEMMs, :func:`llmcost.training.compute.layer_cost`); per-kernel floor as inference."""
-    from llmcost import precision as Q
-    from llmcost.inference.serve import T_KERNEL
-
-    attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
-    return Machine(
-        peak_mm=hw.peak[precision],
-        peak_attn=hw.peak.get(attn, hw.peak[precision]),
-        peak_vec=hw.peak[Q.vector_dtype(hw.peak)],
-        eta_c=hw.gemm_efficiency(precision),
-        eta_attn=hw.attention_efficiency(attn),
-        mem_bw=hw.memory_bandwidth,
-        eta_m=hw.memory_efficiency,
-        t_kernel=T_KERNEL,
-    )
-
-
-def precision_bytes(zero: int, precision: str) -> tuple[float, float, float, float]:
-    """(b_w, b_g, b_o, b_a): bytes per weight, gradient, optimizer-state parameter, activation.
-
-    Megatron (zero 0, with or without the distributed optimizer; [MEG-distopt] table): bf16/fp8
-    keep fp32 main gradients (b_g 4) and fp32 master + Adam (12); fp16 keeps fp16 gradients and
-    an fp32 gradient copy in the optimizer (16). ZeRO / FSDP (Rajbhandari 2020 §3): gradients in
-    the parameter dtype (2) and 12 bytes of optimizer state. FP8 / FP4 training keeps bf16
-    weights and activations between layers (Transformer Engine; NVIDIA FP8 primer)."""
-    if zero:
-        return 2.0, 2.0, 12.0, 2.0
-    if precision == "fp16":
-        return 2.0, 2.0, 16.0, 2.0
-    return 2.0, 4.0, 12.0, 2.0
-
-
 def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bool = False) -> TrainResult:
     """Step time, FLOPs, MFU/HFU and memory per device of ``plan`` (see the module docstring).
 
@@ -629,10 +570,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     plan does not fit, else a note."""
     from dataclasses import replace
 
-    from llmcost.training import step as TS
-
     lay = check(spec, plan, hw)
-    out = TS.evaluate(spec, hw, TS.plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    out = TS.evaluate(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     row = {k: float(v[0]) for k, v in out.items()}
     fell_back = bool(out["fell_back"][0])
     if fell_back:
@@ -654,16 +593,27 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     )
     res.values = {k: row[k] for k in TS.VALUES if k in row}
     res.values.update(n_micro=lay.m, pp=lay.pp, v_stages=lay.v)
-    res.notes.append(
+    res.notes += _notes(spec, hw, res, check_memory)
+    if fell_back:
+        res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
+    return res
+
+
+def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) -> list[str]:
+    """The notes of a costed plan: attention costed, context, ZeRO-3, assumed hardware figures,
+    uneven pipeline and, when it does not fit, why and what would help (PlanError with
+    ``check_memory``)."""
+    lay, plan, memory = res.layout, res.layout.plan, res.memory
+    notes = [
         f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
-    )
-    res.notes += [n for n in (R.context_note(spec, lay.seq),) if n]
+    ]
+    notes += [n for n in (R.context_note(spec, lay.seq),) if n]
     if plan.zero == 3:
-        res.notes.append(ZERO3_NOTE)
-    res.notes += [n for n in (hw.assumed_note(),) if n]
+        notes.append(ZERO3_NOTE)
+    notes += [n for n in (hw.assumed_note(),) if n]
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:
-        res.notes.append(
+        notes.append(
             "uneven pipeline: " + "/".join(map(str, sizes)) + " layers per stage (the busiest stage"
             " paces the pipeline)"
         )
@@ -678,7 +628,5 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
         )
         if check_memory:
             raise PlanError(msg)
-        res.notes.append(msg)
-    if fell_back:
-        res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
-    return res
+        notes.append(msg)
+    return notes

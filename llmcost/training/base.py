@@ -1,0 +1,141 @@
+"""What every training module shares (runtime: no sympy; imports no other training module).
+
+The categorical plan choices (:data:`RECOMPUTE`, :data:`SCHEDULES`, :data:`PRECISIONS`,
+:data:`OFFLOAD`, :data:`ATTENTION`, the ZeRO modes :data:`ZMODES`), the model's layers in
+pipeline order and their split over pipeline stages, the dropout the model trains with, the
+bytes per weight / gradient / optimizer state / activation, and the :class:`Machine` that prices
+an operator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from llmcost.hardware import Hardware
+from llmcost.model.spec import ModelSpec
+
+RECOMPUTE = ("none", "selective", "full")
+SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
+PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
+OFFLOAD = ("none", "cpu", "nvme")
+ATTENTION = ("auto", "flash", "materialized")
+ZMODES = ((0, False), (0, True), (1, False), (2, False), (3, False))
+"""ZeRO modes: (zero stage, Megatron distributed optimizer)."""
+BUCKET_PARAMS = 40_000_000
+"""Gradient bucket size in parameters: Megatron-LM DDP default ``bucket_size = max(40M, 1M·dp)``
+(megatron/core/distributed/distributed_data_parallel.py)."""
+
+
+def model_layers(spec: ModelSpec) -> list[tuple[str, int]]:
+    """Layers in pipeline order: encoder layers then decoder layers, as (stack, index)."""
+    return [("enc", i) for i in range(spec.num_encoder_layers)] + [("dec", i) for i in range(spec.num_layers)]
+
+
+def n_layers(spec: ModelSpec) -> int:
+    """Transformer layers of the model (encoder and decoder)."""
+    return spec.num_layers + spec.num_encoder_layers
+
+
+def split_layers(n: int, pp: int, v: int) -> list[list[int]]:
+    """Layer indices per pipeline stage for ``n`` layers over ``pp·v`` chunks, chunk ``c`` on stage
+    ``c mod pp``, as evenly as possible: ``n mod (pp·v)`` chunks hold ``⌈n/(pp·v)⌉`` layers, the
+    others one fewer. The lighter chunks sit at the ends, the last chunk first, then the first,
+    the second-to-last, the second, ...: the first stage also holds the embedding and the most
+    in-flight activations, the last the output layer and the loss (Llama 3 §3.3.2 removes one
+    layer from the first and the last stage; Megatron's first/last-stage layer options)."""
+    chunks = pp * v
+    per, r = divmod(n, chunks)
+    sizes = [per + (1 if r else 0)] * chunks
+    ends_inward = [chunks - 1 - i // 2 if i % 2 == 0 else i // 2 for i in range(chunks)]
+    for c in ends_inward[: chunks - r if r else 0]:
+        sizes[c] -= 1
+    bounds = [sum(sizes[:i]) for i in range(chunks + 1)]
+    stage_layers: list[list[int]] = [[] for _ in range(pp)]
+    for c in range(chunks):
+        stage_layers[c % pp].extend(range(bounds[c], bounds[c + 1]))
+    return stage_layers
+
+
+def attention_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with dropout on the attention probabilities: its config's
+    probability (:attr:`ModelSpec.attention_dropout`, e.g. GPT-2 ``attn_pdrop`` 0.1, Megatron
+    ``--attention-dropout`` 0.1; Llama / Qwen / BLOOM / OPT 0.0) is above 0. It stores a 1-byte
+    mask and the dropped probabilities per score (Korthikanti 2022 §4.1)."""
+    return spec.attention_dropout > 0
+
+
+def hidden_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with dropout on the attention and MLP outputs
+    (:attr:`ModelSpec.hidden_dropout` > 0: GPT-2 ``resid_pdrop``, OPT ``dropout``, Megatron
+    ``--hidden-dropout``): a 1-byte mask per element of each (Korthikanti 2022 §4.1)."""
+    return spec.hidden_dropout > 0
+
+
+def uses_dropout(spec: ModelSpec) -> bool:
+    """Whether the model trains with any dropout (:func:`attention_dropout` or
+    :func:`hidden_dropout`)."""
+    return attention_dropout(spec) or hidden_dropout(spec)
+
+
+def precision_bytes(zero: int, precision: str) -> tuple[float, float, float, float]:
+    """(b_w, b_g, b_o, b_a): bytes per weight, gradient, optimizer-state parameter, activation.
+
+    Megatron (zero 0, with or without the distributed optimizer; [MEG-distopt] table): bf16/fp8
+    keep fp32 main gradients (b_g 4) and fp32 master + Adam (12); fp16 keeps fp16 gradients and
+    an fp32 gradient copy in the optimizer (16). ZeRO / FSDP (Rajbhandari 2020 §3): gradients in
+    the parameter dtype (2) and 12 bytes of optimizer state. FP8 / FP4 training keeps bf16
+    weights and activations between layers (Transformer Engine; NVIDIA FP8 primer)."""
+    if zero:
+        return 2.0, 2.0, 12.0, 2.0
+    if precision == "fp16":
+        return 2.0, 2.0, 16.0, 2.0
+    return 2.0, 4.0, 12.0, 2.0
+
+
+def bytes_table() -> np.ndarray:
+    """(b_w, b_g, b_o, b_a) per (ZeRO mode, precision): :func:`precision_bytes` over
+    :data:`ZMODES` x :data:`PRECISIONS`."""
+    out = np.zeros((len(ZMODES), len(PRECISIONS), 4))
+    for zi, (z, _) in enumerate(ZMODES):
+        for pi, p in enumerate(PRECISIONS):
+            out[zi, pi] = precision_bytes(z, p)
+    return out
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What prices an operator: peaks and efficiencies of the device at the training precision."""
+
+    peak_mm: float
+    peak_attn: float
+    peak_vec: float
+    eta_c: float
+    eta_attn: float
+    mem_bw: float
+    eta_m: float
+    t_kernel: float
+
+
+def machine(hw: Hardware, precision: str) -> Machine:
+    """Peaks and efficiencies that price operators: GEMMs at the training precision's peak,
+    attention at 16-bit unless the precision is 16-bit (FP8 training keeps attention in bf16;
+    Transformer Engine), elementwise work at the vector peak. Efficiencies are the catalog's, the
+    same as inference (:meth:`Hardware.gemm_efficiency` of the GEMM datatype,
+    :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
+    GEMMs, :func:`llmcost.training.compute.layer_cost`); per-kernel floor as inference."""
+    from llmcost import precision as Q
+    from llmcost.inference.serve import T_KERNEL
+
+    attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
+    return Machine(
+        peak_mm=hw.peak[precision],
+        peak_attn=hw.peak.get(attn, hw.peak[precision]),
+        peak_vec=hw.peak[Q.vector_dtype(hw.peak)],
+        eta_c=hw.gemm_efficiency(precision),
+        eta_attn=hw.attention_efficiency(attn),
+        mem_bw=hw.memory_bandwidth,
+        eta_m=hw.memory_efficiency,
+        t_kernel=T_KERNEL,
+    )

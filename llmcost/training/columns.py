@@ -1,0 +1,139 @@
+"""Plans as rows of integer columns, and grouping of rows by distinct values (runtime: no sympy).
+
+A plan is a row of :data:`COLS` (categorical columns are indices into
+:data:`~llmcost.training.base.ZMODES`, :data:`~llmcost.training.base.RECOMPUTE`, ...);
+:class:`Plans` adds what every stage of :func:`llmcost.training.step.evaluate` reads of the rows.
+Work that depends on few columns is done once per distinct value (:func:`key`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from llmcost.hardware import Hardware
+from llmcost.training.base import ZMODES, bytes_table
+
+COLS = (
+    "gpus",
+    "tp",
+    "pp",
+    "cp",
+    "ep",
+    "dp",
+    "mb",
+    "v",
+    "sched",
+    "zmode",
+    "rc",
+    "prec",
+    "sp",
+    "flash",
+    "auto",
+    "offload",
+    "overlap",
+    "tpo",
+)
+"""Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
+indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
+FlashAttention), offload index, DP overlap, TP communication overlap."""
+
+
+@dataclass(frozen=True)
+class Plans:
+    """Plan rows (``c``, :data:`COLS`) with what the stages derive from them: degrees as int64,
+    bytes per weight / gradient / optimizer state / activation (:func:`~llmcost.training.base.
+    precision_bytes`), ranks per node ``gpn``, micro-batches per step ``m``, ZeRO stage and
+    sharded optimizer, the data x context ranks ``dpc`` gradients are reduced over and the
+    expert-data-parallel ranks ``exp_dp``."""
+
+    c: dict[str, np.ndarray]
+    seq: int
+    global_batch: int
+    tp: np.ndarray
+    pp: np.ndarray
+    cp: np.ndarray
+    ep: np.ndarray
+    dp: np.ndarray
+    mb: np.ndarray
+    v: np.ndarray
+    b_w: np.ndarray
+    b_g: np.ndarray
+    b_o: np.ndarray
+    b_a: np.ndarray
+    gpn: np.ndarray
+    m: np.ndarray
+    zero: np.ndarray
+    dist_opt: np.ndarray
+    dpc: np.ndarray
+    exp_dp: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return int(self.c["tp"].size)
+
+
+def plans(
+    hw: Hardware, c: dict[str, np.ndarray], seq: int, global_batch: int, gpus_per_node: int | None
+) -> Plans:
+    """:class:`Plans` of the rows ``c``: ranks per node are ``gpus_per_node`` (else the hardware's
+    node) at most the GPU count; the distributed optimizer and ZeRO-1/2 shard the optimizer."""
+    btab = bytes_table()
+    bw_, bg_, bo_, ba_ = (btab[c["zmode"], c["prec"], i] for i in range(4))
+    tp, pp, cp, ep, dp, mb, v = (c[k].astype(np.int64) for k in ("tp", "pp", "cp", "ep", "dp", "mb", "v"))
+    zero = np.array([z for z, _ in ZMODES])[c["zmode"]]
+    distopt_flag = np.array([d for _, d in ZMODES])[c["zmode"]]
+    dpc = dp * cp  # gradients are reduced over data x context parallel ranks (Megatron)
+    return Plans(
+        c=c,
+        seq=seq,
+        global_batch=global_batch,
+        tp=tp,
+        pp=pp,
+        cp=cp,
+        ep=ep,
+        dp=dp,
+        mb=mb,
+        v=v,
+        b_w=bw_,
+        b_g=bg_,
+        b_o=bo_,
+        b_a=ba_,
+        gpn=np.maximum(1, np.minimum(gpus_per_node or hw.node_devices or 1, c["gpus"])),
+        m=global_batch // (dp * mb),
+        zero=zero,
+        dist_opt=distopt_flag | (zero == 1) | (zero == 2),
+        dpc=dpc,
+        exp_dp=dpc // ep,
+    )
+
+
+def _compact(k: np.ndarray, size: int) -> tuple[np.ndarray, int]:
+    """Codes 0..n-1 of the distinct values of ``k`` (values in [0, size)), in increasing order."""
+    if size <= max(1 << 20, 4 * k.size):
+        present = np.zeros(size, dtype=bool)
+        present[k] = True
+        ids = np.cumsum(present) - 1
+        return ids[k], int(present.sum())
+    vals, inv = np.unique(k, return_inverse=True)
+    return inv.reshape(-1), int(vals.size)
+
+
+def key(*cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first index of each distinct row, inverse) over integer columns, without sorting."""
+    n = int(np.shape(cols[0])[0])
+    k = np.zeros(n, dtype=np.int64)
+    size = 1
+    for c in cols:
+        c = np.asarray(c, dtype=np.int64)
+        lo = int(c.min()) if n else 0
+        span = (int(c.max()) - lo + 1) if n else 1
+        k = k * span + (c - lo)
+        size *= span
+        if size > 1 << 20:
+            k, size = _compact(k, size)
+    k, size = _compact(k, size)
+    first = np.full(size, -1, dtype=np.int64)
+    first[k[::-1]] = np.arange(n - 1, -1, -1)
+    return first, k

@@ -1,0 +1,146 @@
+"""Stage 4 of a training step: data-parallel traffic and its overlap, ZeRO-3 gathers layer by
+layer, and the optimizer step or host offload (runtime: no sympy).
+
+Gradients are reduced over the ``d·c`` data x context ranks (experts over their expert-data-
+parallel ranks); the sharded optimizer (ZeRO-1/2, Megatron distributed optimizer) reduce-scatters
+the gradients and all-gathers the parameters once per step, ZeRO-3 one layer at a time. What is
+exposed: ``dp__overlap`` / ``dp__serial`` and ``zero3`` of :mod:`llmcost.training.formulas`;
+the optimizer step ``optimizer``; host offload :func:`offload_time`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from llmcost.collectives.grid import collective_v, group_gpn
+from llmcost.errors import PlanError
+from llmcost.hardware import Hardware
+from llmcost.training import _generated as G
+from llmcost.training.base import BUCKET_PARAMS, RECOMPUTE
+from llmcost.training.columns import Plans, key
+from llmcost.training.memory import StageParams
+from llmcost.training.pipeline import StageTimes
+
+
+@dataclass
+class DPCollectives:
+    """Per plan row: gradient reduction ``t_dp`` and parameter all-gather ``t_ag`` per step (0 with
+    ZeRO-3), and ZeRO-3's per-layer gather ``z3_ag`` and reduce-scatter ``z3_rs`` (0 without)."""
+
+    t_dp: np.ndarray
+    t_ag: np.ndarray
+    z3_ag: np.ndarray
+    z3_rs: np.ndarray
+
+
+@dataclass
+class DataParallelTimes:
+    """Per plan row: the exposed data-parallel time ``dp_exposed`` (gradient buckets
+    ``n_buckets``), ZeRO-3's exposed time ``z3_exposed`` (``z3_rc``: full recomputation gathers a
+    third time), the optimizer step ``t_opt`` and the host offload ``t_off``."""
+
+    coll: DPCollectives
+    n_buckets: np.ndarray
+    dp_exposed: np.ndarray
+    z3_rc: np.ndarray
+    z3_exposed: np.ndarray
+    t_opt: np.ndarray
+    t_off: np.ndarray
+
+
+def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> DPCollectives:
+    """The data-parallel collectives of every row, once per configuration they depend on. ZeRO-3
+    moves one layer at a time (the average layer of the busiest stage); the sharded optimizer
+    (ZeRO-1/2, distributed optimizer) the whole shard once per step; plain DP all-reduces."""
+    c, tp, dpc, exp_dp, dense, expert = p.c, p.tp, p.dpc, p.exp_dp, sp.dense, sp.expert
+    gpn_dp = group_gpn(p.gpn, dpc, tp)
+    gpn_edp = np.where(exp_dp > 1, group_gpn(p.gpn, exp_dp, tp * p.ep), 1)
+    z3, dist_opt = p.zero == 3, p.dist_opt
+    df, dinv = key(c["gpus"], tp, p.pp, p.v, p.cp, p.ep, c["zmode"], c["prec"])
+
+    def coll(op: str, size: np.ndarray, group: np.ndarray, gpn: np.ndarray) -> np.ndarray:
+        return collective_v(hw, op, size[df], group[df], gpn[df])[dinv]
+
+    per = np.where(z3, 1.0 / np.maximum(st.n_lay, 1.0), np.where(dist_opt, 1.0, 0.0))
+    ag_d = coll("all_gather", dense * p.b_w * per, dpc, gpn_dp)
+    ag_e = coll("all_gather", expert * p.b_w * per, exp_dp, gpn_edp)
+    rs_d = coll("reduce_scatter", dense * p.b_g * per, dpc, gpn_dp)
+    rs_e = coll("reduce_scatter", expert * p.b_g * per, exp_dp, gpn_edp)
+    plain = ~(z3 | dist_opt)
+    ar_d = coll("all_reduce", np.where(plain, dense * p.b_g, 0.0), dpc, gpn_dp)
+    ar_e = coll("all_reduce", np.where(plain, expert * p.b_g, 0.0), exp_dp, gpn_edp)
+    return DPCollectives(
+        t_dp=np.where(z3, 0.0, np.where(dist_opt, rs_d + rs_e, ar_d + ar_e)),
+        t_ag=np.where(z3 | ~dist_opt, 0.0, ag_d + ag_e),
+        z3_ag=np.where(z3, ag_d + ag_e, 0.0),  # per layer, per pass
+        z3_rs=np.where(z3, rs_d + rs_e, 0.0),
+    )
+
+
+def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> DataParallelTimes:
+    """Exposed data-parallel and ZeRO-3 time, optimizer step and offload of every row."""
+    dc = dp_collectives(hw, p, st, sp)
+    z3 = p.zero == 3
+    z3_rc = (p.c["rc"] == RECOMPUTE.index("full")).astype(float)  # full recompute gathers a third time
+    n_buckets = np.maximum(1.0, (sp.dense + sp.expert) / BUCKET_PARAMS)
+    overlap = p.c["overlap"] == 1
+    dp_exposed = G.dp__overlap(n_buckets, dc.t_ag, st.t_b, dc.t_dp, st.t_f)
+    if not overlap.all():
+        dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(dc.t_ag, dc.t_dp))
+    z3_exposed = np.where(z3, G.zero3(st.n_lay, p.m, st.t_b, st.t_f, st.t_rc, dc.z3_ag, dc.z3_rs, z3_rc), 0.0)
+    t_opt, t_off = optimizer_step(hw, p, sp)
+    return DataParallelTimes(dc, n_buckets, dp_exposed, z3_rc, z3_exposed, t_opt, t_off)
+
+
+def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray]:
+    """(optimizer step on the device, host offload) per row: the parameters one device updates,
+    its optimizer shard, through ``optimizer``; with offload the step runs on the host instead."""
+    dense, expert, dpc, exp_dp = sp.dense, sp.expert, p.dpc, p.exp_dp
+    z_o = np.where(p.dist_opt | (p.zero > 0), dpc, 1)
+    psi_opt = np.where(
+        z_o > 1, (dense + expert * dpc / np.maximum(exp_dp, 1) / np.maximum(dpc, 1)) / z_o, dense + expert
+    )
+    off = p.c["offload"]
+    t_opt = G.optimizer(hw.memory_efficiency, hw.memory_bandwidth, 24 + p.b_g + p.b_w, psi_opt)
+    t_off = np.zeros(p.n)
+    if off.any():  # ZeRO-Offload: the optimizer step runs on the host
+        t_opt = np.where(off == 0, t_opt, 0.0)
+        t_off = offload_time(hw, off, p.gpn, psi_opt, p.b_w, p.b_g)
+    return t_opt, t_off
+
+
+def offload_time(
+    hw: Hardware, offload: np.ndarray, gpn: np.ndarray, psi_opt: np.ndarray, b_w: np.ndarray, b_g: np.ndarray
+) -> np.ndarray:
+    """Exposed host offload per step (ZeRO-Offload, Ren et al. 2021 §4; no delayed update) for
+    plans whose ``offload`` index (:data:`llmcost.training.base.OFFLOAD`) is not 'none' (0
+    elsewhere): gradients down and parameters up over the host link, ``(b_g + b_w)·Ψ/W_link``,
+    plus the CPU Adam pass ``28·Ψ·n_node/(η_m·W_host)`` over the node's host memory shared by its
+    devices (ZeRO-Offload, Ren et al. 2021 §4). NVMe (ZeRO-Infinity) adds the optimizer state read and write at the
+    NVMe bandwidth of ``host_memory.nvme_bandwidth``."""
+    from llmcost.units import parse
+
+    host = hw.raw.get("host_memory") or {}
+    if not host.get("link_bandwidth") or not host.get("bandwidth"):
+        raise PlanError(
+            f"{hw.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them"
+        )
+    link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
+    hbw = parse(host["bandwidth"], "bandwidth", what=f"{hw.id} host_memory.bandwidth")
+    node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
+    t = psi_opt * (b_g + b_w) / link + 28.0 * psi_opt * node / (hw.memory_efficiency * hbw)
+    nvme = offload == 2
+    if nvme.any():
+        nv = host.get("nvme_bandwidth")
+        if not nv:
+            raise PlanError(
+                f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it"
+            )
+        t = t + np.where(
+            nvme,
+            2 * 12.0 * psi_opt * node / parse(nv, "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth"),
+            0.0,
+        )
+    return np.where(offload > 0, t, 0.0)

@@ -1,0 +1,270 @@
+"""Stage 1 of a training step: the cost of one micro-batch through each layer shape, once per
+distinct operator configuration of the plan rows (runtime: no sympy).
+
+Per layer shape and configuration (tp, cp, ep, micro-batch, sp, TP overlap, recompute, precision,
+bytes, attention, ranks per node): compute (:mod:`llmcost.training.compute`: the graph's generated
+layer functions in their training form, priced by the roofline), FLOPs, and the exposed TP / CP /
+EP communication of the layer (:func:`llmcost.collectives.grid.collective_v`); the embedding,
+head and loss per stage kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from llmcost.collectives.grid import collective_v, group_gpn
+from llmcost.graph.ops import model_values
+from llmcost.hardware import Hardware
+from llmcost.model.spec import ModelSpec
+from llmcost.training import _generated as G
+from llmcost.training import compute as TC
+from llmcost.training.base import (
+    PRECISIONS,
+    RECOMPUTE,
+    attention_dropout,
+    hidden_dropout,
+    machine,
+    model_layers,
+)
+from llmcost.training.columns import Plans, key
+
+
+class ModelLayers:
+    """Per-model layer structure: distinct layer shapes (``keys``: graph shape, window, stack) and
+    which layers use them (``layer_key``), their counts, and which layers are MoE."""
+
+    def __init__(self, spec: ModelSpec) -> None:
+        self.layers = model_layers(spec)
+        keys: list[tuple[str, int | None, str]] = []
+        self.layer_key: list[int] = []
+        for stack, i in self.layers:
+            shape, win = TC.layer_shape(spec, stack, i)
+            k = (shape, win, stack)
+            if k not in keys:
+                keys.append(k)
+            self.layer_key.append(keys.index(k))
+        self.keys = keys
+        self.count_all = np.bincount(self.layer_key, minlength=len(keys)).astype(float)
+        moe_l = []
+        for stack, i in self.layers:
+            is_moe = (i in spec.moe_layers) if stack == "dec" else (i in spec.encoder_moe_layers)
+            moe_l.append(bool(is_moe and spec.moe is not None))
+        self.is_moe_layer = np.array(moe_l)
+
+
+class OpConfig(NamedTuple):
+    """Operator configurations sharing recompute, precision, bytes, attention and ranks per node:
+    per-configuration arrays ``tp`` ... ``tpo`` and the shared scalars."""
+
+    tp: np.ndarray
+    cp: np.ndarray
+    ep: np.ndarray
+    mb: np.ndarray
+    sp: np.ndarray
+    tpo: np.ndarray
+    rc: str
+    prec: str
+    b_w: float
+    b_a: float
+    flash: bool
+    gpn: int
+
+
+@dataclass
+class LayerTable:
+    """Per layer shape (axis 0) and operator configuration (last axis), one micro-batch on one
+    device: forward, backward and recompute time, model and hardware FLOPs, exposed TP / CP / EP
+    communication; ``io_f`` / ``io_b`` (axes [last stage, first stage, configuration]) the
+    embedding, head and loss times; ``lg_flops`` their model FLOPs (a stage holding both)."""
+
+    t_f: np.ndarray
+    t_b: np.ndarray
+    t_rc: np.ndarray
+    model: np.ndarray
+    hw: np.ndarray
+    t_tp: np.ndarray
+    t_cp: np.ndarray
+    t_ep: np.ndarray
+    io_f: np.ndarray
+    io_b: np.ndarray
+    lg_flops: np.ndarray
+
+
+COMM = ("t_tp", "t_cp", "t_ep")
+"""The exposed communication fields of :class:`LayerTable`."""
+
+
+def layer_table(
+    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans
+) -> tuple[LayerTable, np.ndarray, np.ndarray]:
+    """(:class:`LayerTable` over the distinct operator configurations, first row of each, inverse):
+    configurations grouped by what :class:`OpConfig` shares, each group costed at once."""
+    c = p.c
+    bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
+    first, inv = key(
+        c["gpus"], c["tp"], c["cp"], c["ep"], c["mb"], c["sp"], c["tpo"], c["rc"], c["prec"], bwa, c["flash"]
+    )
+    u = {k: c[k][first] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "rc", "prec", "flash")}
+    ubw, uba, ugpn = p.b_w[first], p.b_a[first], p.gpn[first]
+    gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"])
+    table: dict[str, np.ndarray] = {}
+    for gi, f0 in enumerate(gfirst):
+        sel = np.flatnonzero(ginv == gi)
+        cfg = OpConfig(
+            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo")),
+            rc=RECOMPUTE[u["rc"][f0]],
+            prec=PRECISIONS[u["prec"][f0]],
+            b_w=float(ubw[f0]),
+            b_a=float(uba[f0]),
+            flash=bool(u["flash"][f0]),
+            gpn=int(ugpn[f0]),
+        )
+        q = _group_table(spec, hw, mdl, p.seq, cfg)
+        for f in fields(q):
+            v = getattr(q, f.name)
+            if f.name not in table:
+                table[f.name] = np.zeros(v.shape[:-1] + (first.size,))
+            table[f.name][..., sel] = v
+    return LayerTable(**table), first, inv
+
+
+def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
+    """The graph's symbol values of one configuration group (per device, one micro-batch)."""
+    tpf, cpf, epf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.ep, cfg.mb))
+    vals: dict[str, Any] = model_values(spec)
+    vals.update(
+        tp=tpf,
+        cp=cpf,
+        ep=epf,
+        etp=np.where(cfg.ep == 1, tpf, 1.0),
+        b_w=cfg.b_w,
+        b_a=cfg.b_a,
+        b_kv=cfg.b_a,
+        b_r=max(cfg.b_a, 2.0),
+        c_dq=0.0,
+        seq=seq,
+        micro_batch=mbf,
+        ctx=seq,
+        seq_enc=seq,
+    )
+    return vals
+
+
+def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg: OpConfig) -> LayerTable:
+    """:class:`LayerTable` of one configuration group (every layer shape, then the io stages)."""
+    mach = machine(hw, cfg.prec)
+    tpf, cpf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.mb))
+    t_sp = np.where(cfg.sp == 1, tpf, 1.0)
+    tokens_dev = mbf * seq / cpf
+    vals = _values(spec, seq, cfg)
+    n = cfg.tp.size
+    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", "model", "hw", *COMM)}
+    for j, (shape, win, stack) in enumerate(mdl.keys):
+        ops = TC.training_ops(
+            TC.graph_ops(shape, win, vals),
+            causal=stack == "dec",
+            flash=cfg.flash,
+            attention_dropout=attention_dropout(spec),
+            hidden_dropout=hidden_dropout(spec),
+            t_sp=t_sp,
+            tokens=tokens_dev,
+            h=spec.hidden_size,
+            heads=spec.num_heads / tpf,
+            seq_kv=min(seq, win) if win else seq,
+            b_a=cfg.b_a,
+        )
+        lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash)
+        for k, v in (
+            ("t_f", lc.t_fwd),
+            ("t_b", lc.t_bwd),
+            ("t_rc", lc.t_rc),
+            ("model", lc.model_flops),
+            ("hw", lc.hw_flops),
+        ):
+            out[k][j] = v
+        for k, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
+            out[k][j] = v
+    io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n)
+    return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+
+
+def _io_table(
+    spec: ModelSpec, mach: Any, vals: dict[str, Any], tokens_dev: Any, tpf: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Embedding (first stage) and norm + head + loss (last stage) forward / backward times per
+    [last, first] stage kind, and their model FLOPs on a stage holding both."""
+    io_ops = TC.graph_ops("io__forward__all", None, vals)
+    io_f, io_b = np.zeros((2, 2, n)), np.zeros((2, 2, n))
+    lg = np.zeros(n)
+    for last in (False, True):
+        for first in (False, True):
+            f, b, fl = TC.io_cost(io_ops, mach, last, first, tokens_dev, spec.vocab_size, tpf)
+            io_f[int(last), int(first)] = np.broadcast_to(np.asarray(f, dtype=float), (n,))
+            io_b[int(last), int(first)] = np.broadcast_to(np.asarray(b, dtype=float), (n,))
+            if last and first:
+                lg = np.broadcast_to(np.asarray(fl, dtype=float), (n,))
+    return io_f, io_b, lg
+
+
+def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exposed (t_tp, t_cp, t_ep) of one layer and micro-batch, summed over its collectives.
+
+    TP: all-reduce per block forward and backward, with sequence parallel a reduce-scatter +
+    all-gather of the same volume (Korthikanti 2022 §4.2.2), exposed; with TP overlap (``tpo``,
+    sequence parallel only) each hidden under its adjacent GEMM (``tp__overlap``); CP ring
+    attention (Megatron CP): c−1 K,V steps forward, K,V + dK,dV backward, each hidden behind the
+    attention of the previous step (Megatron-LM docs/user-guide/features/context_parallel.md);
+    EP: dispatch / combine all-to-all per pass (+ recompute)."""
+    n = cfg.tp.size
+    t_tp, t_cp, t_ep = np.zeros(n), np.zeros(n), np.zeros(n)
+    for o, gemms in zip(lc.collectives(), lc.tp_gemm_pairs(), strict=True):
+        size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
+        if o.group == "tp":
+            t_tp = t_tp + np.where((cfg.tp > 1) & (size > 0), _tp_exposed(hw, cfg, size, gemms), 0.0)
+        elif o.group == "cp" and o.variant == "pass_kv":
+            t_cp = t_cp + np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)
+        elif o.group == "ep":
+            t_ep = t_ep + np.where((cfg.ep > 1) & (size > 0), _ep_exposed(hw, cfg, size), 0.0)
+    return t_tp, t_cp, t_ep
+
+
+def _passes(cfg: OpConfig) -> int:
+    """Passes per micro-batch: forward, backward (+ recomputed forward)."""
+    return 2 + (1 if cfg.rc == "full" else 0)
+
+
+def _tp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, gemms: Any) -> np.ndarray:
+    tp, sp, tpo = cfg.tp, cfg.sp, cfg.tpo
+    gpn_tp = group_gpn(cfg.gpn, tp, 1)
+    if sp.any():
+        ag = collective_v(hw, "all_gather", size, tp, gpn_tp)
+        rs = collective_v(hw, "reduce_scatter", size, tp, gpn_tp)
+        one_sp = ag + rs
+    else:
+        one_sp = 0.0
+    one = np.where(sp == 1, one_sp, collective_v(hw, "all_reduce", size, tp, gpn_tp))
+    passes = _passes(cfg)
+    x = passes * one
+    if tpo.any() and sp.any():
+        g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (tp.size,)) for g in gemms)
+        hidden = G.tp__overlap(passes - 1, g_in, g_out, ag, rs)
+        x = np.where((tpo == 1) & (sp == 1), hidden, x)
+    return x
+
+
+def _cp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, lc: TC.LayerCost) -> np.ndarray:
+    cpf = np.asarray(cfg.cp, dtype=float)
+    gpn_cp = group_gpn(cfg.gpn, cfg.cp, cfg.tp)
+    fwd = (cpf - 1) * collective_v(hw, "send_recv", size, 2, np.minimum(2, gpn_cp))
+    x = np.maximum(0.0, fwd - lc.t_attn_fwd) + np.maximum(0.0, 2 * fwd - lc.t_attn_bwd)
+    if cfg.rc == "full":
+        x = x + np.maximum(0.0, fwd - lc.t_attn_fwd)
+    return x
+
+
+def _ep_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray) -> np.ndarray:
+    gpn_ep = group_gpn(cfg.gpn, cfg.ep, cfg.tp * cfg.cp)
+    return _passes(cfg) * collective_v(hw, "all_to_all", size, cfg.ep, gpn_ep)

@@ -1,0 +1,144 @@
+"""Stages 2 and 3 of a training step: the busiest pipeline stage, and the pipeline schedule with
+its bubble and send/recvs (runtime: no sympy).
+
+Layers per stage: :func:`llmcost.training.base.split_layers`; the stage with the largest compute
++ exposed communication per micro-batch paces the pipeline. Schedule, bubble and p2p: the
+``pipeline__*`` / ``bubble__*`` entries of :mod:`llmcost.training.formulas`; the p2p carries one
+micro-batch's boundary activations, scattered over TP ranks (Narayanan 2021 §4.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from llmcost.collectives.grid import collective_v
+from llmcost.hardware import Hardware
+from llmcost.model.spec import ModelSpec
+from llmcost.training import _generated as G
+from llmcost.training.base import SCHEDULES, split_layers
+from llmcost.training.columns import Plans, key
+from llmcost.training.compute import rowsum
+from llmcost.training.layers import LayerTable, ModelLayers
+from llmcost.training.memory import StageParams, params_per_device
+
+PARTS = ("t_f", "t_b", "t_rc", "t_tp", "t_cp", "t_ep")
+"""Per-micro-batch times of a stage: compute (forward, backward, recompute), exposed TP, CP, EP."""
+
+
+@dataclass
+class StageTimes:
+    """Per plan row, one micro-batch on the busiest pipeline stage: forward, backward, recompute
+    and exposed TP / CP / EP communication, and the layers the stage holds (all its chunks)."""
+
+    t_f: np.ndarray
+    t_b: np.ndarray
+    t_rc: np.ndarray
+    t_tp: np.ndarray
+    t_cp: np.ndarray
+    t_ep: np.ndarray
+    n_lay: np.ndarray
+
+
+@dataclass
+class PipelineTimes:
+    """Per plan row: exposed communication of one micro-batch ``t_comm``, one pipeline send/recv
+    ``t_p2p``, the pipeline's time over the step ``pipe`` and its bubble."""
+
+    t_comm: np.ndarray
+    t_p2p: np.ndarray
+    pipe: np.ndarray
+    bubble: np.ndarray
+
+
+def busiest_stage(
+    spec: ModelSpec, mdl: ModelLayers, lt: LayerTable, inv: np.ndarray, p: Plans
+) -> tuple[StageTimes, StageParams]:
+    """The busiest stage's times and the parameters / first-stage layers of every row, once per
+    (pp, v) split of the layers (parameters once per (pp, v, ep); every term is divided by tp)."""
+    n = p.n
+    st = {k: np.zeros(n) for k in (*PARTS, "n_lay")}
+    held = {k: np.zeros(n) for k in StageParams._fields}
+    lfirst, linv = key(p.pp, p.v)
+    for li, f0 in enumerate(lfirst):
+        P, V = int(p.pp[f0]), int(p.v[f0])
+        rows = np.flatnonzero(linv == li)
+        stages = split_layers(len(mdl.layers), P, V)
+        comps = _compositions(mdl, stages)
+        parts = [_stage_parts(lt, comp, inv[rows]) for comp in comps]
+        totals = [q["t_f"] + q["t_b"] + q["t_rc"] + q["t_tp"] + q["t_cp"] + q["t_ep"] for q in parts]
+        best = np.argmax(np.stack(totals), axis=0)
+        for k in PARTS:
+            st[k][rows] = np.choose(best, [q[k] for q in parts])
+        st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
+        n0 = len(stages[0])
+        moe0 = int(mdl.is_moe_layer[stages[0]].sum()) if n0 else 0
+        held["n_moe0"][rows], held["n_dense0"][rows] = moe0, n0 - moe0
+        pf, pinv = key(p.ep[rows])
+        for pj, r0 in enumerate(pf):
+            pd = params_per_device(spec, stages, tp=1, ep=int(p.ep[rows][r0]), pp=P)
+            sel = rows[pinv == pj]
+            held["dense"][sel], held["expert"][sel] = pd.dense / p.tp[sel], pd.expert / p.tp[sel]
+    return StageTimes(**st), StageParams(**held)
+
+
+def _compositions(mdl: ModelLayers, stages: list[list[int]]) -> list[tuple[Any, ...]]:
+    """Distinct stage compositions in stage order: (layers per layer shape, last stage, first)."""
+    comps: dict[tuple[Any, ...], None] = {}
+    for si, s in enumerate(stages):
+        cnt = tuple(np.bincount([mdl.layer_key[i] for i in s], minlength=len(mdl.keys)).tolist())
+        comps.setdefault((cnt, si == len(stages) - 1, si == 0), None)
+    return list(comps)
+
+
+def _stage_parts(lt: LayerTable, comp: tuple[Any, ...], ki: np.ndarray) -> dict[str, np.ndarray]:
+    """:data:`PARTS` of one stage composition for configurations ``ki``, the io stages included."""
+    cnt, last, first = comp
+    cnt_a = np.array(cnt, dtype=float)[:, None]
+    q = {k: rowsum(cnt_a * getattr(lt, k)[:, ki]) for k in PARTS}
+    q["t_f"] = q["t_f"] + lt.io_f[int(last), int(first)][ki]
+    q["t_b"] = q["t_b"] + lt.io_b[int(last), int(first)][ki]
+    return q
+
+
+def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> PipelineTimes:
+    """The schedule of every row: ``pipeline__<schedule>`` and ``bubble__<schedule>``."""
+    t_comm = st.t_tp + st.t_cp + st.t_ep
+    t_p2p = _p2p(hw, spec, p)
+    pipe = np.zeros(p.n)
+    bubble = np.zeros(p.n)
+    for si, name in enumerate(SCHEDULES):
+        sel = p.c["sched"] == si
+        if not sel.any():
+            continue
+        a = {
+            "n_micro": p.m[sel],
+            "pp": p.pp[sel],
+            "t_bwd": st.t_b[sel],
+            "t_comm_mb": t_comm[sel],
+            "t_fwd": st.t_f[sel],
+            "t_p2p": t_p2p[sel],
+            "t_rc": st.t_rc[sel],
+            "v_stages": p.v[sel],
+        }
+        fn, names, _ = G.FUNCTIONS[f"pipeline__{name}"]
+        pipe[sel] = fn(*(a[k] for k in names))
+        fn, names, _ = G.FUNCTIONS[f"bubble__{name}"]
+        bubble[sel] = fn(*(a[k] for k in names))
+    return PipelineTimes(t_comm, t_p2p, pipe, bubble)
+
+
+def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:
+    """One send/recv of a micro-batch's boundary activations / t between adjacent stages (within a
+    node when the stage stride leaves two stages on one), once per distinct configuration."""
+    c, tp, cp, dp, mb, pp = p.c, p.tp, p.cp, p.dp, p.mb, p.pp
+    tokens_dev = mb * p.seq / cp
+    act_bytes = tokens_dev * spec.hidden_size * p.b_a
+    stride = tp * cp * dp
+    p2p_gpn = np.where((stride < p.gpn) & (p.gpn // stride >= 2), 2, 1)
+    pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"])
+    return collective_v(hw, "send_recv", (act_bytes / tp)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2])[
+        pinv2
+    ]
