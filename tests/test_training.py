@@ -77,6 +77,7 @@ def test_korthikanti_table2_reduces() -> None:
         F.S("phi_a"): 4,
         F.S("drop_h"): 1,
         F.S("drop_a"): 1,
+        F.S("b_a"): 2,
     }
     tp_only = F.expression("act__materialized").subs({**sub, F.S("tp_sp"): 1})
     assert sp.simplify(tp_only - s * b * h * (10 + 24 / t + 5 * a * s / (h * t))) == 0
@@ -87,9 +88,10 @@ def test_korthikanti_table2_reduces() -> None:
 
 
 def test_zero_stages_match_paper() -> None:
-    """ZeRO §5: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d for b_w = b_g = 2, b_o = 12."""
+    """ZeRO §5: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d for b_w = b_g = 2, b_o = 12 (no experts)."""
     psi, d = sp.symbols("Psi d", positive=True)
-    e = F.expression("model_state").subs({F.S("psi"): psi, F.S("b_w"): 2, F.S("b_g"): 2, F.S("b_o"): 12})
+    state = sum(F.expression(f"memory__{k}") for k in ("weights", "gradients", "optimizer"))
+    e = state.subs({F.S("psi"): psi, F.S("psi_e"): 0, F.S("b_w"): 2, F.S("b_g"): 2, F.S("b_o"): 12})
     z = {F.S("z_w"): 1, F.S("z_g"): 1, F.S("z_o"): 1}
     assert sp.simplify(e.subs(z) - 16 * psi) == 0
     assert sp.simplify(e.subs({**z, F.S("z_o"): d}) - (4 * psi + 12 * psi / d)) == 0
@@ -333,9 +335,9 @@ def test_single_plan_and_arrays_agree() -> None:
     arr = G.pipeline__interleaved(m, 8, 0.2, 0.05, 0.1, 0.01, 0.0, 3)
     one = [G.pipeline__interleaved(float(x), 8, 0.2, 0.05, 0.1, 0.01, 0.0, 3) for x in m]
     assert np.allclose(arr, one)
-    # model_state(b_g, b_o, b_w, psi, z_g, z_o, z_w)
-    mem = G.model_state(2.0, 12.0, 2.0, np.array([1e9, 2e9]), 1.0, 8.0, 1.0)
-    assert np.allclose(mem, [G.model_state(2.0, 12.0, 2.0, x, 1.0, 8.0, 1.0) for x in (1e9, 2e9)])
+    # memory__optimizer(b_o, d_edp, psi, psi_e, z_o)
+    mem = G.memory__optimizer(12.0, 8, np.array([1e9, 2e9]), 1e8, 8.0)
+    assert np.allclose(mem, [G.memory__optimizer(12.0, 8, x, 1e8, 8.0) for x in (1e9, 2e9)])
 
 
 def test_pipeline_split_is_as_even_as_possible() -> None:

@@ -71,20 +71,21 @@ def budget(
             raise UserError("--model needs --tokens")
         from llmcost.model.params import count_params
         from llmcost.training.compute import model_flops_per_token
+        from llmcost.training.run import run_totals
 
         spec = _spec(model)
         d = B.parse_count(tokens, "--tokens")
         fpt = model_flops_per_token(spec, seq_len)
         n = count_params(spec).active
+        c = run_totals(d, 1.0, flops_step=fpt).total_flops  # FLOPs per token: a step of one token
         out.update(
             model=model,
             params=n,
             tokens=d,
             flops_per_token=fpt,
-            total_flops=fpt * d,
+            total_flops=c,
             total_flops_6nd=B.flops_6nd(n, d),
         )
-        c = fpt * d
     else:
         if (flops is None) == (gpu_hours is None):
             raise UserError("give exactly one of --flops or --gpu-hours (or --model with --tokens)")
@@ -104,21 +105,22 @@ def budget(
             predicted_loss=o.loss,
         )
     if hardware is not None and peak is not None:
-        from llmcost.training import _generated as G
+        from llmcost.training.run import run_totals
 
         # the run as one step of n devices (tokens per step = run tokens): the training formulas
         n = gpus or 1
         t = B.run_time(c, n, peak, mfu)
+        run = run_totals(1.0, 1.0, step_time=t, gpus=n, power_w=hardware.tdp, price_h=hardware.price_per_hour)
         out.update(
             hardware=hardware.id,
             mfu_assumed=mfu,
-            gpu_hours=float(G.gpu_hours(n, t, 1.0, 1.0)),
-            energy_j=float(G.energy_j(n, hardware.tdp, t, 1.0, 1.0)),
+            gpu_hours=float(run.gpu_hours),
+            energy_j=float(run.energy_j),
         )
-        if hardware.price_per_hour:
-            out["cost_usd"] = float(G.cost_usd(n, hardware.price_per_hour, t, 1.0, 1.0))
+        if run.cost_usd is not None:
+            out["cost_usd"] = float(run.cost_usd)
         if gpus:
-            out.update(gpus=gpus, time_to_train_s=float(G.time_to_train(t, 1.0, 1.0)))
+            out.update(gpus=gpus, time_to_train_s=float(run.time_to_train_s))
     if fmt == "table":
         emit(
             [{"quantity": k, "value": _show(v)} for k, v in out.items()],

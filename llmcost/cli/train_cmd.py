@@ -169,7 +169,7 @@ def _int_opt(v: str, name: str) -> int:
 
 def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
     """Machine-readable result: the validation README metric names plus breakdowns (SI units)."""
-    from llmcost.training import _generated as G
+    from llmcost.training.run import run_totals
 
     lay = r.layout
     out: dict[str, Any] = dict(r.metrics())
@@ -200,14 +200,20 @@ def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
     out["time_breakdown_s"] = dict(r.breakdown)
     out["memory_bytes"] = dict(r.memory)
     if tokens is not None:
-        price = hw.price_per_hour
-        out["total_flops"] = r.model_flops_step / r.tokens_step * tokens
-        out["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, tokens))
-        out["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, tokens))
-        out["energy_j"] = float(G.energy_j(r.gpus, hw.tdp, r.step_time, r.tokens_step, tokens))
-        out["cost_usd"] = (
-            float(G.cost_usd(r.gpus, price, r.step_time, r.tokens_step, tokens)) if price else None
+        run = run_totals(
+            tokens,
+            r.tokens_step,
+            step_time=r.step_time,
+            gpus=r.gpus,
+            flops_step=r.model_flops_step,
+            power_w=hw.tdp,
+            price_h=hw.price_per_hour,
         )
+        out["total_flops"] = run.total_flops
+        out["time_to_train_s"] = float(run.time_to_train_s)
+        out["gpu_hours"] = float(run.gpu_hours)
+        out["energy_j"] = float(run.energy_j)
+        out["cost_usd"] = None if run.cost_usd is None else float(run.cost_usd)
     return out
 
 

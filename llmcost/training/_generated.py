@@ -60,14 +60,64 @@ def zero3(layers_stage, n_micro, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
     return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag + t_z3_rs - t_bwd/layers_stage))
 
 
+def tp__sp(n_fpass, t_tp_ag, t_tp_rs):
+    """TP with sequence parallelism, not overlapped: per block an all-gather of its input and a"""
+    return (n_fpass + 1)*(t_tp_ag + t_tp_rs)
+
+
+def tp__all_reduce(n_fpass, t_tp_ar):
+    """TP without sequence parallelism: one all-reduce per block in every pass (Megatron's f / g"""
+    return t_tp_ar*(n_fpass + 1)
+
+
 def tp__overlap(n_fpass, t_gemm_in, t_gemm_out, t_tp_ag, t_tp_rs):
     """TP communication overlapped with the adjacent GEMMs (Megatron-Core ``--tp-comm-overlap``,"""
     return n_fpass*(numpy.maximum(0, -t_gemm_in + t_tp_ag) + numpy.maximum(0, -t_gemm_out + t_tp_rs)) + numpy.maximum(0, -t_gemm_in + t_tp_rs) + numpy.maximum(0, -t_gemm_out + t_tp_ag)
 
 
-def optimizer(eta_m, mem_bw, opt_bytes, psi_opt):
+def ep__all_to_all(n_fpass, t_ep_a2a):
+    """Expert parallelism: each all-to-all of a MoE layer (token dispatch, combine) in every pass,"""
+    return t_ep_a2a*(n_fpass + 1)
+
+
+def cp__ring(cp, rc_fwd, t_attn_bwd, t_attn_fwd, t_cp_kv):
+    """Context-parallel ring attention (Megatron CP, load-balanced): the forward passes K,V over"""
+    return rc_fwd*numpy.maximum(0, -t_attn_fwd + t_cp_kv*(cp - 1)) + numpy.maximum(0, -t_attn_bwd + 2*t_cp_kv*(cp - 1)) + numpy.maximum(0, -t_attn_fwd + t_cp_kv*(cp - 1))
+
+
+def bwd__flops(flops):
+    """Backward FLOPs of an operator: 2× the forward, the input gradient and the weight gradient"""
+    return 2*flops
+
+
+def bwd__flops_flash(flops):
+    """Backward FLOPs of FlashAttention: 2.5× the forward (it recomputes S and P; Dao-AILab/"""
+    return (5/2)*flops
+
+
+def bwd__bytes(hbm_bytes):
+    """Backward HBM bytes of an operator: 2× the forward (the gradient of each tensor read or"""
+    return 2*hbm_bytes
+
+
+def flops__fwd_bwd(flops):
+    """Model FLOPs of forward + backward (:func:`backward_flops`): ``3×`` the forward (PaLM App. B;"""
+    return 3*flops
+
+
+def optimizer(b_g, b_w, eta_m, mem_bw, psi_opt):
     """Adam(W) with fp32 master weights is a memory-bound elementwise pass:"""
-    return opt_bytes*psi_opt/(eta_m*mem_bw)
+    return psi_opt*(b_g + b_w + 24)/(eta_m*mem_bw)
+
+
+def offload__cpu(b_g, b_w, eta_m, host_link_bw, host_mem_bw, psi_opt, ranks_node):
+    """ZeRO-Offload (Ren et al. 2021 §4; no delayed parameter update): the optimizer step runs on"""
+    return psi_opt*(b_g + b_w)/host_link_bw + 28*psi_opt*ranks_node/(eta_m*host_mem_bw)
+
+
+def offload__nvme(nvme_bw, psi_opt, ranks_node, t_offload_host):
+    """ZeRO-Infinity NVMe offload (Rajbhandari et al. 2021 §5): the host offload"""
+    return t_offload_host + 24*psi_opt*ranks_node/nvme_bw
 
 
 def mfu(flops_step, n_gpus, peak_flops, t_step):
@@ -95,6 +145,11 @@ def gpu_hours(n_gpus, t_step, tokens_step, train_tokens):
     return (1/3600)*n_gpus*t_step*train_tokens/tokens_step
 
 
+def total_flops(flops_step, tokens_step, train_tokens):
+    """Model FLOPs of the run: FLOPs per token of a step × the run's tokens,"""
+    return train_tokens*(flops_step/tokens_step)
+
+
 def energy_j(n_gpus, power_w, t_step, tokens_step, train_tokens):
     """Energy: ``N·P·time`` with P = TDP, an upper bound on the draw [derived]."""
     return n_gpus*power_w*t_step*train_tokens/tokens_step
@@ -105,29 +160,74 @@ def cost_usd(n_gpus, price_h, t_step, tokens_step, train_tokens):
     return (1/3600)*n_gpus*price_h*t_step*train_tokens/tokens_step
 
 
-def model_state(b_g, b_o, b_w, psi, z_g, z_o, z_w):
-    """Weights, gradients and optimizer state per device: ``Ψ·(b_w/z_w + b_g/z_g + b_o/z_o)``."""
-    return psi*(b_g/z_g + b_o/z_o + b_w/z_w)
+def memory__weights(b_w, d_edp, psi, psi_e, z_w):
+    """Weights per device, ``Ψ·b_w/z_w + Ψ_e·b_w/min(z_w, d_e)``: ZeRO-3 shards them over the"""
+    return b_w*psi/z_w + b_w*psi_e/numpy.minimum(z_w, numpy.maximum(1, d_edp))
 
 
-def act__materialized(cp, d_ff_act, d_model, drop_a, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
+def memory__gradients(b_g, d_edp, psi, psi_e, z_g):
+    """Gradients per device, ``Ψ·b_g/z_g + Ψ_e·b_g/min(z_g, d_e)``: ZeRO-2/3 shard them (z_g = d·c)"""
+    return b_g*psi/z_g + b_g*psi_e/numpy.minimum(z_g, numpy.maximum(1, d_edp))
+
+
+def memory__optimizer(b_o, d_edp, psi, psi_e, z_o):
+    """Optimizer state per device, ``Ψ·b_o/z_o + Ψ_e·b_o/min(z_o, d_e)``: ZeRO-1/2/3 and the"""
+    return b_o*psi/z_o + b_o*psi_e/numpy.minimum(z_o, numpy.maximum(1, d_edp))
+
+
+def memory__activations(act_dense, act_moe, act_work, inflight, layers_dense, layers_moe):
+    """Activations of the first pipeline stage at the peak: its in-flight micro-batches times its"""
+    return act_work + inflight*(act_dense*layers_dense + act_moe*layers_moe)
+
+
+def memory__logits(cp, micro_batch, seq, tp, vocab):
+    """fp32 logits of one micro-batch over the device's vocabulary shard on the last stage,"""
+    return 4*micro_batch*seq*vocab/(cp*tp)
+
+
+def memory__buffers(b_w, n_layers, psi, psi_e):
+    """ZeRO-3 / FSDP gathered-parameter buffers: two layers in flight, the current one and the"""
+    return b_w*(2*psi + 2*psi_e)/n_layers
+
+
+def inflight__1f1b(n_micro, pp):
+    """In-flight micro-batches of the first stage with 1F1B and ZB-H1: ``min(m, p)`` (Narayanan"""
+    return numpy.minimum(n_micro, pp)
+
+
+def inflight__gpipe(n_micro):
+    """GPipe: all ``m`` micro-batches are in flight before the first backward (Huang et al. 2019)."""
+    return n_micro
+
+
+def inflight__interleaved(n_micro, pp, v_stages):
+    """Interleaved 1F1B: ``min(m, p)·(1 + (p−1)/(p·v))`` ([MEG-mem] Megatron-LM"""
+    return (1 + (pp - 1)/(pp*v_stages))*numpy.minimum(n_micro, pp)
+
+
+def inflight__zero_bubble(n_micro, pp):
+    """In-flight micro-batches of the first stage with 1F1B and ZB-H1: ``min(m, p)`` (Narayanan"""
+    return numpy.minimum(n_micro, pp)
+
+
+def act__materialized(b_a, cp, d_ff_act, d_model, drop_a, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
     """Activation bytes of one layer for one micro-batch, attention scores stored (no recompute)."""
-    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + micro_batch*n_q*seq**2*(3*drop_a + 2)/(cp*tp)
+    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + micro_batch*n_q*seq**2*(3*drop_a + 2)/(cp*tp))
 
 
-def act__flash(cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
+def act__flash(b_a, cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
     """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp"""
-    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + 4*micro_batch*n_q*seq/(cp*tp)
+    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + 4*micro_batch*n_q*seq/(cp*tp))
 
 
-def act__selective(cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, phi_a, q_dim, seq, tp, tp_sp):
+def act__selective(b_a, cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, phi_a, q_dim, seq, tp, tp_sp):
     """Selective recomputation: the attention core (QK^T, softmax, dropout, ·V) is recomputed so"""
-    return (d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp)
+    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp))
 
 
-def act__full(cp, d_model, micro_batch, seq, tp_sp):
+def act__full(b_a, cp, d_model, micro_batch, seq, tp_sp):
     """Full recomputation stores only each layer's input, ``2sbh/t_sp`` (Korthikanti 2022 Table 2)."""
-    return 2*d_model*micro_batch*seq/(cp*tp_sp)
+    return b_a*d_model*micro_batch*seq/(cp*tp_sp)
 
 
 FUNCTIONS = {
@@ -142,18 +242,38 @@ FUNCTIONS = {
     'dp__overlap': (dp__overlap, ('n_buckets', 't_ag', 't_bwd', 't_dp', 't_fwd'), '6c2ffedbaa7880e9'),
     'dp__serial': (dp__serial, ('t_ag', 't_dp'), '4ae7d94d64d1bd2f'),
     'zero3': (zero3, ('layers_stage', 'n_micro', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), 'ea3417ee4e405c05'),
+    'tp__sp': (tp__sp, ('n_fpass', 't_tp_ag', 't_tp_rs'), '691f9858740691a9'),
+    'tp__all_reduce': (tp__all_reduce, ('n_fpass', 't_tp_ar'), 'ad3fb9e9b5127683'),
     'tp__overlap': (tp__overlap, ('n_fpass', 't_gemm_in', 't_gemm_out', 't_tp_ag', 't_tp_rs'), '466407088ed9e45c'),
-    'optimizer': (optimizer, ('eta_m', 'mem_bw', 'opt_bytes', 'psi_opt'), 'a273dc432f5ec5f8'),
+    'ep__all_to_all': (ep__all_to_all, ('n_fpass', 't_ep_a2a'), '2c31013f7752d8cc'),
+    'cp__ring': (cp__ring, ('cp', 'rc_fwd', 't_attn_bwd', 't_attn_fwd', 't_cp_kv'), 'c15c539e994d3f07'),
+    'bwd__flops': (bwd__flops, ('flops',), '6f762d70e3ef5b7a'),
+    'bwd__flops_flash': (bwd__flops_flash, ('flops',), 'def032f469fb6856'),
+    'bwd__bytes': (bwd__bytes, ('hbm_bytes',), '3d2b81e041d4cfd5'),
+    'flops__fwd_bwd': (flops__fwd_bwd, ('flops',), 'c603e396f908f41e'),
+    'optimizer': (optimizer, ('b_g', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '1a9baa4b9ab2e1e0'),
+    'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),
+    'offload__nvme': (offload__nvme, ('nvme_bw', 'psi_opt', 'ranks_node', 't_offload_host'), 'a6673b47b5563969'),
     'mfu': (mfu, ('flops_step', 'n_gpus', 'peak_flops', 't_step'), 'ef552f7f28946d1a'),
     'tflops_per_gpu': (tflops_per_gpu, ('flops_step', 'n_gpus', 't_step'), '6841dc47f0349102'),
     'tokens_per_s': (tokens_per_s, ('t_step', 'tokens_step'), '189d8f5a43d1360d'),
     'time_to_train': (time_to_train, ('t_step', 'tokens_step', 'train_tokens'), '790d1a2575cb6fb4'),
     'gpu_hours': (gpu_hours, ('n_gpus', 't_step', 'tokens_step', 'train_tokens'), 'fef6f2bc32e07094'),
+    'total_flops': (total_flops, ('flops_step', 'tokens_step', 'train_tokens'), 'c7bc7098cb413423'),
     'energy_j': (energy_j, ('n_gpus', 'power_w', 't_step', 'tokens_step', 'train_tokens'), '1a755838bdfe8d36'),
     'cost_usd': (cost_usd, ('n_gpus', 'price_h', 't_step', 'tokens_step', 'train_tokens'), '46d1708de79f3268'),
-    'model_state': (model_state, ('b_g', 'b_o', 'b_w', 'psi', 'z_g', 'z_o', 'z_w'), '86ad2c8ef150315d'),
-    'act__materialized': (act__materialized, ('cp', 'd_ff_act', 'd_model', 'drop_a', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '0ad7e060c8a4ddbc'),
-    'act__flash': (act__flash, ('cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '224e665ef75a08a0'),
-    'act__selective': (act__selective, ('cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '2ad11b605afd8089'),
-    'act__full': (act__full, ('cp', 'd_model', 'micro_batch', 'seq', 'tp_sp'), 'e7c82c0ede27c348'),
+    'memory__weights': (memory__weights, ('b_w', 'd_edp', 'psi', 'psi_e', 'z_w'), '15a965b167072a48'),
+    'memory__gradients': (memory__gradients, ('b_g', 'd_edp', 'psi', 'psi_e', 'z_g'), '5f30eab0aee2fc83'),
+    'memory__optimizer': (memory__optimizer, ('b_o', 'd_edp', 'psi', 'psi_e', 'z_o'), 'fae3a0856cd17d17'),
+    'memory__activations': (memory__activations, ('act_dense', 'act_moe', 'act_work', 'inflight', 'layers_dense', 'layers_moe'), '652c1c3c145a07b8'),
+    'memory__logits': (memory__logits, ('cp', 'micro_batch', 'seq', 'tp', 'vocab'), '786a37a0e3c559a8'),
+    'memory__buffers': (memory__buffers, ('b_w', 'n_layers', 'psi', 'psi_e'), 'a7f279a8aaf1eabe'),
+    'inflight__1f1b': (inflight__1f1b, ('n_micro', 'pp'), '661bd080d338c84b'),
+    'inflight__gpipe': (inflight__gpipe, ('n_micro',), '037a01fed1d1127f'),
+    'inflight__interleaved': (inflight__interleaved, ('n_micro', 'pp', 'v_stages'), '02086eb40e104fee'),
+    'inflight__zero_bubble': (inflight__zero_bubble, ('n_micro', 'pp'), '661bd080d338c84b'),
+    'act__materialized': (act__materialized, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_a', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '82ad6e088ad31a1c'),
+    'act__flash': (act__flash, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '9c34e88e44d7b1f0'),
+    'act__selective': (act__selective, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'da8870d6162f5e57'),
+    'act__full': (act__full, ('b_a', 'cp', 'd_model', 'micro_batch', 'seq', 'tp_sp'), 'c66ece9646b6a549'),
 }

@@ -7,7 +7,7 @@ one layer). This module derives what training adds and prices every operator wit
 roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor of
 :data:`llmcost.inference.serve.T_KERNEL`):
 
-* backward: GEMMs 2× the forward FLOPs and bytes (input and
+* backward (``bwd__*`` of :mod:`llmcost.training.formulas`): GEMMs 2× the forward FLOPs and bytes (input and
   weight gradients; SB-transformers "Forward and reverse FLOPs"); FlashAttention 2.5× the
   forward FLOPs (it recomputes S and P; Dao-AILab/flash-attention
   benchmarks/benchmark_flash_attention.py) and 2× its bytes; a materialized score matrix 2× the
@@ -25,7 +25,7 @@ roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor o
   read by PV, ``(2+2+2+2 [+5 with attention dropout])`` bytes per score (Korthikanti 2022 §4.1, the
   ``5as²b`` term; FlashAttention §2.2 "Standard attention").
 
-FLOP conventions: executed attention FLOPs are the graph's (causal blocks skipped) for
+FLOP conventions: model FLOPs are forward + backward (``flops__fwd_bwd``); executed attention FLOPs are the graph's (causal blocks skipped) for
 FlashAttention and the full matrix when materialized; the *model* FLOPs of a causal decoder
 layer count the full s² (2 × the causal pairs; PaLM App. B, Narayanan 2021, Korthikanti 2022),
 encoder and cross-attention are bidirectional already.
@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from llmcost.kernels.roofline import roofline
+from llmcost.training import _generated as G
 from llmcost.training.base import Machine, model_layers
 
 MATMUL_KINDS = ("gemm", "router", "expert_gemm", "lm_head")
@@ -193,13 +194,18 @@ def _col(x: Any, ndim: int) -> Any:
     return x.reshape(x.shape + (1,) * (ndim - x.ndim)) if x.ndim == 1 else x
 
 
-def _times(ops: list[TOp], m: Machine, factor_flops: Any, factor_bytes: Any) -> tuple[np.ndarray, np.ndarray]:
+def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(time per non-collective op, which are attention) of the forward, or of the backward: FLOPs
+    and bytes through ``bwd__flops`` (``bwd__flops_flash`` for a FlashAttention core) and
+    ``bwd__bytes`` of :mod:`llmcost.training.formulas`."""
     comp = [o for o in ops if o.kind != "collective"]
-    fl0, by0 = _rows([o.flops for o in comp]), _rows([o.bytes for o in comp])
-    nd = max(fl0.ndim, by0.ndim)
-    fl = fl0 * _col(factor_flops, nd)
-    by = by0 * _col(factor_bytes, nd)
+    fl, by = _rows([o.flops for o in comp]), _rows([o.bytes for o in comp])
     kinds = [o.kind for o in comp]
+    nd = max(fl.ndim, by.ndim)
+    if backward:
+        fa = _col([k == "attention" and flash for k in kinds], nd).astype(bool)
+        fl = np.where(fa, G.bwd__flops_flash(fl), G.bwd__flops(fl))
+        by = G.bwd__bytes(by)
     peak = _col(
         [m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec for k in kinds],
         nd,
@@ -220,14 +226,13 @@ def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> Layer
     comp = [o for o in ops if o.kind != "collective"]
     if not flash:
         m = replace(m, eta_attn=m.eta_c)
-    fwd, is_attn = _times(ops, m, 1.0, 1.0)
-    f_mult = np.array([2.5 if (o.kind == "attention" and flash) else 2.0 for o in comp])
-    bwd, _ = _times(ops, m, f_mult, 2.0)
+    fwd, is_attn = _times(ops, m, backward=False)
+    bwd, _ = _times(ops, m, backward=True, flash=flash)
     t_f, t_b = _num(rowsum(fwd)), _num(rowsum(bwd))
     t_af, t_ab = _num(rowsum(fwd[is_attn])), _num(rowsum(bwd[is_attn]))
     model_fwd = sum(o.model_flops for o in comp)
     attn_model = sum(o.model_flops for o in comp if o.kind == "attention")
-    model = 3 * model_fwd
+    model = G.flops__fwd_bwd(model_fwd)
     if recompute == "full":
         t_rc, hw = t_f, model + model_fwd
     elif recompute == "selective":
@@ -273,10 +278,10 @@ def model_flops_per_token(spec: Any, seq: int) -> float:
             seq_kv=seq,
             b_a=2.0,
         )
-        per_key.append(n * (3 * sum(o.model_flops for o in ops if o.kind != "collective")))
+        per_key.append(n * G.flops__fwd_bwd(sum(o.model_flops for o in ops if o.kind != "collective")))
     io = [*graph_ops("io__forward__all", None, vals), loss_ops(seq, spec.vocab_size, 1)]
     layers = rowsum(np.array(per_key, dtype=float).reshape(len(per_key), -1))
-    return float((layers + 3 * sum(o.model_flops for o in io))[0] / seq)
+    return float((layers + G.flops__fwd_bwd(sum(o.model_flops for o in io)))[0] / seq)
 
 
 def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:
@@ -296,6 +301,6 @@ def io_cost(
         ops.append(loss_ops(tokens, vocab, tp))
     if not ops:
         return 0.0, 0.0, 0.0
-    fwd, _ = _times(ops, m, 1.0, 1.0)
-    bwd, _ = _times(ops, m, 2.0, 2.0)
-    return _num(rowsum(fwd)), _num(rowsum(bwd)), 3 * sum(o.model_flops for o in ops)
+    fwd, _ = _times(ops, m, backward=False)
+    bwd, _ = _times(ops, m, backward=True)
+    return _num(rowsum(fwd)), _num(rowsum(bwd)), G.flops__fwd_bwd(sum(o.model_flops for o in ops))

@@ -103,7 +103,7 @@ def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray,
         z_o > 1, (dense + expert * dpc / np.maximum(exp_dp, 1) / np.maximum(dpc, 1)) / z_o, dense + expert
     )
     off = p.c["offload"]
-    t_opt = G.optimizer(hw.memory_efficiency, hw.memory_bandwidth, 24 + p.b_g + p.b_w, psi_opt)
+    t_opt = G.optimizer(p.b_g, p.b_w, hw.memory_efficiency, hw.memory_bandwidth, psi_opt)
     t_off = np.zeros(p.n)
     if off.any():  # ZeRO-Offload: the optimizer step runs on the host
         t_opt = np.where(off == 0, t_opt, 0.0)
@@ -114,12 +114,10 @@ def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray,
 def offload_time(
     hw: Hardware, offload: np.ndarray, gpn: np.ndarray, psi_opt: np.ndarray, b_w: np.ndarray, b_g: np.ndarray
 ) -> np.ndarray:
-    """Exposed host offload per step (ZeRO-Offload, Ren et al. 2021 §4; no delayed update) for
-    plans whose ``offload`` index (:data:`llmcost.training.base.OFFLOAD`) is not 'none' (0
-    elsewhere): gradients down and parameters up over the host link, ``(b_g + b_w)·Ψ/W_link``,
-    plus the CPU Adam pass ``28·Ψ·n_node/(η_m·W_host)`` over the node's host memory shared by its
-    devices (ZeRO-Offload, Ren et al. 2021 §4). NVMe (ZeRO-Infinity) adds the optimizer state read and write at the
-    NVMe bandwidth of ``host_memory.nvme_bandwidth``."""
+    """Exposed host offload per step for plans whose ``offload`` index
+    (:data:`llmcost.training.base.OFFLOAD`) is not 'none' (0 elsewhere): ``offload__cpu``
+    (ZeRO-Offload) and ``offload__nvme`` (ZeRO-Infinity) with the catalog's ``host_memory``
+    link, memory and NVMe bandwidths, the node's devices sharing the host."""
     from llmcost.units import parse
 
     host = hw.raw.get("host_memory") or {}
@@ -130,7 +128,7 @@ def offload_time(
     link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
     hbw = parse(host["bandwidth"], "bandwidth", what=f"{hw.id} host_memory.bandwidth")
     node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
-    t = psi_opt * (b_g + b_w) / link + 28.0 * psi_opt * node / (hw.memory_efficiency * hbw)
+    t = G.offload__cpu(b_g, b_w, hw.memory_efficiency, link, hbw, psi_opt, node)
     nvme = offload == 2
     if nvme.any():
         nv = host.get("nvme_bandwidth")
@@ -138,9 +136,6 @@ def offload_time(
             raise PlanError(
                 f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it"
             )
-        t = t + np.where(
-            nvme,
-            2 * 12.0 * psi_opt * node / parse(nv, "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth"),
-            0.0,
-        )
+        nvme_bw = parse(nv, "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth")
+        t = np.where(nvme, G.offload__nvme(nvme_bw, psi_opt, node, t), t)
     return np.where(offload > 0, t, 0.0)

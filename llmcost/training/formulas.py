@@ -66,6 +66,13 @@ define("n_micro", "1", "micro-batches per step per pipeline (m)", latex="m", int
 define("v_stages", "1", "virtual pipeline stages (model chunks) per device (v)", latex="v", integer=True)
 define("layers_stage", "1", "transformer layers held by the busiest pipeline stage", latex="L_s")
 define("psi", "1", "parameters held by one device before data-parallel sharding (Ψ)", latex=r"\Psi")
+define(
+    "psi_e",
+    "1",
+    "expert parameters held by one device before expert-data-parallel sharding (Ψ_e)",
+    latex=r"\Psi_e",
+)
+define("d_edp", "1", "expert-data-parallel ranks: data x context ranks over ep (d·c/e)", latex="d_e")
 define("b_g", "B", "bytes per gradient element", latex="b_g")
 define(
     "b_o",
@@ -80,6 +87,16 @@ define(
     "1",
     "data-parallel shards of the optimizer state (d with ZeRO-1+/distributed optimizer)",
     latex="z_o",
+)
+define("layers_dense", "1", "dense-FFN layers of the first pipeline stage", latex="L_d")
+define("layers_moe", "1", "MoE-FFN layers of the first pipeline stage", latex="L_e")
+define("act_dense", "B", "activation bytes one dense-FFN layer stores for one micro-batch", latex="A_d")
+define("act_moe", "B", "activation bytes one MoE-FFN layer stores for one micro-batch", latex="A_e")
+define(
+    "act_work",
+    "B",
+    "activation bytes live while a layer is recomputed (full recomputation; else 0)",
+    latex="A_{rc}",
 )
 define("inflight", "1", "micro-batches whose activations one device holds at the peak", latex="n_{if}")
 define(
@@ -136,6 +153,18 @@ define(
     latex=r"t_{tp,rs}",
 )
 define(
+    "t_tp_ar",
+    "s",
+    "TP all-reduce of one block's output without sequence parallelism (one pass, one micro-batch)",
+    latex=r"t_{tp,ar}",
+)
+define(
+    "t_ep_a2a",
+    "s",
+    "one expert-parallel all-to-all of a layer, dispatch or combine (one pass, one micro-batch)",
+    latex=r"t_{ep,a2a}",
+)
+define(
     "t_gemm_in",
     "s",
     "forward time of the column-parallel GEMM that consumes a block's gathered input (QKV, FFN up)",
@@ -147,9 +176,32 @@ define(
     "forward time of the row-parallel GEMM whose output is reduce-scattered (attention out, FFN down)",
     latex=r"t_{g,out}",
 )
+define(
+    "t_cp_kv",
+    "s",
+    "one context-parallel ring step: send/recv of one K,V block to the next CP rank",
+    latex=r"t_{cp,kv}",
+)
+define("t_attn_fwd", "s", "forward time of one layer's attention core (one micro-batch)", latex=r"t_{a,f}")
+define("t_attn_bwd", "s", "backward time of one layer's attention core (one micro-batch)", latex=r"t_{a,b}")
+define("rc_fwd", "1", "1 when the forward is recomputed (full recomputation), else 0", latex=r"\rho_{f}")
+define(
+    "host_link_bw",
+    "B/s",
+    "device-host link bandwidth per device (host_memory.link_bandwidth)",
+    latex="W_{link}",
+)
+define("host_mem_bw", "B/s", "host memory bandwidth of a node (host_memory.bandwidth)", latex="W_{host}")
+define("nvme_bw", "B/s", "NVMe bandwidth of a node (host_memory.nvme_bandwidth)", latex="W_{nvme}")
+define("ranks_node", "1", "devices of one node sharing its host memory and NVMe", latex="n_{node}")
+define(
+    "t_offload_host",
+    "s",
+    "host offload per step: link transfers and the CPU optimizer step (ZeRO-Offload)",
+    latex=r"T_{host}",
+)
 define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
 define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
-define("opt_bytes", "B", "HBM bytes the Adam step moves per parameter", latex=r"b_{adam}")
 define("psi_opt", "1", "parameters one device updates (Ψ/z_o)", latex=r"\Psi_{opt}")
 define("flops_step", "FLOP", "FLOPs of one step over all devices", latex=r"C_{step}")
 define("t_step", "s", "time of one training step", latex="T")
@@ -239,6 +291,26 @@ def zero3_exposed() -> sp.Expr:
     return S("n_micro") * (fwd + rc + bwd)
 
 
+def tp_exposed_sp() -> sp.Expr:
+    """TP with sequence parallelism, not overlapped: per block an all-gather of its input and a
+    reduce-scatter of its output (the all-reduce's volume; Korthikanti 2022 §4.2.2) in every pass
+    (forward, backward, recomputed forward), on the critical path."""
+    return (S("n_fpass") + 1) * (S("t_tp_ag") + S("t_tp_rs"))
+
+
+def tp_exposed_allreduce() -> sp.Expr:
+    """TP without sequence parallelism: one all-reduce per block in every pass (Megatron's f / g
+    operators, Shoeybi et al. 2019 §3: forward after the row-parallel GEMM, backward before the
+    column-parallel one), on the critical path."""
+    return (S("n_fpass") + 1) * S("t_tp_ar")
+
+
+def ep_exposed() -> sp.Expr:
+    """Expert parallelism: each all-to-all of a MoE layer (token dispatch, combine) in every pass,
+    on the critical path (GShard, Lepikhin et al. 2021 §2.2; Megatron-Core MoE without overlap)."""
+    return (S("n_fpass") + 1) * S("t_ep_a2a")
+
+
 def tp_exposed_overlap() -> sp.Expr:
     """TP communication overlapped with the adjacent GEMMs (Megatron-Core ``--tp-comm-overlap``,
     Transformer Engine userbuffers; needs sequence parallelism): per block and micro-batch the
@@ -257,8 +329,62 @@ def tp_exposed_overlap() -> sp.Expr:
 
 def optimizer_time() -> sp.Expr:
     """Adam(W) with fp32 master weights is a memory-bound elementwise pass:
-    ``Ψ_opt·b_adam/(η_m·W_hbm)`` [derived: read and write of the fp32 copy, m, v and the gradient]."""
-    return S("psi_opt") * S("opt_bytes") / (S("eta_m") * S("mem_bw"))
+    ``Ψ_opt·(24 + b_g + b_w)/(η_m·W_hbm)`` [derived: read and write of the fp32 copy, m and v
+    (24 B per parameter), the gradient and the weight]."""
+    return S("psi_opt") * (24 + S("b_g") + S("b_w")) / (S("eta_m") * S("mem_bw"))
+
+
+def offload_host() -> sp.Expr:
+    """ZeRO-Offload (Ren et al. 2021 §4; no delayed parameter update): the optimizer step runs on
+    the host; gradients go down and parameters up over the host link, ``(b_g + b_w)·Ψ_opt/W_link``,
+    and the CPU Adam pass moves 28 bytes per parameter over the node's host memory, shared by its
+    devices, ``28·Ψ_opt·n_node/(η_m·W_host)``."""
+    link = S("psi_opt") * (S("b_g") + S("b_w")) / S("host_link_bw")
+    return link + 28 * S("psi_opt") * S("ranks_node") / (S("eta_m") * S("host_mem_bw"))
+
+
+def offload_nvme() -> sp.Expr:
+    """ZeRO-Infinity NVMe offload (Rajbhandari et al. 2021 §5): the host offload
+    (:func:`offload_host`) plus the optimizer state (12 bytes per parameter) read and written at
+    the node's NVMe bandwidth, ``24·Ψ_opt·n_node/W_nvme``."""
+    return S("t_offload_host") + 2 * 12 * S("psi_opt") * S("ranks_node") / S("nvme_bw")
+
+
+def cp_ring_exposed() -> sp.Expr:
+    """Context-parallel ring attention (Megatron CP, load-balanced): the forward passes K,V over
+    ``c−1`` ring steps, the backward K,V and dK,dV (twice the bytes), each step hidden behind the
+    attention of the previous one (Megatron-LM docs/user-guide/features/context_parallel.md), so
+    each pass exposes ``max(0, ring − attention)``; a recomputed forward (``ρ_f`` = 1) repeats the
+    forward ring [derived: exposed = max(0, communication − overlapping compute)]."""
+    ring = (S("cp") - 1) * S("t_cp_kv")
+    fwd = sp.Max(ring - S("t_attn_fwd"), 0)
+    return fwd + sp.Max(2 * ring - S("t_attn_bwd"), 0) + S("rc_fwd") * fwd
+
+
+# --- backward ---------------------------------------------------------------------------------------
+def backward_flops() -> sp.Expr:
+    """Backward FLOPs of an operator: 2× the forward, the input gradient and the weight gradient
+    each one forward's worth (SB-transformers "Forward and reverse FLOPs"; Narayanan 2021 §5.1);
+    a materialized score matrix likewise; norms and activations the same multiplier."""
+    return 2 * S("flops")
+
+
+def backward_flops_flash() -> sp.Expr:
+    """Backward FLOPs of FlashAttention: 2.5× the forward (it recomputes S and P; Dao-AILab/
+    flash-attention benchmarks/benchmark_flash_attention.py counts the backward as 2.5 forwards)."""
+    return sp.Rational(5, 2) * S("flops")
+
+
+def backward_bytes() -> sp.Expr:
+    """Backward HBM bytes of an operator: 2× the forward (the gradient of each tensor read or
+    written, and the saved inputs read again) [derived: the same per-tensor accounting]."""
+    return 2 * S("hbm_bytes")
+
+
+def fwd_bwd_flops() -> sp.Expr:
+    """Model FLOPs of forward + backward (:func:`backward_flops`): ``3×`` the forward (PaLM App. B;
+    Narayanan 2021 §5.1: ``72BsLh²`` = 3 × the forward's ``24BsLh²``)."""
+    return S("flops") + backward_flops()
 
 
 # --- FLOPs and rates -------------------------------------------------------------------------------
@@ -292,19 +418,89 @@ def energy_j() -> sp.Expr:
     return S("n_gpus") * S("power_w") * time_to_train()
 
 
+def total_flops() -> sp.Expr:
+    """Model FLOPs of the run: FLOPs per token of a step × the run's tokens,
+    ``(C_step/B_tok)·D`` [derived] (the per-token figure first: kept as printed)."""
+    return sp.Mul(S("flops_step") / S("tokens_step"), S("train_tokens"), evaluate=False)
+
+
 def cost_usd() -> sp.Expr:
     """Rental cost: device-hours × price per device-hour [derived]."""
     return gpu_hours() * S("price_h")
 
 
 # --- memory ----------------------------------------------------------------------------------------
-def model_state_bytes() -> sp.Expr:
-    """Weights, gradients and optimizer state per device: ``Ψ·(b_w/z_w + b_g/z_g + b_o/z_o)``.
+def _state(b: sp.Expr, z: sp.Expr) -> sp.Expr:
+    """Bytes of one model-state component: ``Ψ·b/z + Ψ_e·b/min(z, d_e)`` (experts are sharded over
+    at most their expert-data-parallel ranks)."""
+    return S("psi") * b / z + S("psi_e") * b / sp.Min(z, sp.Max(1, S("d_edp")))
 
-    ZeRO stages 0-3 (Rajbhandari et al. 2020 §5, Fig. 1: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d) and
-    the Megatron distributed optimizer ([MEG-distopt]: bf16 params + fp32 grads 6 + 12/d; fp16
-    4 + 16/d)."""
-    return S("psi") * (S("b_w") / S("z_w") + S("b_g") / S("z_g") + S("b_o") / S("z_o"))
+
+def weights_bytes() -> sp.Expr:
+    """Weights per device, ``Ψ·b_w/z_w + Ψ_e·b_w/min(z_w, d_e)``: ZeRO-3 shards them over the
+    ``d·c`` data x context ranks (z_w = d·c, else 1). With :func:`gradient_bytes` and
+    :func:`optimizer_bytes`, ZeRO stages 0-3 (Rajbhandari et al. 2020 §5, Fig. 1: 16Ψ,
+    4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d) and the Megatron distributed optimizer ([MEG-distopt]: bf16
+    params + fp32 grads 6 + 12/d; fp16 4 + 16/d)."""
+    return _state(S("b_w"), S("z_w"))
+
+
+def gradient_bytes() -> sp.Expr:
+    """Gradients per device, ``Ψ·b_g/z_g + Ψ_e·b_g/min(z_g, d_e)``: ZeRO-2/3 shard them (z_g = d·c)
+    (Rajbhandari et al. 2020 §5)."""
+    return _state(S("b_g"), S("z_g"))
+
+
+def optimizer_bytes() -> sp.Expr:
+    """Optimizer state per device, ``Ψ·b_o/z_o + Ψ_e·b_o/min(z_o, d_e)``: ZeRO-1/2/3 and the
+    Megatron distributed optimizer shard it (z_o = d·c) (Rajbhandari et al. 2020 §5;
+    [MEG-distopt])."""
+    return _state(S("b_o"), S("z_o"))
+
+
+def inflight_1f1b() -> sp.Expr:
+    """In-flight micro-batches of the first stage with 1F1B and ZB-H1: ``min(m, p)`` (Narayanan
+    2021 §2.2.1; Qi et al. 2024 §2.1)."""
+    return sp.Min(S("n_micro"), S("pp"))
+
+
+def inflight_interleaved() -> sp.Expr:
+    """Interleaved 1F1B: ``min(m, p)·(1 + (p−1)/(p·v))`` ([MEG-mem] Megatron-LM
+    theoretical_memory_usage.py)."""
+    return inflight_1f1b() * (1 + (S("pp") - 1) / (S("pp") * S("v_stages")))
+
+
+def inflight_gpipe() -> sp.Expr:
+    """GPipe: all ``m`` micro-batches are in flight before the first backward (Huang et al. 2019)."""
+    return S("n_micro")
+
+
+def activation_bytes() -> sp.Expr:
+    """Activations of the first pipeline stage at the peak: its in-flight micro-batches times its
+    layers' stored activations, plus one layer's full activations while it is recomputed (full
+    recomputation), ``n_if·(L_d·A_d + L_e·A_e) + A_rc`` (Korthikanti 2022 §4-5; Narayanan 2021
+    §2.2.1)."""
+    stored = S("layers_dense") * S("act_dense") + S("layers_moe") * S("act_moe")
+    return S("inflight") * stored + S("act_work")
+
+
+def logits_bytes() -> sp.Expr:
+    """fp32 logits of one micro-batch over the device's vocabulary shard on the last stage,
+    ``4·(s/c)·b·V/t`` ([MEG-mem] theoretical_memory_usage.py, output layer)."""
+    return 4 * S("seq") / S("cp") * S("micro_batch") * S("vocab") / S("tp")
+
+
+def zero3_buffer_bytes() -> sp.Expr:
+    """ZeRO-3 / FSDP gathered-parameter buffers: two layers in flight, the current one and the
+    prefetched next, ``2·(Ψ + Ψ_e)·b_w/L`` [derived: DeepSpeed ``stage3_prefetch_bucket_size``,
+    PyTorch FSDP ``forward_prefetch`` gather one layer ahead]."""
+    return 2 * (S("psi") + S("psi_e")) / S("n_layers") * S("b_w")
+
+
+def _at_b_a(e: sp.Expr) -> sp.Expr:
+    """Activation bytes at ``b_a`` bytes per element: Korthikanti's counts (2-byte activations,
+    1-byte masks) scaled by ``b_a/2``."""
+    return S("b_a") / 2 * e
 
 
 def _act_common() -> sp.Expr:
@@ -325,26 +521,28 @@ def act_layer_materialized() -> sp.Expr:
     dropout's mask + output (δ_a), as Korthikanti counts them; context parallel divides the
     sequence (MEG-CP)."""
     s = S("seq") / S("cp")
-    return _act_common() + (2 + 3 * S("drop_a")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
+    return _at_b_a(
+        _act_common() + (2 + 3 * S("drop_a")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
+    )
 
 
 def act_layer_flash() -> sp.Expr:
     """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp
     ``4·n_q·s·b/t`` (Dao 2022 §3.1: O(N) extra memory)."""
     s = S("seq") / S("cp")
-    return _act_common() + 4 * S("n_q") * s * S("micro_batch") / S("tp")
+    return _at_b_a(_act_common() + 4 * S("n_q") * s * S("micro_batch") / S("tp"))
 
 
 def act_layer_selective() -> sp.Expr:
     """Selective recomputation: the attention core (QK^T, softmax, dropout, ·V) is recomputed so
     its s² activations are not stored: ``sbh(10 + 24/t)`` / ``34sbh/t`` with SP for GPT
     (Korthikanti 2022 §5, Table 2)."""
-    return _act_common()
+    return _at_b_a(_act_common())
 
 
 def act_layer_full() -> sp.Expr:
     """Full recomputation stores only each layer's input, ``2sbh/t_sp`` (Korthikanti 2022 Table 2)."""
-    return 2 * S("seq") / S("cp") * S("micro_batch") * S("d_model") / S("tp_sp")
+    return _at_b_a(2 * S("seq") / S("cp") * S("micro_batch") * S("d_model") / S("tp_sp"))
 
 
 FORMULAS: dict[str, Callable[[], sp.Expr]] = {
@@ -359,16 +557,36 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "dp__overlap": dp_exposed_overlap,
     "dp__serial": dp_exposed_serial,
     "zero3": zero3_exposed,
+    "tp__sp": tp_exposed_sp,
+    "tp__all_reduce": tp_exposed_allreduce,
     "tp__overlap": tp_exposed_overlap,
+    "ep__all_to_all": ep_exposed,
+    "cp__ring": cp_ring_exposed,
+    "bwd__flops": backward_flops,
+    "bwd__flops_flash": backward_flops_flash,
+    "bwd__bytes": backward_bytes,
+    "flops__fwd_bwd": fwd_bwd_flops,
     "optimizer": optimizer_time,
+    "offload__cpu": offload_host,
+    "offload__nvme": offload_nvme,
     "mfu": mfu,
     "tflops_per_gpu": tflops_per_gpu,
     "tokens_per_s": tokens_per_s,
     "time_to_train": time_to_train,
     "gpu_hours": gpu_hours,
+    "total_flops": total_flops,
     "energy_j": energy_j,
     "cost_usd": cost_usd,
-    "model_state": model_state_bytes,
+    "memory__weights": weights_bytes,
+    "memory__gradients": gradient_bytes,
+    "memory__optimizer": optimizer_bytes,
+    "memory__activations": activation_bytes,
+    "memory__logits": logits_bytes,
+    "memory__buffers": zero3_buffer_bytes,
+    "inflight__1f1b": inflight_1f1b,
+    "inflight__gpipe": inflight_gpipe,
+    "inflight__interleaved": inflight_interleaved,
+    "inflight__zero_bubble": inflight_1f1b,
     "act__materialized": act_layer_materialized,
     "act__flash": act_layer_flash,
     "act__selective": act_layer_selective,

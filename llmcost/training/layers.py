@@ -212,12 +212,12 @@ def _io_table(
 def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Exposed (t_tp, t_cp, t_ep) of one layer and micro-batch, summed over its collectives.
 
-    TP: all-reduce per block forward and backward, with sequence parallel a reduce-scatter +
-    all-gather of the same volume (Korthikanti 2022 §4.2.2), exposed; with TP overlap (``tpo``,
-    sequence parallel only) each hidden under its adjacent GEMM (``tp__overlap``); CP ring
-    attention (Megatron CP): c−1 K,V steps forward, K,V + dK,dV backward, each hidden behind the
-    attention of the previous step (Megatron-LM docs/user-guide/features/context_parallel.md);
-    EP: dispatch / combine all-to-all per pass (+ recompute)."""
+    TP: all-reduce per block and pass (``tp__all_reduce``), with sequence parallel a
+    reduce-scatter + all-gather of the same volume (``tp__sp``; Korthikanti 2022 §4.2.2), exposed;
+    with TP overlap (``tpo``, sequence parallel only) each hidden under its adjacent GEMM
+    (``tp__overlap``); CP ring attention (``cp__ring``): c−1 K,V steps forward, K,V + dK,dV
+    backward, each hidden behind the attention of the previous step; EP: dispatch / combine
+    all-to-all per pass (``ep__all_to_all``). Formulas of :mod:`llmcost.training.formulas`."""
     n = cfg.tp.size
     t_tp, t_cp, t_ep = np.zeros(n), np.zeros(n), np.zeros(n)
     for o, gemms in zip(lc.collectives(), lc.tp_gemm_pairs(), strict=True):
@@ -237,34 +237,34 @@ def _passes(cfg: OpConfig) -> int:
 
 
 def _tp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, gemms: Any) -> np.ndarray:
+    """``tp__sp`` (sequence parallel), ``tp__all_reduce``, or with TP overlap ``tp__overlap``."""
     tp, sp, tpo = cfg.tp, cfg.sp, cfg.tpo
     gpn_tp = group_gpn(cfg.gpn, tp, 1)
+    n_fpass = _passes(cfg) - 1
     if sp.any():
         ag = collective_v(hw, "all_gather", size, tp, gpn_tp)
         rs = collective_v(hw, "reduce_scatter", size, tp, gpn_tp)
-        one_sp = ag + rs
+        x_sp = G.tp__sp(n_fpass, ag, rs)
     else:
-        one_sp = 0.0
-    one = np.where(sp == 1, one_sp, collective_v(hw, "all_reduce", size, tp, gpn_tp))
-    passes = _passes(cfg)
-    x = passes * one
+        x_sp = 0.0
+    x = np.where(sp == 1, x_sp, G.tp__all_reduce(n_fpass, collective_v(hw, "all_reduce", size, tp, gpn_tp)))
     if tpo.any() and sp.any():
         g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (tp.size,)) for g in gemms)
-        hidden = G.tp__overlap(passes - 1, g_in, g_out, ag, rs)
+        hidden = G.tp__overlap(n_fpass, g_in, g_out, ag, rs)
         x = np.where((tpo == 1) & (sp == 1), hidden, x)
     return x
 
 
 def _cp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, lc: TC.LayerCost) -> np.ndarray:
-    cpf = np.asarray(cfg.cp, dtype=float)
+    """``cp__ring``: one ring step is a send/recv of the K,V block to the neighbour (within a node
+    when the CP group leaves two ranks on one)."""
     gpn_cp = group_gpn(cfg.gpn, cfg.cp, cfg.tp)
-    fwd = (cpf - 1) * collective_v(hw, "send_recv", size, 2, np.minimum(2, gpn_cp))
-    x = np.maximum(0.0, fwd - lc.t_attn_fwd) + np.maximum(0.0, 2 * fwd - lc.t_attn_bwd)
-    if cfg.rc == "full":
-        x = x + np.maximum(0.0, fwd - lc.t_attn_fwd)
-    return x
+    step = collective_v(hw, "send_recv", size, 2, np.minimum(2, gpn_cp))
+    rc_fwd = 1.0 if cfg.rc == "full" else 0.0
+    return G.cp__ring(np.asarray(cfg.cp, dtype=float), rc_fwd, lc.t_attn_bwd, lc.t_attn_fwd, step)
 
 
 def _ep_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray) -> np.ndarray:
+    """``ep__all_to_all``."""
     gpn_ep = group_gpn(cfg.gpn, cfg.ep, cfg.tp * cfg.cp)
-    return _passes(cfg) * collective_v(hw, "all_to_all", size, cfg.ep, gpn_ep)
+    return G.ep__all_to_all(_passes(cfg) - 1, collective_v(hw, "all_to_all", size, cfg.ep, gpn_ep))

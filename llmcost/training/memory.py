@@ -1,8 +1,8 @@
 """Training memory per device: model state (weights, gradients, optimizer) and activations.
 
-The closed forms are :func:`llmcost.training.formulas.model_state_bytes` and the
-``act__*`` entries (Korthikanti et al. 2022 §4 Table 2 generalized; ZeRO §5; Megatron
-distributed optimizer); this module computes their inputs: parameters per device for the
+The closed forms are the ``memory__*``, ``inflight__*`` and ``act__*`` entries of
+:mod:`llmcost.training.formulas` (Korthikanti et al. 2022 §4 Table 2 generalized; ZeRO §5;
+Megatron distributed optimizer); this module computes their inputs: parameters per device for the
 busiest pipeline stage ([MEG-mem] ``compute_weight_and_optimizer_memory``: layer parameters
 / (t·p), experts / (e·t), the embedding on the first stage and the output layer on the last),
 the in-flight micro-batches of the schedule and the output-layer logits.
@@ -100,14 +100,16 @@ def memory(
 
     * model state (:func:`model_state`);
     * activations of the first stage (:func:`activations`);
-    * logits: fp32 logits of one micro-batch over ``V/t`` on the last stage ([MEG-mem]).
-    * buffers: ZeRO-3 / FSDP keep two gathered layers in flight (current + prefetch)."""
+    * logits: ``memory__logits``, fp32 logits of one micro-batch over ``V/t`` on the last stage;
+    * buffers: ``memory__buffers``, ZeRO-3 / FSDP keep two gathered layers in flight."""
     c = p.c
     tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
     weights, grads, optim = model_state(p, sp)
     acts = activations(spec, p, sp, k1)
-    logits = 4.0 * p.seq / cp * mb * spec.vocab_size / tp
-    buffers = np.where(p.zero == 3, 2 * (sp.dense + sp.expert) / max(1, n_layers(spec)) * p.b_w, 0.0)
+    logits = G.memory__logits(cp, mb, p.seq, tp, spec.vocab_size)
+    buffers = np.where(
+        p.zero == 3, G.memory__buffers(p.b_w, max(1, n_layers(spec)), sp.dense, sp.expert), 0.0
+    )
     return {
         "weights": weights,
         "gradients": grads,
@@ -119,59 +121,60 @@ def memory(
 
 
 def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(weights, gradients, optimizer state) bytes per device: ZeRO-1/2/3 and the distributed
-    optimizer shard the optimizer state, ZeRO-2/3 the gradients, ZeRO-3 the weights over the
-    ``d·c`` data x context ranks, experts over their expert-data-parallel ranks (Rajbhandari 2020
-    §5; [MEG-distopt]); with host offload the fp32 master weights and Adam state live on the host
+    """(weights, gradients, optimizer state) bytes per device: ``memory__weights``,
+    ``memory__gradients``, ``memory__optimizer``. ZeRO-1/2/3 and the distributed optimizer shard
+    the optimizer state, ZeRO-2/3 the gradients, ZeRO-3 the weights over the ``d·c`` data x
+    context ranks, experts over their expert-data-parallel ranks (Rajbhandari 2020 §5;
+    [MEG-distopt]); with host offload the fp32 master weights and Adam state live on the host
     (ZeRO-Offload §4)."""
     c, zero, dpc, dense, expert = p.c, p.zero, p.dpc, sp.dense, sp.expert
     z_w = np.where(zero == 3, dpc, 1)
     z_g = np.where(zero >= 2, dpc, 1)
     z_o = np.where((zero >= 1) | (c["zmode"] == 1), dpc, 1)
-    e_dp = np.maximum(1, p.exp_dp)
-    ez_w, ez_g, ez_o = (np.minimum(z, e_dp) for z in (z_w, z_g, z_o))
-    weights = dense * p.b_w / z_w + expert * p.b_w / ez_w
-    grads = dense * p.b_g / z_g + expert * p.b_g / ez_g
-    optim = dense * p.b_o / z_o + expert * p.b_o / ez_o
+    weights = G.memory__weights(p.b_w, p.exp_dp, dense, expert, z_w)
+    grads = G.memory__gradients(p.b_g, p.exp_dp, dense, expert, z_g)
+    optim = G.memory__optimizer(p.b_o, p.exp_dp, dense, expert, z_o)
     if c["offload"].any():
         optim = np.where(c["offload"] == 0, optim, 0.0)
     return weights, grads, optim
 
 
 def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Activation bytes of the first stage (``n_dense0`` / ``n_moe0`` layers) for its in-flight
-    micro-batches (:func:`inflight`); per layer the ``act__*`` entries of the training formulas
-    (Korthikanti 2022 Table 2 generalized); full recomputation stores layer inputs plus one
-    layer's full activations while it is recomputed."""
+    """Activation bytes of the first stage (``memory__activations``: ``n_dense0`` / ``n_moe0``
+    layers) for its in-flight micro-batches (:func:`inflight`); per layer the ``act__*`` entries of
+    the training formulas (Korthikanti 2022 Table 2 generalized); full recomputation stores layer
+    inputs plus one layer's full activations while it is recomputed."""
     act = _layer_act(spec, p, k1)
-    stored = np.zeros(p.m.shape)
+    a_dense = np.zeros(p.m.shape)
+    a_moe = np.zeros(p.m.shape)
     working = np.zeros(p.m.shape)
     for r, name in enumerate(RECOMPUTE):
         sel = p.c["rc"] == r
         if not sel.any():
             continue
         d, e = act({"full": "full", "selective": "selective"}.get(name, "attn"))
-        stored = np.where(sel, sp.n_dense0 * d + sp.n_moe0 * e, stored)
+        a_dense, a_moe = np.where(sel, d, a_dense), np.where(sel, e, a_moe)
         if name == "full":  # one layer's full activations live while it is recomputed
             d, e = act("attn")
             working = np.where(
                 sel, np.maximum(np.where(sp.n_dense0 > 0, d, 0.0), np.where(sp.n_moe0 > 0, e, 0.0)), working
             )
-    return stored * inflight(p) + working
+    return G.memory__activations(a_dense, a_moe, working, inflight(p), sp.n_dense0, sp.n_moe0)
 
 
 def inflight(p: Plans) -> np.ndarray:
-    """Micro-batches whose activations the first stage holds at the peak: 1F1B and ZB-H1
-    ``min(m, p)`` (Narayanan 2021 §2.2.1; Qi et al. 2024 §2.1), interleaved
-    ``× (1 + (p−1)/(p·v))`` ([MEG-mem]), GPipe all ``m`` (Huang et al. 2019)."""
+    """Micro-batches whose activations the first stage holds at the peak: ``inflight__<schedule>``
+    (1F1B and ZB-H1 ``min(m, p)``, interleaved ``× (1 + (p−1)/(p·v))``, GPipe all ``m``)."""
     pp, v = (p.c[k].astype(float) for k in ("pp", "v"))
-    sched, m = p.c["sched"], p.m
-    base = np.minimum(m, pp)
-    return np.where(
-        sched == SCHEDULES.index("gpipe"),
-        m.astype(float),
-        np.where(sched == SCHEDULES.index("interleaved"), base * (1 + (pp - 1) / (pp * v)), base),
-    )
+    out = np.zeros(p.m.shape)
+    for si, name in enumerate(SCHEDULES):
+        sel = p.c["sched"] == si
+        if not sel.any():
+            continue
+        a = {"n_micro": p.m[sel], "pp": pp[sel], "v_stages": v[sel]}
+        fn, names, _ = G.FUNCTIONS[f"inflight__{name}"]
+        out[sel] = fn(*(a[k] for k in names))
+    return out
 
 
 def _ffn_widths(spec: ModelSpec) -> tuple[float, float]:
@@ -194,8 +197,8 @@ def _layer_act(
     c = p.c
     tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
     f1, inv1 = k1
-    ba1 = p.b_a[f1]
     args = {
+        "b_a": p.b_a[f1],
         "cp": cp[f1],
         "kv_dim": spec.kv_dim,
         "d_model": spec.hidden_size,
@@ -213,7 +216,7 @@ def _layer_act(
     def one(policy: str, ffn: float) -> np.ndarray:
         fn, names, _ = G.FUNCTIONS[f"act__{policy}"]
         a = dict(args, d_ff_act=ffn)
-        return (fn(*(a[k] for k in names)) * ba1 / 2.0)[inv1]
+        return fn(*(a[k] for k in names))[inv1]
 
     flash = c["flash"] == 1
     widths = _ffn_widths(spec)

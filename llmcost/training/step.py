@@ -15,7 +15,7 @@ composes, per row, named stages over small records (what overlaps and what is ex
 4. data-parallel traffic and its overlap, ZeRO-3 gathers layer by layer, optimizer step or host
    offload (:func:`.data_parallel.data_parallel`);
 5. totals: model / hardware FLOPs, memory by component (:func:`.memory.memory`), step time,
-   MFU, HFU, rates and, with ``tokens``, the run's figures.
+   MFU, HFU, rates and, with ``tokens``, the run's figures (:func:`.run.run_totals`).
 
 Attention 'auto': a plan whose materialized scores do not fit is costed with FlashAttention.
 Work that depends on few dimensions is done once per distinct value: operator costs per
@@ -39,6 +39,7 @@ from llmcost.training.data_parallel import DataParallelTimes, data_parallel
 from llmcost.training.layers import LayerTable, ModelLayers, layer_table
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline
+from llmcost.training.run import run_totals
 from llmcost.units import GIB
 
 __all__ = ["COLS", "ZMODES", "MEMORY", "BREAKDOWN", "VALUES", "evaluate"]
@@ -188,11 +189,12 @@ def _rates(
     if price:
         out["usd_per_million_tokens"] = E.usd_per_million_tokens(gpus, step, tokens_step, price)
     if tokens:
-        out["total_flops"] = fl.model / tokens_step * tokens
-        out["time_to_train_s"] = G.time_to_train(step, tokens_step, tokens)
-        out["gpu_hours"] = G.gpu_hours(gpus, step, tokens_step, tokens)
+        run = run_totals(tokens, tokens_step, step_time=step, gpus=gpus, flops_step=fl.model, price_h=price)
+        out["total_flops"] = run.total_flops
+        out["time_to_train_s"] = run.time_to_train_s
+        out["gpu_hours"] = run.gpu_hours
         if price:
-            out["cost_usd"] = G.cost_usd(gpus, price, step, tokens_step, tokens)
+            out["cost_usd"] = run.cost_usd
     return out
 
 

@@ -34,9 +34,9 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     """Predict the case's metric (validation README train metric names)."""
     from llmcost import checks
     from llmcost.economics.budget import parse_count
-    from llmcost.training import _generated as G
     from llmcost.training.compute import model_flops_per_token
     from llmcost.training.plan import TrainPlan, evaluate
+    from llmcost.training.run import run_totals
 
     name = case["metric"]["name"]
     if name not in TRAIN_METRICS:
@@ -50,16 +50,19 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
             return Prediction(None, "total_flops needs plan.tokens")
         seq = checks.finite_int(plan_map.get("seq_len") or spec.max_position_embeddings or 2048, "seq_len")
         fpt = model_flops_per_token(spec, seq)
-        return Prediction(fpt * parse_count(tokens, "plan.tokens"), detail={"flops_per_token": fpt})
+        run = run_totals(parse_count(tokens, "plan.tokens"), 1.0, flops_step=fpt)
+        return Prediction(run.total_flops, detail={"flops_per_token": fpt})
     if not cluster.get("gpus") and not plan_map.get("dp"):
         return Prediction(None, "the case gives no cluster size")
     plan = TrainPlan.from_mapping(plan_map, cluster.get("gpus"), cluster.get("gpus_per_node"))
     r = evaluate(spec, plan, hw)
     metrics = r.metrics()
     if tokens is not None:
-        d = parse_count(tokens, "plan.tokens")
-        metrics["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, d))
-        metrics["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, d))
+        run = run_totals(
+            parse_count(tokens, "plan.tokens"), r.tokens_step, step_time=r.step_time, gpus=r.gpus
+        )
+        metrics["time_to_train_s"] = float(run.time_to_train_s)
+        metrics["gpu_hours"] = float(run.gpu_hours)
     if name not in metrics:
         return Prediction(None, f"metric '{name}' needs plan.tokens")
     detail = {
