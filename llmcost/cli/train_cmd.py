@@ -253,7 +253,7 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _explain(r: Any, fmt: str) -> None:
-    """The step-time expression (training_formulas) with the values that went into it."""
+    """The step-time expression (:mod:`llmcost.training.formulas`) with the values that went into it."""
     import sympy as sp
 
     from llmcost.cli.explain_cmd import explain_rows

@@ -96,7 +96,7 @@ def bwd__flops_flash(flops):
 
 
 def bwd__bytes(hbm_bytes):
-    """Backward HBM bytes of an operator: 2× the forward (the gradient of each tensor read or"""
+    """Backward HBM bytes of an operator: 2× the forward (the input and the weight gradient each"""
     return 2*hbm_bytes
 
 
@@ -116,7 +116,7 @@ def offload__cpu(b_g, b_w, eta_m, host_link_bw, host_mem_bw, psi_opt, ranks_node
 
 
 def offload__nvme(nvme_bw, psi_opt, ranks_node, t_offload_host):
-    """ZeRO-Infinity NVMe offload (Rajbhandari et al. 2021 §5): the host offload"""
+    """ZeRO-Infinity NVMe offload (Rajbhandari et al. 2021, 'ZeRO-Infinity'): the host offload"""
     return t_offload_host + 24*psi_opt*ranks_node/nvme_bw
 
 
@@ -146,7 +146,7 @@ def gpu_hours(n_gpus, t_step, tokens_step, train_tokens):
 
 
 def total_flops(flops_step, tokens_step, train_tokens):
-    """Model FLOPs of the run: FLOPs per token of a step × the run's tokens,"""
+    """Model FLOPs of the run: FLOPs per token of a step × the run's tokens, ``(C_step/B_tok)·D``"""
     return train_tokens*(flops_step/tokens_step)
 
 

@@ -3,8 +3,8 @@
 Each entry of :data:`FORMULAS` is one quantity (per device unless stated) with its source in
 the docstring of the function that builds it. Categorical plan choices (recompute policy,
 pipeline schedule, ZeRO stage) select among named entries; numeric choices enter as symbols.
-``python -m llmcost.training.formulas`` prints them into ``_training_generated.py``
-(numpy only, no sympy at run time); ``tests/test_training_formulas.py`` pins it.
+``python -m llmcost.training.formulas`` prints them into ``_generated.py``
+(numpy only, no sympy at run time); ``tests/test_training.py`` pins it.
 
 Per-operator compute times (forward, backward, recompute of one micro-batch on one pipeline
 stage) come from the operator graph (:mod:`llmcost.graph.ops`) through the roofline and enter
@@ -307,7 +307,7 @@ def tp_exposed_allreduce() -> sp.Expr:
 
 def ep_exposed() -> sp.Expr:
     """Expert parallelism: each all-to-all of a MoE layer (token dispatch, combine) in every pass,
-    on the critical path (GShard, Lepikhin et al. 2021 §2.2; Megatron-Core MoE without overlap)."""
+    on the critical path (GShard, Lepikhin et al. 2021; Megatron-Core MoE without overlap)."""
     return (S("n_fpass") + 1) * S("t_ep_a2a")
 
 
@@ -344,7 +344,7 @@ def offload_host() -> sp.Expr:
 
 
 def offload_nvme() -> sp.Expr:
-    """ZeRO-Infinity NVMe offload (Rajbhandari et al. 2021 §5): the host offload
+    """ZeRO-Infinity NVMe offload (Rajbhandari et al. 2021, "ZeRO-Infinity"): the host offload
     (:func:`offload_host`) plus the optimizer state (12 bytes per parameter) read and written at
     the node's NVMe bandwidth, ``24·Ψ_opt·n_node/W_nvme``."""
     return S("t_offload_host") + 2 * 12 * S("psi_opt") * S("ranks_node") / S("nvme_bw")
@@ -376,8 +376,9 @@ def backward_flops_flash() -> sp.Expr:
 
 
 def backward_bytes() -> sp.Expr:
-    """Backward HBM bytes of an operator: 2× the forward (the gradient of each tensor read or
-    written, and the saved inputs read again) [derived: the same per-tensor accounting]."""
+    """Backward HBM bytes of an operator: 2× the forward (the input and the weight gradient each
+    move the forward's tensors again; SB-transformers "Forward and reverse FLOPs"); norms and
+    activations likewise."""
     return 2 * S("hbm_bytes")
 
 
@@ -419,8 +420,9 @@ def energy_j() -> sp.Expr:
 
 
 def total_flops() -> sp.Expr:
-    """Model FLOPs of the run: FLOPs per token of a step × the run's tokens,
-    ``(C_step/B_tok)·D`` [derived] (the per-token figure first: kept as printed)."""
+    """Model FLOPs of the run: FLOPs per token of a step × the run's tokens, ``(C_step/B_tok)·D``
+    [derived]. An unevaluated product, so the generated numpy divides first (the operation order
+    llmcost has always used)."""
     return sp.Mul(S("flops_step") / S("tokens_step"), S("train_tokens"), evaluate=False)
 
 

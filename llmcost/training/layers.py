@@ -24,6 +24,7 @@ from llmcost.training import compute as TC
 from llmcost.training.base import (
     PRECISIONS,
     RECOMPUTE,
+    Machine,
     attention_dropout,
     hidden_dropout,
     machine,
@@ -192,7 +193,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
 
 
 def _io_table(
-    spec: ModelSpec, mach: Any, vals: dict[str, Any], tokens_dev: Any, tpf: np.ndarray, n: int
+    spec: ModelSpec, mach: Machine, vals: dict[str, Any], tokens_dev: Any, tpf: np.ndarray, n: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Embedding (first stage) and norm + head + loss (last stage) forward / backward times per
     [last, first] stage kind, and their model FLOPs on a stage holding both."""

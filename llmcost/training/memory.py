@@ -5,7 +5,7 @@ The closed forms are the ``memory__*``, ``inflight__*`` and ``act__*`` entries o
 Megatron distributed optimizer); this module computes their inputs: parameters per device for the
 busiest pipeline stage ([MEG-mem] ``compute_weight_and_optimizer_memory``: layer parameters
 / (t·p), experts / (e·t), the embedding on the first stage and the output layer on the last),
-the in-flight micro-batches of the schedule and the output-layer logits.
+the ZeRO shard counts, and the layers and per-layer activation inputs of the first stage.
 """
 
 from __future__ import annotations
