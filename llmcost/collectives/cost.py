@@ -53,19 +53,10 @@ from typing import Any
 import numpy as np
 
 from llmcost import checks
+from llmcost.collectives.shapes import ALGORITHMS, OPS, Shape
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import FabricTier, Hardware
 
-OPS = ("all_reduce", "reduce_scatter", "all_gather", "broadcast", "all_to_all", "send_recv")
-ALGORITHMS: dict[str, tuple[str, ...]] = {
-    "all_reduce": ("ring", "tree", "recursive_doubling", "rabenseifner", "hierarchical", "in_network"),
-    "reduce_scatter": ("ring", "recursive_halving", "hierarchical"),
-    "all_gather": ("ring", "recursive_doubling", "hierarchical"),
-    "broadcast": ("ring", "tree"),
-    "all_to_all": ("direct", "pairwise", "hierarchical"),
-    "send_recv": ("direct",),
-}
-TOPOLOGY_KINDS = ("switch", "mesh", "torus")
 # What NCCL / RCCL actually run (NVIDIA/nccl src/enqueue.cc algorithm selection, tuning.cc:
 # Ring, Tree, NVLS / CollNet for all-reduce; Ring for reduce-scatter, all-gather and broadcast;
 # all-to-all and send/recv as grouped point-to-point). On those platforms ``auto`` chooses among
@@ -232,23 +223,6 @@ def normalize_algo(op: str, algo: str) -> str:
     if key not in ALGORITHMS[op]:
         raise UserError(f"{op} has no algorithm '{algo}'; choose auto, " + ", ".join(ALGORITHMS[op]))
     return key
-
-
-@dataclass(frozen=True)
-class Shape:
-    """What selects an expression: op, algorithm, topology kind per level, in-network flags."""
-
-    op: str
-    algo: str
-    topos: tuple[str, ...]
-    inr: tuple[bool, ...] = ()
-
-    @property
-    def name(self) -> str:
-        base = f"{self.op}__{self.algo}__{'_'.join(self.topos)}"
-        if self.algo == "in_network":
-            base += "__inr" + "".join("1" if f else "0" for f in self.inr)
-        return base
 
 
 def nccl_platform(hw: Hardware) -> bool:

@@ -2,8 +2,8 @@
 the HF defaults) into the fields of a :class:`llmcost.model.spec.ModelSpec`.
 
 :data:`READERS` maps every supported ``model_type`` to its reader; :func:`read_dropout` reads the
-training dropout. :func:`llmcost.model.spec.from_config` dispatches on them (the keys read per
-type are listed in :mod:`llmcost.model.spec`). Every failure is a one-line CatalogError.
+training dropout. :func:`llmcost.model.config.from_config` dispatches on them (the keys read per
+type are listed in :mod:`llmcost.model.config`). Every failure is a one-line CatalogError.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmcost.errors import CatalogError
+from llmcost.model.spec import MLASpec, MoESpec
 
 _MISSING: Any = object()
 
@@ -217,8 +218,6 @@ def _read_mistral(r: Reader) -> dict[str, Any]:
 
 
 def _read_mixtral(r: Reader) -> dict[str, Any]:
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     b = _read_mistral(r)
     b["moe"] = MoESpec(
         num_experts=r.int("num_local_experts"),
@@ -240,8 +239,6 @@ def _qwen_windows(r: Reader, b: dict[str, Any]) -> tuple[int | None, ...]:
 
 def _qwen_moe(r: Reader, b: dict[str, Any], *, shared: bool) -> None:
     """Qwen2/3-MoE experts and which layers are sparse (``decoder_sparse_step``)."""
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     n_exp = r.int("num_experts", default=0, minimum=0)
     step = r.int("decoder_sparse_step", default=1)
     dense = set(r.int_list("mlp_only_layers"))
@@ -366,8 +363,6 @@ def _read_nemotron(r: Reader) -> dict[str, Any]:
 
 def _read_deepseek(r: Reader) -> dict[str, Any]:
     """DeepSeek-V2/V3 (modeling_deepseek_v2.py / _v3.py, DeepSeek-V3 inference/model.py)."""
-    from llmcost.model.spec import MLASpec, MoESpec  # here: modelspec imports this module
-
     d = r.int("hidden_size")
     h = r.int("num_attention_heads")
     nope, rope = r.int("qk_nope_head_dim"), r.int("qk_rope_head_dim")
@@ -426,8 +421,6 @@ def _read_deepseek(r: Reader) -> dict[str, Any]:
 
 
 def _read_gpt_oss(r: Reader) -> dict[str, Any]:
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     b = _base(r, head_dim_default=64)
     b.update(
         qkv_bias=r.bool("attention_bias", True),
@@ -699,8 +692,6 @@ def _sparse_layers(n: int, n_sparse: int) -> tuple[int, ...]:
 
 def _read_t5(r: Reader) -> dict[str, Any]:
     """T5 / mT5 / UMT5 / Switch (modeling_t5.py, modeling_switch_transformers.py)."""
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     d, h, dkv = r.int("d_model"), r.int("num_heads"), r.int("d_kv")
     n_enc = r.int("num_layers")
     n_dec = r.int("num_decoder_layers", default=n_enc)

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-# catalog, graph, modelspec and the generated code: what the evaluation imports lazily, loaded with
+# catalog, graph, model config and the generated code: what the evaluation imports lazily, loaded with
 # this module (before the search's clock starts) rather than during the search
 from llmcost import catalog  # noqa: F401
 from llmcost import precision as Q
@@ -29,7 +29,7 @@ from llmcost.graph import ops as graph  # noqa: F401
 from llmcost.hardware import Hardware
 from llmcost.inference import serve as I
 from llmcost.kernels import roofline  # noqa: F401
-from llmcost.model import spec as modelspec  # noqa: F401
+from llmcost.model import config as model_config  # noqa: F401
 from llmcost.search.common import divisors
 
 DEFAULT_BATCHES = tuple(2**i for i in range(0, 11))
