@@ -341,6 +341,7 @@ class _Memory:
 
 
 def _memory(r: _Reader) -> _Memory:
+    """``memory``: usable defaults to the capacity and may not exceed it."""
     cap = r.quantity("memory.capacity", "bytes")
     assert cap is not None
     usable = r.quantity("memory.usable", "bytes", required=False) or cap

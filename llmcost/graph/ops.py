@@ -341,6 +341,7 @@ class _MLA:
 
 
 def _mla_symbols(phase: str) -> _MLA:
+    """The registered symbols of an MLA block in ``phase`` (heads split over TP)."""
     b, s, ctx, W, t, c = S("micro_batch"), S("seq"), S("ctx"), S("window"), S("tp"), S("cp")
     h, nq = S("d_model"), S("n_q")
     dc, dr, dn, dv, qr = S("kv_lora"), S("d_rope"), S("d_nope"), S("d_v"), S("q_lora")

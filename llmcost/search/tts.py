@@ -80,7 +80,9 @@ class _Found:
         self.rejected[reason] = self.rejected.get(reason, 0) + 1
 
 
-def _judge(model: str, hw: Hardware, ctx: Any, plan: T.TTSPlan, pt: Any, grid: _Grid) -> str | dict[str, Any]:
+def _judge(
+    model: str, hw: Hardware, ctx: T.Context, plan: T.TTSPlan, pt: A.Point | None, grid: _Grid
+) -> str | dict[str, Any]:
     """Why ``plan`` is rejected, or its metrics (with its accuracy when there is a table)."""
     max_pos = ctx.spec.max_position_embeddings
     if T.CONTEXT_RULE.broken(ctx.spec, plan):
