@@ -147,7 +147,7 @@ def search_train(
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import checks
     from llmcost.catalog import get_hardware
-    from llmcost.cli.train_cmd import _load_spec
+    from llmcost.cli.common import load_spec
     from llmcost.economics.budget import parse_count
     from llmcost.errors import UserError
     from llmcost.report import check_format
@@ -161,7 +161,7 @@ def search_train(
     min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
     max_memory = checks.optional_positive(max_memory, "--max-memory")
     run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
-    spec = _load_spec(model)
+    spec = load_spec(model)
     hardware = get_hardware(hw)
     checks.gpus_per_node(hardware, gpus_per_node)
     gl = _common_list(gpus, "--gpus")
