@@ -218,7 +218,7 @@ def _module(path: str) -> ModuleType | None:
     try:
         return importlib.import_module(path)
     except ModuleNotFoundError as e:
-        if e.name is not None and path.startswith(e.name):
+        if e.name is not None and (path == e.name or path.startswith(e.name + ".")):
             return None
         raise
 

@@ -68,7 +68,10 @@ def infer(
     ] = None,
     breakdown: Annotated[bool, typer.Option("--breakdown", help="Per-operator time and bound.")] = False,
     explain: Annotated[
-        bool, typer.Option("--explain", help="Show the expressions with values substituted.")
+        bool,
+        typer.Option(
+            "--explain", help="Show the expressions with values substituted and where each is built."
+        ),
     ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
@@ -80,7 +83,7 @@ def infer(
     from llmcost.report import check_format, emit
 
     check_format(fmt)
-    check_explain(explain, fmt)
+    check_explain(explain and not breakdown, fmt)
     given = {
         "tp": tp,
         "pp": pp,

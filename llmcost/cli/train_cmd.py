@@ -87,7 +87,8 @@ def train(
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
     explain: Annotated[
-        bool, typer.Option("--explain", help="Print the step-time expression and its values.")
+        bool,
+        typer.Option("--explain", help="Print the step-time expression, its values and where it is built."),
     ] = False,
     fmt: FormatOpt = "table",
 ) -> None:

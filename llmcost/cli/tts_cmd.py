@@ -83,7 +83,10 @@ def tts(
     weights: Annotated[str | None, typer.Option("--weights", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
     explain: Annotated[
-        bool, typer.Option("--explain", help="Show the expressions with values substituted.")
+        bool,
+        typer.Option(
+            "--explain", help="Show the expressions with values substituted and where each is built."
+        ),
     ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
