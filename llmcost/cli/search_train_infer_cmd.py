@@ -157,6 +157,10 @@ def search_train(
     emit_search(res, fmt, rows, title)
 
 
+# integer axes of search train, in the order their options are read
+INT_AXES = ("tp", "pp", "cp", "ep", "micro_batch", "virtual_stages")
+
+
 def _train_space(
     spec: Any,
     hardware: Any,
@@ -197,10 +201,6 @@ def _train_space(
         tp_overlap=tpo_l or (False,),
         gpus_per_node=gpus_per_node,
     )
-
-
-# integer axes of search train, in the order their options are read
-INT_AXES = ("tp", "pp", "cp", "ep", "micro_batch", "virtual_stages")
 
 
 def _check_peaks(spec: Any, hardware: Any, precs: Any) -> None:
