@@ -58,34 +58,6 @@ def _progress_on(fmt: str, quiet: bool) -> bool:
     return fmt == "table" and not quiet
 
 
-def _emit(res: Any, fmt: str, rows: list[dict[str, Any]], title: str) -> None:
-    from llmcost.report import emit
-
-    if fmt in ("json", "yaml"):
-        emit(res.to_dict(), fmt)
-        return
-    if fmt == "csv":
-        flat = []
-        for p in res.plans:
-            row = {
-                **{f"plan.{k}": v for k, v in p["plan"].items()},
-                **p["metrics"],
-                "bottleneck": p["bottleneck"],
-            }
-            if "hardware" in p:
-                row = {"hardware": p["hardware"], **row}
-            flat.append(row)
-        emit(flat, "csv")
-        return
-    rej = ", ".join(f"{k}: {v:,}" for k, v in list(res.rejected.items())[:4])
-    notes = [
-        f"{res.plans_evaluated:,} plans evaluated in {res.elapsed_s:.2f} s; {res.feasible:,} feasible; "
-        f"rejected: {rej or 'none'}",
-        *res.notes,
-    ]
-    emit(rows, "table", title=title, notes=notes)
-
-
 def search_train(
     model: Annotated[str, typer.Argument(help="Model id (llmcost model list) or a config file.")],
     hw: Annotated[str, Opt("--hw", help="Hardware id.")] = "h100-sxm",
@@ -147,54 +119,24 @@ def search_train(
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import checks
     from llmcost.catalog import get_hardware
-    from llmcost.cli.train_cmd import _load_spec
+    from llmcost.cli.common import load_spec
+    from llmcost.cli.search_views import emit_search, train_row, what
     from llmcost.economics.budget import parse_count
-    from llmcost.errors import UserError
     from llmcost.report import check_format
     from llmcost.search import run
-    from llmcost.search.train import ZMODE_NAMES, TrainSpace, default_seq
-    from llmcost.training import plan as TR
-    from llmcost.training.plan import PRECISIONS, RECOMPUTE, SCHEDULES
 
     check_format(fmt)
     check_top(top)
     min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
     max_memory = checks.optional_positive(max_memory, "--max-memory")
     run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
-    spec = _load_spec(model)
+    spec = load_spec(model)
     hardware = get_hardware(hw)
     checks.gpus_per_node(hardware, gpus_per_node)
-    gl = _common_list(gpus, "--gpus")
-    seq = seq_len if seq_len is not None else default_seq(spec)
-    gb = global_batch if global_batch is not None else 8 * max(gl)
-    if seq < 1 or gb < 1:
-        raise UserError("--seq-len and --global-batch must be positive")
-    zero_l = _common_list(zero, "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
-    sp_l = _common_list(sp, "--sp", _on_off)
-    tpo_l = _common_list(tp_overlap, "--tp-overlap", _on_off)
-    precs = _common_list(precision, "--precision", str.lower, PRECISIONS)
-    no_peak = next(r for r in TR.RULES if r.reason == "precision without compute on the hardware")
-    for p in precs or ():
-        if no_peak.broken(spec, SimpleNamespace(hw=hardware, prec=PRECISIONS.index(p))):
-            raise UserError(no_peak.message(spec, SimpleNamespace(hw=hardware, prec=PRECISIONS.index(p))))
-    space = TrainSpace(
-        gpus=gl,
-        global_batch=gb,
-        seq_len=seq,
-        tp=_common_list(tp, "--tp"),
-        pp=_common_list(pp, "--pp"),
-        cp=_common_list(cp, "--cp"),
-        ep=_common_list(ep, "--ep"),
-        micro_batch=_common_list(micro_batch, "--micro-batch"),
-        virtual_stages=_common_list(virtual_stages, "--virtual-stages"),
-        zero=zero_l or ZMODE_NAMES,
-        recompute=_common_list(recompute, "--recompute", str.lower, RECOMPUTE) or RECOMPUTE,
-        schedule=_common_list(schedule, "--schedule", str.lower, SCHEDULES) or SCHEDULES,
-        precision=precs,
-        sp=sp_l,
-        tp_overlap=tpo_l or (False,),
-        gpus_per_node=gpus_per_node,
-    )
+    lists = {"tp": tp, "pp": pp, "cp": cp, "ep": ep, "micro_batch": micro_batch}
+    lists |= {"virtual_stages": virtual_stages, "zero": zero, "recompute": recompute, "schedule": schedule}
+    lists |= {"precision": precision, "sp": sp, "tp_overlap": tp_overlap}
+    space = _train_space(spec, hardware, gpus, global_batch, seq_len, gpus_per_node, lists)
     res = run.train_search(
         spec,
         hardware,
@@ -207,50 +149,70 @@ def search_train(
         max_memory_gib=max_memory,
         show_progress=_progress_on(fmt, quiet),
     )
-    rows = [_train_row(i, p) for i, p in enumerate(res.plans, 1)]
-    what = (
-        f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
+    rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]
+    title = (
+        f"search train {spec.name} on {'/'.join(map(str, space.gpus))} x {hardware.id}, "
+        f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
     )
-    _emit(
-        res,
-        fmt,
-        rows,
-        f"search train {spec.name} on {'/'.join(map(str, gl))} x {hardware.id}, "
-        f"global batch {gb} x {seq}: {what}",
+    emit_search(res, fmt, rows, title)
+
+
+# integer axes of search train, in the order their options are read
+INT_AXES = ("tp", "pp", "cp", "ep", "micro_batch", "virtual_stages")
+
+
+def _train_space(
+    spec: Any,
+    hardware: Any,
+    gpus: str,
+    global_batch: int | None,
+    seq_len: int | None,
+    gpus_per_node: int | None,
+    lists: dict[str, str | None],
+) -> Any:
+    """The TrainSpace of the options (comma-separated lists parsed, in option order)."""
+    from llmcost.errors import UserError
+    from llmcost.search.train import ZMODE_NAMES, TrainSpace, default_seq
+    from llmcost.training.plan import PRECISIONS, RECOMPUTE, SCHEDULES
+
+    gl = _common_list(gpus, "--gpus")
+    seq = seq_len if seq_len is not None else default_seq(spec)
+    gb = global_batch if global_batch is not None else 8 * max(gl)
+    if seq < 1 or gb < 1:
+        raise UserError("--seq-len and --global-batch must be positive")
+    zero_l = _common_list(
+        lists["zero"], "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES
+    )
+    sp_l = _common_list(lists["sp"], "--sp", _on_off)
+    tpo_l = _common_list(lists["tp_overlap"], "--tp-overlap", _on_off)
+    precs = _common_list(lists["precision"], "--precision", str.lower, PRECISIONS)
+    _check_peaks(spec, hardware, precs)
+    ints = {k: _common_list(lists[k], "--" + k.replace("_", "-")) for k in INT_AXES}
+    return TrainSpace(
+        gpus=gl,
+        global_batch=gb,
+        seq_len=seq,
+        **ints,
+        zero=zero_l or ZMODE_NAMES,
+        recompute=_common_list(lists["recompute"], "--recompute", str.lower, RECOMPUTE) or RECOMPUTE,
+        schedule=_common_list(lists["schedule"], "--schedule", str.lower, SCHEDULES) or SCHEDULES,
+        precision=precs,
+        sp=sp_l,
+        tp_overlap=tpo_l or (False,),
+        gpus_per_node=gpus_per_node,
     )
 
 
-def _train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
-    from llmcost.units import fmt_time
+def _check_peaks(spec: Any, hardware: Any, precs: Any) -> None:
+    """Each --precision asked for has a compute peak on the hardware (the plan rule's message)."""
+    from llmcost.errors import UserError
+    from llmcost.training import plan as TR
+    from llmcost.training.plan import PRECISIONS
 
-    pl, m = p["plan"], p["metrics"]
-    zero = "distopt" if pl["distributed_optimizer"] else str(pl["zero"])
-    sched = pl["schedule"] + (f"/{pl['virtual_stages']}" if pl.get("virtual_stages") else "")
-    row = {
-        "#": rank,
-        "gpus": pl["gpus"],
-        "tp": pl["tp"],
-        "pp": pl["pp"],
-        "dp": pl["dp"],
-        "cp": pl["cp"],
-        "ep": pl["ep"],
-        "sp": ("on+tpo" if pl.get("tp_overlap") else "on") if pl["sp"] else "off",
-        "mb": pl["micro_batch"],
-        "zero": zero,
-        "recompute": pl["recompute"],
-        "schedule": sched,
-        "prec": pl["precision"],
-        "step": fmt_time(m["iteration_time_s"]),
-        "tok/s/GPU": round(m["tokens_per_s_per_gpu"], 1),
-        "MFU": f"{100 * m['mfu']:.1f}%",
-        "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
-    }
-    if "time_to_train_s" in m:
-        row["days"] = round(m["time_to_train_s"] / 86400, 1)
-    if "cost_usd" in m:
-        row["cost $M"] = round(m["cost_usd"] / 1e6, 2)
-    row["bottleneck"] = p["bottleneck"]
-    return row
+    no_peak = next(r for r in TR.RULES if r.reason == "precision without compute on the hardware")
+    for p in precs or ():
+        if no_peak.broken(spec, SimpleNamespace(hw=hardware, prec=PRECISIONS.index(p))):
+            raise UserError(no_peak.message(spec, SimpleNamespace(hw=hardware, prec=PRECISIONS.index(p))))
 
 
 def search_infer(
@@ -309,12 +271,11 @@ def search_infer(
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
     from llmcost import checks
-    from llmcost import precision as Q
     from llmcost.catalog import get_hardware
+    from llmcost.cli.search_views import emit_search, infer_row, what
     from llmcost.errors import UserError
     from llmcost.report import check_format
     from llmcost.search import run
-    from llmcost.search.infer import DEFAULT_BATCHES, DEFAULT_WEIGHTS, InferSpace
 
     check_format(fmt)
     check_top(top)
@@ -324,24 +285,9 @@ def search_infer(
     hws = [get_hardware(h) for h in _common_list(hw, "--hw", str)]
     for h in hws:
         checks.gpus_per_node(h, gpus_per_node)
-
-    def fmts(text: str | None, what: str) -> Any:
-        return _common_list(text, what, lambda x: Q.normalize(x, what))
-
-    space = InferSpace(
-        prompt_len=prompt_len,
-        output_len=output_len,
-        gpus=_common_list(gpus, "--gpus"),
-        tp=_common_list(tp, "--tp"),
-        pp=_common_list(pp, "--pp"),
-        ep=_common_list(ep, "--ep"),
-        dp=_common_list(dp, "--dp"),
-        batch=_common_list(batch, "--batch") or DEFAULT_BATCHES,
-        weights=fmts(weights, "--weights") or DEFAULT_WEIGHTS,
-        activations=fmts(activations, "--activations") or (None, "fp8"),
-        kv_cache=fmts(kv_cache, "--kv-cache") or (None, "fp8"),
-        gpus_per_node=gpus_per_node,
-    )
+    lists = {"gpus": gpus, "tp": tp, "pp": pp, "ep": ep, "dp": dp, "batch": batch}
+    lists |= {"weights": weights, "activations": activations, "kv_cache": kv_cache}
+    space = _infer_space(prompt_len, output_len, gpus_per_node, lists)
     res = run.infer_search(
         model,
         hws,
@@ -357,41 +303,36 @@ def search_infer(
         min_throughput=min_throughput,
         show_progress=_progress_on(fmt, quiet),
     )
-    rows = [_infer_row(i, p) for i, p in enumerate(res.plans, 1)]
-    what = (
-        f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
+    rows = [infer_row(i, p) for i, p in enumerate(res.plans, 1)]
+    title = (
+        f"search infer {model} on {', '.join(h.id for h in hws)}, {prompt_len} in / {output_len} out: "
+        f"{what(res, len(rows))}"
     )
-    _emit(
-        res,
-        fmt,
-        rows,
-        f"search infer {model} on {', '.join(h.id for h in hws)}, {prompt_len} in / {output_len} out: {what}",
+    emit_search(res, fmt, rows, title)
+
+
+def _infer_space(
+    prompt_len: int, output_len: int, gpus_per_node: int | None, lists: dict[str, str | None]
+) -> Any:
+    """The InferSpace of the options (comma-separated lists parsed, in option order)."""
+    from llmcost import precision as Q
+    from llmcost.search.infer import DEFAULT_BATCHES, DEFAULT_WEIGHTS, InferSpace
+
+    def fmts(key: str) -> Any:
+        what = "--" + key.replace("_", "-")
+        return _common_list(lists[key], what, lambda x: Q.normalize(x, what))
+
+    ints = {k: _common_list(lists[k], f"--{k}") for k in ("gpus", "tp", "pp", "ep", "dp")}
+    return InferSpace(
+        prompt_len=prompt_len,
+        output_len=output_len,
+        **ints,
+        batch=_common_list(lists["batch"], "--batch") or DEFAULT_BATCHES,
+        weights=fmts("weights") or DEFAULT_WEIGHTS,
+        activations=fmts("activations") or (None, "fp8"),
+        kv_cache=fmts("kv_cache") or (None, "fp8"),
+        gpus_per_node=gpus_per_node,
     )
-
-
-def _infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
-    from llmcost.units import fmt_time
-
-    pl, m = p["plan"], p["metrics"]
-    usd = m.get("usd_per_million_output_tokens")
-    return {
-        "#": rank,
-        "hardware": p["hardware"],
-        "gpus": pl["gpus"],
-        "tp": pl["tp"],
-        "pp": pl["pp"],
-        "dp": pl["dp"],
-        "ep": pl["ep"],
-        "batch": pl["batch"],
-        "W/A/KV": f"{pl['weights']}/{pl['activations']}/{pl['kv_cache']}",
-        "TTFT": fmt_time(m["ttft_s"]),
-        "TPOT": fmt_time(m["tpot_s"]),
-        "tok/s/GPU": round(m["output_tokens_per_s_per_gpu"], 1),
-        "tok/s/user": round(m["output_tokens_per_s_per_user"], 1),
-        "$/M tok": "-" if usd is None else round(usd, 3),
-        "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
-        "bottleneck": p["bottleneck"],
-    }
 
 
 def register(group: typer.Typer) -> None:

@@ -8,11 +8,11 @@ from typing import Annotated, Any
 import typer
 
 from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
-from llmcost.units import GIB
 
 
 def _plan(plan_file: Path | None, gpus: int | None, given: dict[str, Any]) -> Any:
     """TrainPlan from ``--plan FILE`` (validation-README plan keys) overridden by explicit options."""
+    from llmcost.cli.common import overlay
     from llmcost.errors import UserError
     from llmcost.training.plan import TrainPlan
 
@@ -27,7 +27,7 @@ def _plan(plan_file: Path | None, gpus: int | None, given: dict[str, Any]) -> An
         if isinstance(data.get("cluster"), dict):
             base.setdefault("gpus", data["cluster"].get("gpus"))
             base.setdefault("gpus_per_node", data["cluster"].get("gpus_per_node"))
-    base.update({k: v for k, v in given.items() if v is not None})
+    overlay(base, given)
     if gpus is not None:
         base["gpus"] = gpus
     if "gpus" not in base or base["gpus"] is None:
@@ -87,21 +87,17 @@ def train(
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
     explain: Annotated[
-        bool, typer.Option("--explain", help="Print the step-time expression and its values.")
+        bool,
+        typer.Option("--explain", help="Print the step-time expression, its values and where it is built."),
     ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
-    from llmcost.catalog import get_hardware
-    from llmcost.economics.budget import parse_count
-    from llmcost.report import check_format, emit
-    from llmcost.training.plan import evaluate
+    from llmcost.cli import train_view as V
+    from llmcost.report import check_format
 
     check_format(fmt)
-    zero_v: Any = None
-    if zero is not None:
-        zero_v = "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
     given = {
         "tp": tp,
         "pp": pp,
@@ -110,7 +106,7 @@ def train(
         "ep": ep,
         "sp": sp,
         "tp_overlap": tp_overlap,
-        "zero": zero_v,
+        "zero": _zero(zero),
         "distributed_optimizer": dist_opt,
         "micro_batch": micro_batch,
         "global_batch": global_batch,
@@ -125,37 +121,55 @@ def train(
     }
     plan = _plan(plan_file, gpus, given)
     # every option is checked before the plan is costed (a bad --tokens is named, not "does not fit")
+    run_tokens = _run_tokens(tokens, plan)
+    spec, hardware, r = _cost(model, hw, plan)
+    out = V.result_dict(r, hardware, run_tokens)
+    if explain:
+        V.explain(r, fmt)
+        return
+    _emit(out, fmt, f"train {spec.name} on {plan.gpus} x {hardware.id}", r.notes)
+
+
+def _zero(zero: str | None) -> Any:
+    """``--zero``: a stage number or ``fsdp``."""
+    if zero is None:
+        return None
+    return "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
+
+
+def _run_tokens(tokens: str | None, plan: Any) -> float | None:
+    """Training tokens of the run: ``--tokens``, else the plan file's ``tokens``, else None."""
+    from llmcost.economics.budget import parse_count
+
     if tokens is not None:
-        run_tokens: float | None = parse_count(tokens, "--tokens")
-    else:
-        run_tokens = None if plan.tokens is None else parse_count(plan.tokens, "plan key 'tokens'")
-    spec = _load_spec(model)
+        return parse_count(tokens, "--tokens")
+    return None if plan.tokens is None else parse_count(plan.tokens, "plan key 'tokens'")
+
+
+def _cost(model: str, hw: str, plan: Any) -> tuple[Any, Any, Any]:
+    """(spec, hardware, result) of the plan, memory checked; a note when --sp can do nothing."""
+    from llmcost.catalog import get_hardware
+    from llmcost.cli.common import load_spec
+    from llmcost.training.plan import evaluate
+
+    spec = load_spec(model)
     hardware = get_hardware(hw)
     r = evaluate(spec, plan, hardware, check_memory=True)
     if plan.sp and r.layout.tp == 1:
         r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
-    out = result_dict(r, hardware, run_tokens)
-    if explain:
-        _explain(r, fmt)
-        return
+    return spec, hardware, r
+
+
+def _emit(out: dict[str, Any], fmt: str, title: str, notes: list[str]) -> None:
+    """The result document, or its rows as a table with the plan on a note line."""
+    from llmcost.cli.train_view import table_rows
+    from llmcost.report import emit
+
     if fmt != "table":
         emit(out, fmt)
         return
     plan_line = "plan: " + ", ".join(f"{k}={v}" for k, v in out["plan"].items())
-    emit(
-        table_rows(out),
-        fmt,
-        title=f"train {spec.name} on {plan.gpus} x {hardware.id}",
-        notes=[plan_line, *r.notes],
-    )
-
-
-def _load_spec(model: str) -> Any:
-    """ModelSpec of a catalog id, or of a config file (YAML / JSON) when ``model`` is a path
-    (:func:`llmcost.inference.serve.spec_of`, the one resolver every command uses)."""
-    from llmcost.inference.serve import spec_of
-
-    return spec_of(model)
+    emit(table_rows(out), fmt, title=title, notes=[plan_line, *notes])
 
 
 def _int_opt(v: str, name: str) -> int:
@@ -165,116 +179,6 @@ def _int_opt(v: str, name: str) -> int:
         return int(v)
     except ValueError:
         raise UserError(f"{name}: expected an integer or fsdp, got '{v}'") from None
-
-
-def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
-    """Machine-readable result: the validation README metric names plus breakdowns (SI units)."""
-    from llmcost.training.run import run_totals
-
-    lay = r.layout
-    out: dict[str, Any] = dict(r.metrics())
-    out["tokens_per_s"] = r.tokens_per_s
-    out["model_flops_per_step"] = r.model_flops_step
-    out["hardware_flops_per_step"] = r.hw_flops_step
-    out["plan"] = {
-        "gpus": r.gpus,
-        "tp": lay.tp,
-        "pp": lay.pp,
-        "dp": lay.dp,
-        "cp": lay.cp,
-        "ep": lay.ep,
-        "sp": lay.sp,
-        "tp_overlap": lay.plan.tp_overlap,
-        "zero": lay.plan.zero,
-        "distributed_optimizer": lay.plan.distributed_optimizer,
-        "micro_batch": lay.plan.micro_batch,
-        "global_batch": lay.global_batch,
-        "micro_batches": lay.m,
-        "seq_len": lay.seq,
-        "recompute": lay.plan.recompute,
-        "schedule": lay.plan.schedule,
-        "virtual_stages": lay.v,
-        "precision": lay.plan.precision,
-        "attention": "flash" if lay.flash else "materialized",
-    }
-    out["time_breakdown_s"] = dict(r.breakdown)
-    out["memory_bytes"] = dict(r.memory)
-    if tokens is not None:
-        run = run_totals(
-            tokens,
-            r.tokens_step,
-            step_time=r.step_time,
-            gpus=r.gpus,
-            flops_step=r.model_flops_step,
-            power_w=hw.tdp,
-            price_h=hw.price_per_hour,
-        )
-        out["total_flops"] = run.total_flops
-        out["time_to_train_s"] = float(run.time_to_train_s)
-        out["gpu_hours"] = float(run.gpu_hours)
-        out["energy_j"] = float(run.energy_j)
-        out["cost_usd"] = None if run.cost_usd is None else float(run.cost_usd)
-    return out
-
-
-def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows (quantity, value) for the rich table."""
-    from llmcost.units import fmt_time
-
-    rows = [
-        {"quantity": "step time", "value": fmt_time(out["iteration_time_s"])},
-        *(
-            {"quantity": f"  {k.replace('_', ' ')}", "value": fmt_time(v)}
-            for k, v in out["time_breakdown_s"].items()
-            if v > 0
-        ),
-        {"quantity": "tokens/s", "value": f"{out['tokens_per_s']:,.0f}"},
-        {"quantity": "tokens/s per GPU", "value": f"{out['tokens_per_s_per_gpu']:,.1f}"},
-        {"quantity": "model TFLOP/s per GPU", "value": f"{out['model_tflops_per_gpu']:.1f}"},
-        {"quantity": "hardware TFLOP/s per GPU", "value": f"{out['hardware_tflops_per_gpu']:.1f}"},
-        {"quantity": "MFU", "value": f"{100 * out['mfu']:.1f}%"},
-        {"quantity": "HFU", "value": f"{100 * out['hfu']:.1f}%"},
-        {"quantity": "memory per GPU", "value": f"{out['memory_gib_per_gpu']:.1f} GiB"},
-        *(
-            {"quantity": f"  {k}", "value": f"{v / GIB:.2f} GiB"}
-            for k, v in out["memory_bytes"].items()
-            if v > 0
-        ),
-    ]
-    if "time_to_train_s" in out:
-        rows += [
-            {"quantity": "total FLOPs", "value": f"{out['total_flops']:.3e}"},
-            {"quantity": "time to train", "value": f"{out['time_to_train_s'] / 86400:.1f} days"},
-            {"quantity": "GPU-hours", "value": f"{out['gpu_hours']:,.0f}"},
-            {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
-            {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
-        ]
-    return rows
-
-
-def _explain(r: Any, fmt: str) -> None:
-    """The step-time expression (:mod:`llmcost.training.formulas`) with the values that went into it."""
-    import sympy as sp
-
-    from llmcost.cli.explain_cmd import explain_rows
-    from llmcost.report import emit
-    from llmcost.training import formulas as F
-
-    lay = r.layout
-    expr = F.step_expression(
-        lay.plan.schedule, "overlap" if lay.plan.overlap_dp else "serial", lay.plan.zero == 3
-    )
-    vals = dict(r.values)
-    rows = explain_rows(expr, vals)
-    text = f"T = {sp.sstr(expr)}"
-    if fmt == "table":
-        print(text)
-        print(
-            f"= {r.step_time:.6g} s  (t_dp, t_ag, t_z3_ag, t_z3_rs, t_p2p: collective times, see llmcost collective)"
-        )
-        emit(rows, fmt, title="symbols")
-    else:
-        emit({"expression": text, "latex": sp.latex(expr), "symbols": rows, "step_time_s": r.step_time}, fmt)
 
 
 def register(app: typer.Typer) -> None:

@@ -78,7 +78,7 @@ def spec_of(model: str | dict[str, Any]) -> Any:
     HF-style mapping: the one resolver of a model argument, used by every command."""
     from pathlib import Path
 
-    from llmcost.model.spec import from_config
+    from llmcost.model.config import from_config
 
     if isinstance(model, dict):
         cfg = {k: v for k, v in model.items() if k != "name"}
