@@ -41,6 +41,11 @@ class DeviceParams:
         return self.dense + self.expert
 
 
+ACT_POLICIES = ("flash", "materialized", "selective", "full")
+"""What a layer stores for the backward, each an ``act__<policy>`` formula: FlashAttention or
+materialized scores (no recomputation), selective or full recomputation."""
+
+
 class StageParams(NamedTuple):
     """Per plan row: parameters on one device of the busiest stage, ``dense`` and ``expert`` (each
     already divided by t), and the dense-FFN / MoE-FFN layers of the first stage, ``n_dense0`` /
@@ -214,7 +219,7 @@ def _layer_act(
     }
 
     def one(policy: str, ffn: float) -> np.ndarray:
-        fn, names, _ = G.FUNCTIONS[f"act__{policy}"]
+        fn, names, _ = G.FUNCTIONS[f"act__{policy}"]  # policy in ACT_POLICIES
         a = dict(args, d_ff_act=ffn)
         return fn(*(a[k] for k in names))[inv1]
 
