@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware
 from llmcost.errors import PlanError, UserError
+from llmcost.kernels.roofline import T_KERNEL
 from llmcost.tts import accuracy as A
 from llmcost.tts import formulas as F
 from llmcost.tts import query as T
@@ -140,7 +141,7 @@ def test_sparse_attention_never_costs_more(
     # most one key summary per block of every position dense attention reads (block = 1 scores
     # every key, which Kinetics' eFLOPs idealize away but the latency model charges).
     hw = H100
-    selection = sparse.totals["steps"] * T.I.T_KERNEL + dense.totals["kv_read_bytes"] / block / (
+    selection = sparse.totals["steps"] * T_KERNEL + dense.totals["kv_read_bytes"] / block / (
         hw.memory_bandwidth * hw.memory_efficiency
     )
     assert sparse.latency["total"] <= dense.latency["total"] * (1 + 1e-9) + selection

@@ -2,7 +2,7 @@
 
 :class:`Evaluator` runs the compiled graph functions (:mod:`llmcost.graph._generated`)
 and prices each operator on the roofline (:func:`llmcost.kernels.roofline.roofline`) plus the
-per-kernel overhead :data:`T_KERNEL`, and each collective on the fabric
+per-kernel overhead :data:`llmcost.kernels.roofline.T_KERNEL`, and each collective on the fabric
 (:mod:`llmcost.collectives.cost`); :class:`OpCost` and :class:`PhaseCost` hold the result. The
 composition into TTFT, TPOT, memory and money is :mod:`llmcost.inference.serve`.
 """
@@ -20,15 +20,8 @@ from llmcost import precision as Q
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.inference.plan import Formats, Plan, check_plan, formats_on, plan_rows
+from llmcost.kernels.roofline import T_KERNEL
 
-T_KERNEL = 4e-6
-"""Per-kernel overhead (s), ADDED to each operator's roofline time (:func:`llmcost.kernels.roofline.roofline`;
-serial for dependent kernels; CUDA Programming Guide §4.2, CUDA Graphs): the gap between dependent kernels measured
-in batch-1 decode, 2.5 µs per launch (FlashML-org/FreeToken PR #338, nsys: (143 − 44.7) µs / 39
-launches) and 3.4 µs (turboderp-org/exllamav3 PR #380: 3.07 ms over 914 launches), plus ~1 µs of
-GPU ramp-up / tail per kernel. One figure for every
-device and engine (CUDA Graphs shrink the launch part; not modelled separately). Training and
-test-time scaling price their operators with the same constant."""
 _MM_KINDS = ("gemm", "lm_head", "router", "expert_gemm")
 
 

@@ -10,8 +10,9 @@ function is evaluated on the array of contexts at once).
   peak of the operator's math precision (:mod:`llmcost.precision`), with the catalog's
   compute and memory efficiencies (GEMMs ``efficiency.compute_<math dtype>`` when the entry has
   one, else ``efficiency.compute``; attention ``efficiency.attention`` when the hardware entry
-  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel overhead :data:`T_KERNEL` (added); weight
-  dequantization (weight-only formats) is charged at the vector peak.
+  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel overhead
+  :data:`llmcost.kernels.roofline.T_KERNEL` (added); weight dequantization (weight-only formats)
+  is charged at the vector peak.
 * collectives: :mod:`llmcost.collectives.cost` (fastest modelled algorithm) with groups placed
   on the fabric tiers: TP innermost, then CP, DP (EP spans DP x TP ranks), PP outermost.
 * TP: two all-reduces per layer; EP: dispatch + combine all-to-all per MoE layer; CP prefill:
@@ -44,7 +45,6 @@ from llmcost.economics import _generated as E
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.inference.evaluator import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
-    T_KERNEL,
     Evaluator,
     OpCost,
     PhaseCost,

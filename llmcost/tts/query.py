@@ -431,7 +431,7 @@ def _step_points(total: int) -> tuple[np.ndarray, float]:
 
 
 def _attn_roofline(ev: I.Evaluator, flops: Any, hbm: Any) -> Any:
-    from llmcost.kernels.roofline import roofline
+    from llmcost.kernels.roofline import T_KERNEL, roofline
 
     return roofline(
         flops,
@@ -440,7 +440,7 @@ def _attn_roofline(ev: I.Evaluator, flops: Any, hbm: Any) -> Any:
         ev.hw.memory_bandwidth,
         eta_c=ev.eta_attn,
         eta_m=ev.hw.memory_efficiency,
-        t_launch=I.T_KERNEL,
+        t_launch=T_KERNEL,
     ).time
 
 
