@@ -6,7 +6,7 @@ Devices are rented by the device-hour, so ``n_dev`` devices busy for ``T`` secon
 per million tokens from the time those tokens take. Prices come from the hardware catalog
 (``price_per_hour``).
 
-``python -m llmcost.economics.formulas`` regenerates :mod:`._economics_generated` (numpy
+``python -m llmcost.economics.formulas`` regenerates :mod:`llmcost.economics._generated` (numpy
 only); tests/test_units.py pins it.
 """
 

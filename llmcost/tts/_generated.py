@@ -99,11 +99,6 @@ def eflops(c_comp, c_mem, intensity):
     return c_comp + c_mem*intensity
 
 
-def eflops__dense_parallel(budget, f_pair, f_tok, intensity, k_pos, l_in, l_out, n_samples):
-    """Kinetics Best-of-N / long-CoT eFLOPs for one dense attention group, shared prompt KV:"""
-    return f_pair*n_samples*(l_out*numpy.minimum(budget, l_in + l_out) - 1/2*(numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out))) - 1)*numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out)))) + f_tok*l_out*n_samples + intensity*k_pos*(l_in*l_out + (1/2)*l_out*n_samples*(l_out + 1))
-
-
 def usd(devices, latency, usd_hour):
     """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`.economics_formulas.usd`)."""
     return (1/3600)*devices*latency*usd_hour
@@ -117,11 +112,6 @@ def energy(devices, latency, tdp_w):
 def pass_at_n(f_max, n_samples, p_success):
     """TTSPM parallel / sequential scaling: ``F(N) = F_max·(1 − (1 − p)^N)`` (Wang et al. 2025"""
     return f_max*(1 - (1 - p_success)**n_samples)
-
-
-def marginal_gain(f_max, n_samples, p_success):
-    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (Wang et al. 2025 §3)."""
-    return f_max*p_success*(1 - p_success)**n_samples
 
 
 def saturation(epsilon, f_max, p_success):
@@ -148,10 +138,8 @@ FUNCTIONS = {
     'steps__sequential': (steps__sequential, ('l_out', 'n_samples'), '20a0efbebb686df1'),
     'linear_flops': (linear_flops, ('f_tok', 'l_out', 'n_samples'), '973ca7b4c9856dda'),
     'eflops': (eflops, ('c_comp', 'c_mem', 'intensity'), '8f1cde1c604642fa'),
-    'eflops__dense_parallel': (eflops__dense_parallel, ('budget', 'f_pair', 'f_tok', 'intensity', 'k_pos', 'l_in', 'l_out', 'n_samples'), '8d3902927f3973b7'),
     'usd': (usd, ('devices', 'latency', 'usd_hour'), '0778d730601e144f'),
     'energy': (energy, ('devices', 'latency', 'tdp_w'), '4efc5fc64135042f'),
     'pass_at_n': (pass_at_n, ('f_max', 'n_samples', 'p_success'), '990269934f5b7bf0'),
-    'marginal_gain': (marginal_gain, ('f_max', 'n_samples', 'p_success'), '85ad7d65f20c7b00'),
     'saturation': (saturation, ('epsilon', 'f_max', 'p_success'), '45b305eed71c51e6'),
 }

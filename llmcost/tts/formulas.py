@@ -1,9 +1,10 @@
-"""Test-time-scaling cost and accuracy formulas (sympy): the source of truth for :mod:`.tts`.
+"""Test-time-scaling cost and accuracy formulas (sympy): the source of truth for
+:mod:`llmcost.tts.query` and :mod:`llmcost.tts.accuracy`.
 
 A query is a prompt of ``L_in`` tokens answered with ``N`` samples of ``L_out`` generated
 tokens (Sadhukhan et al. 2025, Kinetics §3). The per-token primitives come from the operator graph
-(:mod:`llmcost.graph.ops`, read off the generated inference functions by :mod:`.tts`), so no
-per-operator formula is repeated here:
+(:mod:`llmcost.graph.ops`, read off the generated inference functions by
+:mod:`llmcost.tts.query`), so no per-operator formula is repeated here:
 
 * ``f_tok``  FLOPs of one generated token without attention over the context (GEMMs, LM
   head, norms, activations, router/experts),
@@ -21,7 +22,7 @@ what top-k sparse attention keeps (Kinetics §5, ``block_sparse_cost``), and the
 eFLOPs (``C_comp + I·C_mem``). Accuracy: pass@N and the TTSPM saturation point (Wang et al.
 2025, "Scaling over Scaling", §3).
 
-``python -m llmcost.tts.formulas`` regenerates :mod:`._tts_generated` (numpy only);
+``python -m llmcost.tts.formulas`` regenerates :mod:`llmcost.tts._generated` (numpy only);
 tests/test_tts.py pins it and the golden expressions.
 """
 
@@ -279,6 +280,11 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
 }
 
 
+EXPLAIN_ONLY = ("eflops__dense_parallel", "marginal_gain")
+"""Formulas printed (``llmcost tts --explain``, the golden file) but never evaluated at runtime:
+not generated."""
+
+
 def expression(name: str) -> sp.Expr:
     """The sympy expression of ``name`` (a key of :data:`FORMULAS`)."""
     return FORMULAS[name]()
@@ -293,10 +299,12 @@ HEADER = generated_header(
 
 
 def generated_source() -> str:
-    """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
+    """Source of the runtime module: one function per entry of :data:`FORMULAS` but
+    :data:`EXPLAIN_ONLY`."""
     from llmcost.symbolic.compile import formulas_source
 
-    return formulas_source(FORMULAS, arguments, header=HEADER)
+    runtime = {k: fn for k, fn in FORMULAS.items() if k not in EXPLAIN_ONLY}
+    return formulas_source(runtime, arguments, header=HEADER)
 
 
 if __name__ == "__main__":
