@@ -24,6 +24,7 @@ define("devices", "1", "devices serving the query", latex="n_{dev}")
 define("usd_hour", "USD/h", "price per device-hour", latex=r"\$_h")
 define("seconds", "s", "wall time the devices are busy", latex="T")
 define("tokens", "token", "tokens produced in that time", latex="n_{tok}")
+define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
 
 S = sym
 

@@ -25,7 +25,9 @@ from llmcost.kernels.roofline import T_KERNEL
 _MM_KINDS = ("gemm", "lm_head", "router", "expert_gemm")
 
 
-def _generated(shape: str) -> tuple[Any, tuple[str, ...], tuple[tuple[Any, ...], ...]]:
+def shape_function(shape: str) -> tuple[Any, tuple[str, ...], tuple[tuple[Any, ...], ...]]:
+    """The generated function of a layer / io shape (:mod:`llmcost.graph._generated`), its
+    argument names and its operators' layout."""
     from llmcost.graph import _generated as gen
 
     fn, names, _ = gen.FUNCTIONS[shape]
@@ -302,7 +304,7 @@ class Evaluator:
         weights: Any = 0.0
         entries = [(g.shape, g, g.count) for _, g in shape_of] + [(io, None, 1)]
         for shape, g, count in entries:
-            fn, names, layout = _generated(shape)
+            fn, names, layout = shape_function(shape)
             v = dict(vals, window=window_value(g.window) if g is not None else math.inf)
             with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                 out = fn(*(v[n] for n in names))

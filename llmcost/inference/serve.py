@@ -18,7 +18,7 @@ function is evaluated on the array of contexts at once).
 * TP: two all-reduces per layer; EP: dispatch + combine all-to-all per MoE layer; CP prefill:
   ring pass-KV or pass-Q (the one with less exposed time; the ring overlaps attention),
   decode merges partial outputs; PP: ``m = min(b, pp)`` micro-batches,
-  ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_p2p`` and ``TPOT = T_dec(b/m) + (p − 1)·T_p2p``
+  ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_hop`` and ``TPOT = T_dec(b/m) + (p − 1)·T_hop``
   (GPipe fill, Huang et al. 2019).
 * memory per device: weights (layers / pp, plus embedding or head), KV cache at
   ``prompt_len + output_len``, activation workspace (the largest operator input + output of
@@ -28,7 +28,9 @@ function is evaluated on the array of contexts at once).
   (:func:`llmcost.economics.formulas.usd_per_million_tokens`);
   ``J / output token = gpus·TDP·e2e / (batch·output_len)`` (TDP is an upper bound on the draw) [derived].
 
-This module composes the phases; the plan, its formats and rules are
+Every figure above is a generated function of a sympy expression
+(:mod:`llmcost.inference.formulas`, generated :mod:`llmcost.inference._generated`). This module
+composes the phases with them; the plan, its formats and rules are
 :mod:`llmcost.inference.plan`, the per-operator pricing :mod:`llmcost.inference.evaluator`
 (both re-exported here) and the validation glue :mod:`llmcost.validation.inference`.
 """
@@ -44,11 +46,11 @@ from llmcost import rules as R
 from llmcost.economics import _generated as E
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
+from llmcost.inference import _generated as F
 from llmcost.inference.evaluator import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
     Evaluator,
     OpCost,
     PhaseCost,
-    _generated,
 )
 from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
     BATCH_RULE,
@@ -122,30 +124,35 @@ class InferenceResult:
 
     def metrics(self) -> dict[str, Any]:
         """Metric values keyed by the validation README names (plus extras)."""
-        out_tps = self.output_tokens / self.e2e
         if self.plan.disaggregated and self.plan.output_len > 1:
             # decode pool of a disaggregated deployment: prefill runs on the prefill pool, so this
-            # pool's output rate is its decode rate, batch / TPOT (DistServe, Zhong et al. 2024 §2)
-            out_tps = self.batch / self.tpot
-        per_tok_s = 1.0 / out_tps
-        m = {
+            # pool's output rate is its decode rate
+            out_tps = F.output_rate__decode_pool(batch=self.batch, tpot=self.tpot)
+        else:
+            out_tps = F.output_rate(batch=self.batch, output_len=self.plan.output_len, e2e=self.e2e)
+        per_tok_s = F.seconds_per_token(out_rate=out_tps)
+        price = self.price_per_hour
+        return {
             "ttft_s": self.ttft,
             "tpot_s": self.tpot,
             "e2e_latency_s": self.e2e,
             "output_tokens_per_s": out_tps,
-            "output_tokens_per_s_per_gpu": out_tps / self.gpus,
-            "input_tokens_per_s_per_gpu": self.batch * self.plan.prompt_len / self.ttft / self.gpus,
+            "output_tokens_per_s_per_gpu": F.output_rate_per_device(out_rate=out_tps, devices=self.gpus),
+            "input_tokens_per_s_per_gpu": F.input_rate_per_device(
+                batch=self.batch, prompt_len=self.plan.prompt_len, ttft=self.ttft, devices=self.gpus
+            ),
             "memory_gib_per_gpu": self.memory["total"] / GIB,
             "max_batch": self.max_batch,
             "usd_per_million_output_tokens": (
-                E.usd_per_million_tokens(self.gpus, per_tok_s, 1.0, self.price_per_hour)
-                if self.price_per_hour
+                E.usd_per_million_tokens(devices=self.gpus, seconds=per_tok_s, tokens=1.0, usd_hour=price)
+                if price
                 else None
             ),
-            "joules_per_output_token": self.gpus * self.tdp * per_tok_s,
-            "output_tokens_per_s_per_user": 1.0 / self.tpot,
+            "joules_per_output_token": F.joules_per_token(
+                devices=self.gpus, tdp_w=self.tdp, s_per_tok=per_tok_s
+            ),
+            "output_tokens_per_s_per_user": F.user_rate(tpot=self.tpot),
         }
-        return m
 
 
 def _phase_groups(ev: Evaluator, phase: str) -> list[tuple[str, Any]]:
@@ -206,24 +213,25 @@ def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
     emb, lm = io_w.get("embedding", 0.0), io_w.get("lm_head", 0.0)
     # pp > 1: embedding on the first stage, head on the last: the fuller stage counts
     head = ev.pick(p.pp > 1, np.maximum(emb, lm), emb + lm)
-    weights = layer_w / p.pp + head + io_w.get("final_norm", 0.0)
-    kv = np.asarray(kv_phase.kv_bytes, dtype=float) / p.pp
+    weights = F.memory__weights(m_layers=layer_w, pp=p.pp, m_io=head, m_norm=io_w.get("final_norm", 0.0))
+    kv = F.memory__kv_cache(m_kv_all=np.asarray(kv_phase.kv_bytes, dtype=float), pp=p.pp)
     work = pre.workspace()
     usable = ev.hw.memory_usable
-    reserved = RESERVED_FRACTION * usable
+    reserved = F.memory__reserved(f_reserved=RESERVED_FRACTION, usable=usable)
     return {
         "weights": weights,
         "kv_cache": kv,
         "activations": work,
         "reserved": reserved,
-        "total": weights + kv + work + reserved,
+        "total": F.memory__total(m_weights=weights, m_kv=kv, m_act=work, m_reserved=reserved),
         "usable": usable,
     }
 
 
 def _micro(b_rep: Any, pp: int) -> Any:
-    """Pipeline micro-batches ``m = min(b, pp)`` (at least 1), on numbers or arrays."""
-    return np.maximum(1, np.minimum(b_rep, pp))
+    """Pipeline micro-batches ``m = min(b, pp)`` (at least 1), on numbers or arrays
+    (:func:`llmcost.inference.formulas.micro_batches`)."""
+    return F.micro_batches(b_rep=b_rep, pp=pp)
 
 
 def _contexts(ev: Evaluator) -> np.ndarray:
@@ -249,7 +257,7 @@ def bottleneck_phase(ev: Evaluator, b_rep: Any) -> PhaseCost:
     """The phase :func:`dominant` names a plan's bottleneck from, as :func:`serve` evaluates it:
     the decode steps, or the prefill when one token is generated."""
     p = ev.plan
-    mbs = b_rep / _micro(b_rep, p.pp)
+    mbs = F.micro_batch(b_rep=b_rep, pp=p.pp)
     return _decode_steps(ev, mbs) if p.output_len > 1 else _prefill(ev, mbs, p.prompt_len)
 
 
@@ -263,30 +271,32 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     decode step at its own context, ``prompt_len + 1 ... prompt_len + output_len − 1`` (static
     batching, TensorRT-LLM gptSessionBenchmark). With an array the decode steps run on the first
     axis and the plans on the last; each plan's steps are then summed in the same order as alone."""
-    p, spec = ev.plan, ev.spec
-    m = _micro(b_rep, p.pp)
-    mbs = b_rep / m
+    p = ev.plan
+    m = F.micro_batches(b_rep=b_rep, pp=p.pp)
+    mbs = F.micro_batch(b_rep=b_rep, pp=p.pp)
     pre = _prefill(ev, mbs, p.prompt_len)
     mem = _memory(ev, b_rep, pre)
-    # pp = 1: no pipeline degree, the p2p time is 0 (collective_time)
-    tok = mbs * p.prompt_len / p.cp
-    p2p = np.asarray(
-        ev.collective_time("send_recv", "pp", tok * spec.hidden_size * ev.vals["b_r"]), dtype=float
-    )
-    ttft = (m + p.pp - 1) / p.pp * np.asarray(pre.time, dtype=float) + (p.pp - 1) * p2p
+    t_pre = np.asarray(pre.time, dtype=float)
+    ttft = F.ttft(n_mb=m, pp=p.pp, t_prefill=t_pre, t_hop=_hop(ev, mbs, p.prompt_len, p.cp))
     ctx = _contexts(ev)
-    many = np.ndim(mbs) > 0
     dec = _decode_steps(ev, mbs)
-    p2p_d = np.asarray(
-        ev.collective_time("send_recv", "pp", mbs * spec.hidden_size * ev.vals["b_r"]), dtype=float
-    )
-    steps = np.asarray(dec.time, dtype=float) + (p.pp - 1) * p2p_d
+    t_dec = np.asarray(dec.time, dtype=float)
+    steps = F.decode_step(t_decode=t_dec, pp=p.pp, t_hop=_hop(ev, mbs, 1, 1))
     steps = np.broadcast_to(steps, ctx.shape + np.shape(mbs))
-    if many:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
+    if np.ndim(mbs) > 0:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
         steps = np.ascontiguousarray(steps.T)
-    tpot = np.mean(steps, axis=-1)
-    e2e = ttft + (np.sum(steps, axis=-1) if p.output_len > 1 else 0.0)
+    t_steps = np.sum(steps, axis=-1)  # np.mean's own sum: TPOT is bit for bit the mean
+    tpot = F.tpot(t_steps=t_steps, n_steps=steps.shape[-1])
+    e2e = F.e2e(ttft=ttft, t_steps=t_steps if p.output_len > 1 else 0.0)
     return {"ttft": ttft, "tpot": tpot, "e2e": e2e, "memory": mem, "prefill": pre, "decode": dec}
+
+
+def _hop(ev: Evaluator, mbs: Any, seq: int, cp: int) -> Any:
+    """Time of one pipeline send/recv of a micro-batch of ``mbs`` sequences of ``seq`` tokens over
+    ``cp`` ranks (:func:`llmcost.inference.formulas.hop_bytes`); 0 with pp = 1 (no pipeline
+    degree: :meth:`Evaluator.collective_time`)."""
+    size = F.hop_bytes(micro_batch=mbs, seq=seq, cp=cp, d_model=ev.spec.hidden_size, b_r=ev.vals["b_r"])
+    return np.asarray(ev.collective_time("send_recv", "pp", size), dtype=float)
 
 
 def largest_batch(ev: Evaluator) -> int:
@@ -300,7 +310,7 @@ def largest_batch(ev: Evaluator) -> int:
     usable = ev.hw.memory_usable
 
     def fits(b_rep: int) -> bool:
-        pre = _prefill(ev, b_rep / _micro(b_rep, p.pp), p.prompt_len, timed=False)  # its workspace
+        pre = _prefill(ev, F.micro_batch(b_rep=b_rep, pp=p.pp), p.prompt_len, timed=False)  # workspace
         return float(_memory(ev, float(b_rep), pre)["total"]) <= usable
 
     if not fits(1):

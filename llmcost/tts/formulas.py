@@ -74,7 +74,6 @@ define(
     latex=r"\varepsilon",
 )
 define("latency", "s", "wall time of the query", latex="T")
-define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
 
 S = sym
 N, LI, LO, B = S("n_samples"), S("l_in"), S("l_out"), S("budget")

@@ -48,6 +48,7 @@ from llmcost import rules as R
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.inference import serve as I
+from llmcost.inference.evaluator import shape_function
 from llmcost.units import GIB
 
 STRATEGIES = ("best_of_n", "majority", "sequential", "beam")
@@ -236,7 +237,7 @@ class GroupPrims:
 def _run(
     shape: str, vals: dict[str, Any], window: float, **workload: Any
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    fn, names, layout = I._generated(shape)
+    fn, names, layout = shape_function(shape)
     v = dict(vals, window=window, **workload)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return fn(*(v[n] for n in names)), layout
