@@ -262,14 +262,22 @@ def test_disaggregated_decode_pool_rate_is_batch_over_tpot() -> None:
 def test_largest_batch_is_exact_with_pipeline(pp: int) -> None:
     """Memory is only piecewise affine in the batch when pp > 1: the largest batch must fit, one more must not."""
     from llmcost.catalog import get_hardware
-    from llmcost.inference.serve import Evaluator, Plan, _memory, _micro, _prefill, largest_batch, spec_of
+    from llmcost.inference.serve import (
+        Evaluator,
+        Plan,
+        _micro,
+        _prefill,
+        device_memory,
+        largest_batch,
+        spec_of,
+    )
 
     hw = get_hardware("h100-sxm")
     plan = Plan(tp=4, pp=pp, batch=None, prompt_len=1024, output_len=64, weights="int4")
     ev = Evaluator(spec_of("llama-3.1-70b"), hw, plan)
 
     def total(b: int) -> float:
-        return float(_memory(ev, float(b), _prefill(ev, b / _micro(b, pp), 1024))["total"])
+        return float(device_memory(ev, float(b), _prefill(ev, b / _micro(b, pp), 1024))["total"])
 
     best = largest_batch(ev)
     assert best > 0

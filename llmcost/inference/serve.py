@@ -195,7 +195,7 @@ def _decode(ev: Evaluator, b: float, ctx: Any, P: int, timed: bool = True) -> Ph
     )
 
 
-def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
+def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
     """Per-device memory by component (bytes) at ``b_rep`` sequences per replica (a number, or an
     array of them: one value per element, the plans of ``ev`` when it holds several)."""
     p = ev.plan
@@ -275,7 +275,7 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     m = F.micro_batches(b_rep=b_rep, pp=p.pp)
     mbs = F.micro_batch(b_rep=b_rep, pp=p.pp)
     pre = _prefill(ev, mbs, p.prompt_len)
-    mem = _memory(ev, b_rep, pre)
+    mem = device_memory(ev, b_rep, pre)
     t_pre = np.asarray(pre.time, dtype=float)
     ttft = F.ttft(n_mb=m, pp=p.pp, t_prefill=t_pre, t_hop=_hop(ev, mbs, p.prompt_len, p.cp))
     ctx = _contexts(ev)
@@ -311,7 +311,7 @@ def largest_batch(ev: Evaluator) -> int:
 
     def fits(b_rep: int) -> bool:
         pre = _prefill(ev, F.micro_batch(b_rep=b_rep, pp=p.pp), p.prompt_len, timed=False)  # workspace
-        return float(_memory(ev, float(b_rep), pre)["total"]) <= usable
+        return float(device_memory(ev, float(b_rep), pre)["total"]) <= usable
 
     if not fits(1):
         return 0
