@@ -161,7 +161,7 @@ def _phase_groups(ev: Evaluator, phase: str) -> list[tuple[str, Any]]:
     return [(phase, g) for g in layer_groups(ev.spec, phase)]
 
 
-def _prefill(ev: Evaluator, b: float, P: int, timed: bool = True) -> PhaseCost:
+def _prefill(ev: Evaluator, b: float, P: int, *, timed: bool = True) -> PhaseCost:
     """Prefill of ``b`` sequences of ``P`` tokens (encoder pass + first decoder step for enc-dec)."""
     if ev.spec.is_encoder_decoder:
         enc = ev.phase(
@@ -182,7 +182,7 @@ def _prefill(ev: Evaluator, b: float, P: int, timed: bool = True) -> PhaseCost:
     )
 
 
-def _decode(ev: Evaluator, b: float, ctx: Any, P: int, timed: bool = True) -> PhaseCost:
+def _decode(ev: Evaluator, b: float, ctx: Any, P: int, *, timed: bool = True) -> PhaseCost:
     enc = ev.spec.is_encoder_decoder
     return ev.phase(
         _phase_groups(ev, "decode"),
@@ -342,19 +342,47 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             raise PlanError(f"{spec.name} does not fit on {p.devices} x {hw.id} even at batch {p.dp}")
         batch = max_b
         notes.append(f"batch not given: using the largest that fits, {batch}")
-    b_rep = batch // p.dp
-    r = serve(ev, b_rep)
+    r = serve(ev, batch // p.dp)
     mem = {k: float(v) for k, v in r["memory"].items()}
-    if mem["total"] > mem["usable"]:
-        gib = GIB
-        raise PlanError(
-            f"does not fit: {mem['total'] / gib:.1f} GiB per GPU needed (weights {mem['weights'] / gib:.1f}, "
-            f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "
-            f"{mem['reserved'] / gib:.1f}) of {mem['usable'] / gib:.1f} GiB usable on {hw.id}; largest batch that "
-            f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV")
-        )
-    ttft, tpot, e2e = float(r["ttft"]), float(r["tpot"]), float(r["e2e"])
-    pre, dec = r["prefill"], r["decode"]
+    _check_fits(mem, hw, max_b)
+    return InferenceResult(
+        model=spec.name,
+        hardware=hw.id,
+        plan=p,
+        batch=batch,
+        gpus=p.devices,
+        ttft=float(r["ttft"]),
+        tpot=float(r["tpot"]),
+        e2e=float(r["e2e"]),
+        memory=mem,
+        max_batch=max_b,
+        prefill=r["prefill"],
+        decode=r["decode"],
+        math=ev.math,
+        formats=ev.formats,
+        price_per_hour=hw.price_per_hour,
+        tdp=hw.tdp,
+        notes=notes + _plan_notes(spec, hw, p),
+    )
+
+
+def _check_fits(mem: dict[str, float], hw: Hardware, max_b: int) -> None:
+    """PlanError naming the memory components when they exceed the usable memory."""
+    if mem["total"] <= mem["usable"]:
+        return
+    gib = GIB
+    raise PlanError(
+        f"does not fit: {mem['total'] / gib:.1f} GiB per GPU needed (weights {mem['weights'] / gib:.1f}, "
+        f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "
+        f"{mem['reserved'] / gib:.1f}) of {mem['usable'] / gib:.1f} GiB usable on {hw.id}; largest batch that "
+        f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV")
+    )
+
+
+def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
+    """Notes on what the figures of a costed plan assume (disaggregation, catalog assumptions,
+    experts not dividing over ep)."""
+    notes = []
     if p.disaggregated:
         notes.append(
             "disaggregated: metrics are for this pool alone (KV transfer not costed)"
@@ -367,25 +395,7 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             f"ep {p.ep} does not divide {E} experts: the busiest rank holds ceil({E}/{p.ep}) = "
             f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)"
         )
-    return InferenceResult(
-        model=spec.name,
-        hardware=hw.id,
-        plan=p,
-        batch=batch,
-        gpus=p.devices,
-        ttft=ttft,
-        tpot=tpot,
-        e2e=e2e,
-        memory=mem,
-        max_batch=max_b,
-        prefill=pre,
-        decode=dec,
-        math=ev.math,
-        formats=ev.formats,
-        price_per_hour=hw.price_per_hour,
-        tdp=hw.tdp,
-        notes=notes,
-    )
+    return notes
 
 
 def dominant(ph: PhaseCost) -> str:

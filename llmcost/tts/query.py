@@ -248,15 +248,21 @@ def _steps(plan: TTSPlan, t: np.ndarray) -> Steps:
     N, L, Li = plan.samples, plan.gen_len, float(plan.prompt_len)
     batch = 1.0 if plan.strategy == "sequential" else float(N)
     if plan.strategy != "beam":
-        return Steps(t, batch, Li, t, Li, Li)
+        return Steps(t=t, batch=batch, prompt=Li, own=t, prefix_attended=Li, prefix_read=Li)
     v = {
         "step": t,
         "l_in": Li,
         "beam_step": float(min(plan.beam_step, L)),
         "beam_width": float(min(plan.beam_width, N)),
     }
-    own, attended = _gen("beam__own_ctx", **v), _gen("beam__prefix_attended", **v)
-    return Steps(t, batch, Li, own, attended, _gen("beam__prefix_read", **v))
+    return Steps(
+        t=t,
+        batch=batch,
+        prompt=Li,
+        own=_gen("beam__own_ctx", **v),
+        prefix_attended=_gen("beam__prefix_attended", **v),
+        prefix_read=_gen("beam__prefix_read", **v),
+    )
 
 
 def _decode_groups(ctx: Context, plan: TTSPlan) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
@@ -304,7 +310,7 @@ def _selection_term(ctx: Context, plan: TTSPlan, steps: Steps) -> Any:
         "step": steps.t,
         "l_in": steps.prompt,
         "n_seqs": steps.batch,
-        "block": plan.sparse.block,  # type: ignore[union-attr]
+        "block": plan.sparse.block,
         "f_pair_dev": sum(g.f_pair_dev for g in ctx.prims.groups),
         "k_pos_dev": sum(g.k_pos_dev for g in ctx.prims.groups),
     }
@@ -431,7 +437,7 @@ def _verifier(hw: Hardware, plan: TTSPlan) -> dict[str, float]:
     only) [derived]: each of the N samples' ``L_in + L_out`` tokens (beam: each candidate's chain,
     scored step by step with its KV kept, the same tokens); sequential: one pass over the
     ``L_in + N·L_out`` chain."""
-    spec = I.spec_of(plan.verifier)  # type: ignore[arg-type]
+    spec = I.spec_of(plan.verifier)
     ev1, ev = _evaluators(spec, hw, plan)
     N, L = plan.samples, plan.gen_len
     n_seq, length = (
