@@ -50,7 +50,7 @@ def memory__weights(m_io, m_layers, m_norm, pp):
 
 
 def memory__kv_cache(m_kv_all, pp):
-    """KV-cache bytes per device: ``KV_L/p`` at context ``prompt_len + output_len`` (the stage's"""
+    """KV-cache bytes per device: ``KV_L/p``, the stage's layers at the request's final context"""
     return m_kv_all/pp
 
 

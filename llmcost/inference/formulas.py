@@ -87,7 +87,7 @@ def micro_batch() -> sp.Expr:
 def hop_bytes() -> sp.Expr:
     """Bytes one pipeline stage sends the next per micro-batch: its boundary activations,
     ``(b_mb·s/c)·h·b_r`` (tokens of the micro-batch on one CP rank x hidden size x bytes of the
-    residual stream; Narayanan et al. 2021 §2.2, p2p of the stage output) [derived]; a decode step
+    residual stream: the ``b·s·h`` stage output of Narayanan et al. 2021 §4.1); a decode step
     sends one token per sequence (``s = c = 1``)."""
     tokens = Ordered(S("micro_batch") * S("seq") / S("cp"))
     return Ordered(tokens * S("d_model")) * graph_symbol("b_r")
@@ -125,13 +125,14 @@ def e2e() -> sp.Expr:
 def memory_weights() -> sp.Expr:
     """Weight bytes per device: ``W_L/p + W_io + W_norm`` — the layers split over p stages; the
     embedding on the first stage and the LM head on the last (with p > 1 the fuller of the two,
-    else both), the final norm (Megatron-LM theoretical_memory_usage.py, first/last stage)."""
+    else both), the final norm (Megatron-LM theoretical_memory_usage.py
+    ``compute_weight_and_optimizer_memory``: embedding on the first stage, output layer on the last)."""
     return Ordered(S("m_layers") / S("pp") + S("m_io")) + S("m_norm")
 
 
 def memory_kv_cache() -> sp.Expr:
-    """KV-cache bytes per device: ``KV_L/p`` at context ``prompt_len + output_len`` (the stage's
-    layers; vLLM / TensorRT-LLM preallocate for the longest context) [derived]."""
+    """KV-cache bytes per device: ``KV_L/p``, the stage's layers at the request's final context
+    ``prompt_len + output_len`` (its largest, reached at the last step) [derived]."""
     return S("m_kv_all") / S("pp")
 
 

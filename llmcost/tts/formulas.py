@@ -4,7 +4,7 @@
 A query is a prompt of ``L_in`` tokens answered with ``N`` samples of ``L_out`` generated
 tokens (Sadhukhan et al. 2025, Kinetics §3). The per-token primitives come from the operator graph
 (:mod:`llmcost.graph.ops`, read off the generated inference functions by
-:mod:`llmcost.tts.query`), so no per-operator formula is repeated here:
+:mod:`llmcost.tts.primitives`), so no per-operator formula is repeated here:
 
 * ``f_tok``  FLOPs of one generated token without attention over the context (GEMMs, LM
   head, norms, activations, router/experts),
@@ -104,7 +104,7 @@ for _name, _unit, _doc, _latex in (
     ("lat_decode", "s", "decode time of the whole generation", r"T_{dec}"),
     ("lat_verifier", "s", "verifier scoring time (0 without one)", r"T_{ver}"),
     ("lat_steps", "s", "decode step times summed over the steps evaluated", r"\Sigma T_{step}"),
-    ("step_weight", "1", "decode steps each evaluated step stands for (1, or steps / samples)", r"w_t"),
+    ("step_weight", "1", "decode steps each evaluated step stands for (1, or steps / STEP_SAMPLES)", r"w_t"),
     ("step", "token", "decode step index t, 1-based (a bin midpoint when sampled)", "t"),
     ("n_seqs", "sequence", "sequences decoded together (1 for sequential, N otherwise)", r"n_{seq}"),
     (
