@@ -589,7 +589,7 @@ def machine(hw: Hardware, precision: str) -> Machine:
     :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
     GEMMs, :func:`llmcost.training.compute.layer_cost`); per-kernel floor as inference."""
     from llmcost import precision as Q
-    from llmcost.inference.serve import T_KERNEL
+    from llmcost.kernels.roofline import T_KERNEL
 
     attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
     return Machine(
