@@ -239,7 +239,7 @@ GENERATED_REACH: dict[str, Callable[[], set[str]] | None] = {
 }
 # Areas with a _generated module not checked yet (their unused functions are being deleted on
 # other branches); move each into GENERATED_REACH (value None) once it passes.
-GENERATED_PENDING: tuple[str, ...] = ("tts", "economics")
+GENERATED_PENDING: tuple[str, ...] = ("inference", "tts", "economics")
 
 
 def test_every_generated_area_is_checked_or_pending() -> None:

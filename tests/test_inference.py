@@ -33,6 +33,26 @@ def test_generated_module_is_current() -> None:
     assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.graph.formulas"
 
 
+def test_composition_module_is_current() -> None:
+    from llmcost.inference import formulas as F
+
+    assert F.GENERATED.read_text() == F.generated_source(), "run python -m llmcost.inference.formulas"
+
+
+def test_composition_formulas_are_the_documented_arithmetic() -> None:
+    """The generated composition functions evaluate the formulas of the module docstring."""
+    from llmcost.inference import _generated as C
+
+    m = C.micro_batches(b_rep=7, pp=3)
+    assert m == 3 and C.micro_batch(b_rep=7, pp=3) == 7 / 3 and C.micro_batches(b_rep=1, pp=4) == 1
+    assert C.ttft(n_mb=3, pp=4, t_prefill=2.0, t_hop=0.5) == (3 + 4 - 1) / 4 * 2.0 + 3 * 0.5
+    assert C.tpot(t_steps=6.0, n_steps=4) == 1.5 and C.e2e(ttft=1.0, t_steps=6.0) == 7.0
+    assert C.hop_bytes(micro_batch=2.0, seq=10, cp=2, d_model=8, b_r=2.0) == 2 * 10 / 2 * 8 * 2
+    total = C.memory__total(m_weights=1.0, m_kv=2.0, m_act=3.0, m_reserved=4.0)
+    assert total == 10.0 and C.memory__weights(m_layers=8.0, pp=2, m_io=1.0, m_norm=0.5) == 5.5
+    assert C.joules_per_token(devices=8, tdp_w=700.0, s_per_tok=1e-3) == pytest.approx(5.6)
+
+
 def test_scalar_and_array_evaluation_identical() -> None:
     fn, names, _ = gen.FUNCTIONS["decode__std__dense"]
     ev = I.Evaluator(I.spec_of("llama-3.1-8b"), H100, I.Plan(batch=4))
@@ -242,14 +262,22 @@ def test_disaggregated_decode_pool_rate_is_batch_over_tpot() -> None:
 def test_largest_batch_is_exact_with_pipeline(pp: int) -> None:
     """Memory is only piecewise affine in the batch when pp > 1: the largest batch must fit, one more must not."""
     from llmcost.catalog import get_hardware
-    from llmcost.inference.serve import Evaluator, Plan, _memory, _micro, _prefill, largest_batch, spec_of
+    from llmcost.inference.serve import (
+        Evaluator,
+        Plan,
+        _micro,
+        _prefill,
+        device_memory,
+        largest_batch,
+        spec_of,
+    )
 
     hw = get_hardware("h100-sxm")
     plan = Plan(tp=4, pp=pp, batch=None, prompt_len=1024, output_len=64, weights="int4")
     ev = Evaluator(spec_of("llama-3.1-70b"), hw, plan)
 
     def total(b: int) -> float:
-        return float(_memory(ev, float(b), _prefill(ev, b / _micro(b, pp), 1024))["total"])
+        return float(device_memory(ev, float(b), _prefill(ev, b / _micro(b, pp), 1024))["total"])
 
     best = largest_batch(ev)
     assert best > 0

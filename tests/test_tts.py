@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware
 from llmcost.errors import PlanError, UserError
+from llmcost.kernels.roofline import T_KERNEL
 from llmcost.tts import accuracy as A
 from llmcost.tts import formulas as F
+from llmcost.tts import primitives as P
 from llmcost.tts import query as T
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,8 +67,9 @@ def test_closed_form_is_the_sum_of_graph_decode_steps() -> None:
     g = r.prims.groups[0]
     ev1 = T.prepare("qwen3-1.7b", H100, r.plan).ev1
     ctx = 50 + np.arange(1, 201, dtype=float)
-    fl = T._sum(g.shape, ev1.vals, math.inf, 0, ("attention",), micro_batch=1.0, ctx=ctx) * g.count
-    fl0 = T._sum(g.shape, ev1.vals, math.inf, 0, ("attention",), micro_batch=1.0, ctx=0.0) * g.count
+    attn = {"kinds": ("attention",), "micro_batch": 1.0}
+    fl = P.quantity_sum(g.shape, ev1.vals, math.inf, P.FLOPS, ctx=ctx, **attn) * g.count
+    fl0 = P.quantity_sum(g.shape, ev1.vals, math.inf, P.FLOPS, ctx=0.0, **attn) * g.count
     assert float(np.sum(fl - fl0)) == pytest.approx(r.totals["attention_flops"], rel=1e-12)
     assert r.totals["kv_read_bytes"] == pytest.approx(g.k_pos * float(np.sum(ctx)), rel=1e-12)
 
@@ -140,7 +143,7 @@ def test_sparse_attention_never_costs_more(
     # most one key summary per block of every position dense attention reads (block = 1 scores
     # every key, which Kinetics' eFLOPs idealize away but the latency model charges).
     hw = H100
-    selection = sparse.totals["steps"] * T.I.T_KERNEL + dense.totals["kv_read_bytes"] / block / (
+    selection = sparse.totals["steps"] * T_KERNEL + dense.totals["kv_read_bytes"] / block / (
         hw.memory_bandwidth * hw.memory_efficiency
     )
     assert sparse.latency["total"] <= dense.latency["total"] * (1 + 1e-9) + selection
@@ -158,7 +161,8 @@ def test_shared_prompt_counted_once() -> None:
     r = run("qwen3-8b", samples=16, prompt_len=4000, gen_len=512)
     k = sum(g.k_pos for g in r.prims.groups)
     assert r.metrics()["kv_cache_gib"] * 2**30 == pytest.approx(k * (4000 + 16 * 512))
-    unshared = T.query_totals(r.prims, replace(r.plan, sparse=T.Sparse(10**6)), 16.0, 512.0, 0.0, r.intensity)
+    gen = T.Generation(samples=16.0, gen_len=512.0, w_step=0.0, intensity=r.intensity)
+    unshared = T.query_totals(r.prims, replace(r.plan, sparse=T.Sparse(10**6)), gen)
     assert unshared["kv_read_bytes"] == pytest.approx(k * 16 * (4000 * 512 + 512 * 513 / 2))
     assert r.totals["kv_read_bytes"] == pytest.approx(k * (4000 * 512 + 16 * 512 * 513 / 2))
     assert (

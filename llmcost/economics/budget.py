@@ -96,12 +96,12 @@ def compute_optimal(flops: float, fit: str = "tokens20") -> Optimum:
     if coef is None:
         n = math.sqrt(flops / (6 * TOKENS_PER_PARAM))
         d = TOKENS_PER_PARAM * n
-        return Optimum(flops, n, d, loss(n, d, "epoch"), fit)
+        return Optimum(flops=flops, params=n, tokens=d, loss=loss(n, d, "epoch"), fit=fit)
     _, a, b, al, be = coef
     g = (al * a / (be * b)) ** (1 / (al + be))
     n = g * (flops / 6) ** (be / (al + be))
     d = (flops / 6) ** (al / (al + be)) / g
-    return Optimum(flops, n, d, loss(n, d, fit), fit)
+    return Optimum(flops=flops, params=n, tokens=d, loss=loss(n, d, fit), fit=fit)
 
 
 def flops_6nd(params: float, tokens: float) -> float:

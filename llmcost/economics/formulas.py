@@ -6,7 +6,7 @@ Devices are rented by the device-hour, so ``n_dev`` devices busy for ``T`` secon
 per million tokens from the time those tokens take. Prices come from the hardware catalog
 (``price_per_hour``).
 
-``python -m llmcost.economics.formulas`` regenerates :mod:`._economics_generated` (numpy
+``python -m llmcost.economics.formulas`` regenerates :mod:`llmcost.economics._generated` (numpy
 only); tests/test_units.py pins it.
 """
 
@@ -24,6 +24,7 @@ define("devices", "1", "devices serving the query", latex="n_{dev}")
 define("usd_hour", "USD/h", "price per device-hour", latex=r"\$_h")
 define("seconds", "s", "wall time the devices are busy", latex="T")
 define("tokens", "token", "tokens produced in that time", latex="n_{tok}")
+define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
 
 S = sym
 

@@ -1,4 +1,5 @@
-"""Inference cost expressions (sympy): the source of truth for :mod:`.inference`.
+"""Per-layer operator expressions (sympy): the source of truth for operator pricing in
+:mod:`llmcost.inference.evaluator`, :mod:`llmcost.tts.query` and :mod:`llmcost.training.compute`.
 
 The per-operator expressions come from the operator graph (:mod:`llmcost.graph.ops`, whose
 docstring states the conventions and sources). This module gathers them per expression
@@ -7,7 +8,7 @@ and per embedding/head variant — returning, for every operator of the layer in
 ``flops, hbm_bytes, weight_bytes, dequant, size`` and, last, the layer's resident KV-cache
 bytes. Operator metadata (name, kind, collective, group, variant) goes into ``LAYOUTS``.
 
-``python -m llmcost.graph.formulas`` regenerates :mod:`._inference_generated`
+``python -m llmcost.graph.formulas`` regenerates :mod:`llmcost.graph._generated`
 (numpy only; the runtime imports it, never sympy); tests/test_inference.py pins it.
 Operator time is :func:`llmcost.kernels.roofline.roofline`; collectives are
 :mod:`llmcost.collectives.cost`.

@@ -2,7 +2,7 @@
 
 :class:`Evaluator` runs the compiled graph functions (:mod:`llmcost.graph._generated`)
 and prices each operator on the roofline (:func:`llmcost.kernels.roofline.roofline`) plus the
-per-kernel overhead :data:`T_KERNEL`, and each collective on the fabric
+per-kernel overhead :data:`llmcost.kernels.roofline.T_KERNEL`, and each collective on the fabric
 (:mod:`llmcost.collectives.cost`); :class:`OpCost` and :class:`PhaseCost` hold the result. The
 composition into TTFT, TPOT, memory and money is :mod:`llmcost.inference.serve`.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -20,19 +20,14 @@ from llmcost import precision as Q
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.inference.plan import Formats, Plan, check_plan, formats_on, plan_rows
+from llmcost.kernels.roofline import T_KERNEL
 
-T_KERNEL = 4e-6
-"""Per-kernel overhead (s), ADDED to each operator's roofline time (:func:`llmcost.kernels.roofline.roofline`;
-serial for dependent kernels; CUDA Programming Guide §4.2, CUDA Graphs): the gap between dependent kernels measured
-in batch-1 decode, 2.5 µs per launch (FlashML-org/FreeToken PR #338, nsys: (143 − 44.7) µs / 39
-launches) and 3.4 µs (turboderp-org/exllamav3 PR #380: 3.07 ms over 914 launches), plus ~1 µs of
-GPU ramp-up / tail per kernel. One figure for every
-device and engine (CUDA Graphs shrink the launch part; not modelled separately). Training and
-test-time scaling price their operators with the same constant."""
 _MM_KINDS = ("gemm", "lm_head", "router", "expert_gemm")
 
 
-def _generated(shape: str) -> tuple[Any, tuple[str, ...], tuple[tuple[Any, ...], ...]]:
+def shape_function(shape: str) -> tuple[Any, tuple[str, ...], tuple[tuple[Any, ...], ...]]:
+    """The generated function of a layer / io shape (:mod:`llmcost.graph._generated`), its
+    argument names and its operators' layout."""
     from llmcost.graph import _generated as gen
 
     fn, names, _ = gen.FUNCTIONS[shape]
@@ -273,7 +268,7 @@ class Evaluator:
             gpus = 2 if comm == "send_recv" else d
             gpn = self._gpn(gpus, stride)
             safe = np.where(arr > 0, arr, 1.0)
-            r = collective(self.hw, comm, safe if arr.ndim else float(safe), gpus, gpn)
+            r = collective(self.hw, comm, safe if arr.ndim else float(safe), gpus=gpus, gpus_per_node=gpn)
             return np.where(arr > 0, r.time, 0.0) if arr.ndim else float(r.time)
         # several plans: one call per (group size, ranks per node), on those plans' sizes
         n = self.rows
@@ -287,7 +282,7 @@ class Evaluator:
             sub = arr[..., rows]
             sizes, inv = _distinct(np.where(sub > 0, sub, 1.0))  # plans share few sizes
             try:
-                r = collective(self.hw, comm, sizes, g, k)
+                r = collective(self.hw, comm, sizes, gpus=g, gpus_per_node=k)
             except PlanError as e:
                 self.failed.append((rows, str(e)))
                 continue
@@ -301,88 +296,102 @@ class Evaluator:
         """Evaluate layer groups [(shape, GroupInfo)] and the io shape at ``workload`` values.
         ``timed=False``: quantities only (bytes for memory; no operator or collective times)."""
         from llmcost.graph.ops import window_value
-        from llmcost.kernels.roofline import roofline
 
         vals = dict(self.vals, **workload)
+        entries = [_Entry(g.shape, g.name, g.count, window_value(g.window)) for _, g in shape_of]
+        entries.append(_Entry(io, "io", 1, math.inf))
         ops: list[OpCost] = []
         kv_total: Any = 0.0
         weights: Any = 0.0
-        entries = [(g.shape, g, g.count) for _, g in shape_of] + [(io, None, 1)]
-        for shape, g, count in entries:
-            fn, names, layout = _generated(shape)
-            v = dict(vals, window=window_value(g.window) if g is not None else math.inf)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                out = fn(*(v[n] for n in names))
-            gname = g.name if g is not None else "io"
-            attn_time: Any = 0.0
-            ring: dict[str, list[Any]] = {"pass_kv": [], "pass_q": []}
-            for i, (name, kind, comm, group, variant) in enumerate(layout):
-                fl, hb, wb, dq, sz = out[5 * i : 5 * i + 5]
-                if kind == "collective":
-                    if not timed:
-                        continue
-                    if variant:
-                        ring[variant].append((name, comm, group, sz))
-                        continue
-                    t = self.collective_time(comm, group, sz)
-                    if not np.any(np.asarray(t) > 0):
-                        continue
-                    ops.append(OpCost(gname, count, name, kind, 0.0, 0.0, 0.0, t, "network", comm))
-                    continue
-                if kind in (*_MM_KINDS, "elementwise") and not np.any(np.asarray(fl) > 0):
-                    continue  # absent operator (no shared experts, ...)
-                if not timed:
-                    ops.append(OpCost(gname, count, name, kind, fl, hb, wb, 0.0, ""))
-                    weights = weights + count * self.resident(wb)
-                    continue
-                peak = (
-                    self.peak_mm
-                    if kind in _MM_KINDS
-                    else self.peak_attn
-                    if kind == "attention"
-                    else self.peak_vec
-                )
-                # dequantization at the vector peak, in GEMM-peak FLOPs (none: the FLOPs as they are)
-                fl_eq = fl if np.ndim(dq) == 0 and dq == 0 else fl + dq * (peak / self.peak_vec)
-                eta = (
-                    self.eta_attn
-                    if kind == "attention"
-                    else self.eta_mm
-                    if kind in _MM_KINDS
-                    else self.hw.compute_efficiency
-                )
-                r = roofline(
-                    fl_eq,
-                    hb,
-                    peak,
-                    self.hw.memory_bandwidth,
-                    eta_c=eta,
-                    eta_m=self.hw.memory_efficiency,
-                    t_launch=_launch(hb),
-                )
-                ops.append(OpCost(gname, count, name, kind, fl, hb, wb, r.time, r))
-                weights = weights + count * self.resident(wb)
-                if kind == "attention":
-                    attn_time = attn_time + r.time
-            if self.plan.cp > 1 and ring["pass_kv"]:
-                ops.append(self._ring(gname, count, ring, attn_time))
-            kv_total = kv_total + count * out[-1]
+        for entry in entries:
+            layer = self._layer(entry, vals, timed)
+            ops += layer.ops
+            for w in layer.weights:  # one running sum over every operator, in order
+                weights = weights + w
+            kv_total = kv_total + layer.kv
         return PhaseCost(ops, kv_total, weights)
 
-    def _ring(self, gname: str, count: int, ring: dict[str, list[Any]], attn_time: Any) -> OpCost:
+    def _layer(self, entry: _Entry, vals: dict[str, Any], timed: bool) -> _Layer:
+        """The operators of one entry priced at ``vals`` (its generated function evaluated once);
+        CP ring collectives are gathered and priced together (:meth:`_ring`)."""
+        fn, names, layout = shape_function(entry.shape)
+        v = dict(vals, window=entry.window)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = fn(*(v[n] for n in names))
+        layer = _Layer([], [], entry.count * out[-1])
+        ring: dict[str, list[_Op]] = {"pass_kv": [], "pass_q": []}
+        attn_time: Any = 0.0
+        for i, meta in enumerate(layout):
+            op = _Op(*meta, *out[5 * i : 5 * i + 5])
+            if op.kind == "collective":
+                if timed and op.variant:
+                    ring[op.variant].append(op)
+                elif timed and (net := self._collective_op(entry, op)) is not None:
+                    layer.ops.append(net)
+                continue
+            if op.kind in (*_MM_KINDS, "elementwise") and not np.any(np.asarray(op.flops) > 0):
+                continue  # absent operator (no shared experts, ...)
+            cost = self._compute_op(entry, op) if timed else _op_cost(entry, op, time=0.0, roof="")
+            layer.ops.append(cost)
+            layer.weights.append(entry.count * self.resident(op.weight_bytes))
+            if timed and op.kind == "attention":
+                attn_time = attn_time + cost.time
+        if self.plan.cp > 1 and ring["pass_kv"]:
+            layer.ops.append(self._ring(entry, ring, attn_time))
+        return layer
+
+    def _collective_op(self, entry: _Entry, op: _Op) -> OpCost | None:
+        """A collective on its fabric (:meth:`collective_time`); None when it moves nothing."""
+        t = self.collective_time(op.comm, op.group, op.size)
+        if not np.any(np.asarray(t) > 0):
+            return None
+        net = op._replace(flops=0.0, hbm_bytes=0.0, weight_bytes=0.0)
+        return _op_cost(entry, net, time=t, roof="network", comm=op.comm)
+
+    def _compute_op(self, entry: _Entry, op: _Op) -> OpCost:
+        """An operator on the roofline at its math precision's peak and efficiency, plus
+        :data:`llmcost.kernels.roofline.T_KERNEL` when it runs."""
+        from llmcost.kernels.roofline import roofline
+
+        kind = op.kind
+        peak = self.peak_mm if kind in _MM_KINDS else self.peak_attn if kind == "attention" else self.peak_vec
+        # dequantization at the vector peak, in GEMM-peak FLOPs (none: the FLOPs as they are)
+        dq = op.dequant
+        fl_eq = op.flops if np.ndim(dq) == 0 and dq == 0 else op.flops + dq * (peak / self.peak_vec)
+        eta = (
+            self.eta_attn
+            if kind == "attention"
+            else self.eta_mm
+            if kind in _MM_KINDS
+            else self.hw.compute_efficiency
+        )
+        r = roofline(
+            fl_eq,
+            op.hbm_bytes,
+            peak,
+            self.hw.memory_bandwidth,
+            eta_c=eta,
+            eta_m=self.hw.memory_efficiency,
+            t_launch=_launch(op.hbm_bytes),
+        )
+        return _op_cost(entry, op, time=r.time, roof=r)
+
+    def _ring(self, entry: _Entry, ring: dict[str, list[_Op]], attn_time: Any) -> OpCost:
         """Exposed CP ring time: cp−1 p2p steps overlapped with attention; pass-KV or pass-Q,
         whichever exposes less (Yang et al. 2024 §3, Alg. 1)."""
         steps = self.plan.cp - 1
         exposed: dict[str, Any] = {}
         for variant in ("pass_kv", "pass_q"):
             total: Any = 0.0
-            for _, comm, group, sz in ring[variant]:
-                t = self.collective_time(comm, group, sz)
-                total = total + (steps * t if comm == "send_recv" else t)
+            for op in ring[variant]:
+                t = self.collective_time(op.comm, op.group, op.size)
+                total = total + (steps * t if op.comm == "send_recv" else t)
             exposed[variant] = np.maximum(0.0, total - attn_time) if variant == "pass_kv" else total
             if variant == "pass_q":  # the return all-to-all is not overlapped; the ring steps are
                 p2p = sum(
-                    steps * self.collective_time(c, g, s) for _, c, g, s in ring[variant] if c == "send_recv"
+                    steps * self.collective_time(op.comm, op.group, op.size)
+                    for op in ring[variant]
+                    if op.comm == "send_recv"
                 )
                 exposed[variant] = np.maximum(0.0, p2p - attn_time) + (total - p2p)
         take_q = self.resident(exposed["pass_q"]) < self.resident(exposed["pass_kv"])
@@ -390,16 +399,58 @@ class Evaluator:
         variant = self.pick(take_q, "pass_q", "pass_kv")
         if np.ndim(variant):
             variant = str(variant[0]) if np.all(variant == variant[0]) else "pass_kv|pass_q"
-        return OpCost(
-            gname,
-            count,
-            f"cp_ring_{variant}",
-            "collective",
-            0.0,
-            0.0,
-            0.0,
-            time,
-            "network",
-            "send_recv",
-            variant,
+        ring_op = ring["pass_kv"][0]._replace(
+            name=f"cp_ring_{variant}", flops=0.0, hbm_bytes=0.0, weight_bytes=0.0
         )
+        return _op_cost(entry, ring_op, time=time, roof="network", comm="send_recv", variant=variant)
+
+
+class _Op(NamedTuple):
+    """One operator of a generated layer function: its layout row and its five quantities."""
+
+    name: str
+    kind: str
+    comm: str | None
+    group: str | None
+    variant: str | None
+    flops: Any
+    hbm_bytes: Any
+    weight_bytes: Any
+    dequant: Any
+    size: Any
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A layer group of a phase (or its io operators): generated shape, name, layers, window."""
+
+    shape: str
+    name: str
+    count: int
+    window: float
+
+
+@dataclass
+class _Layer:
+    """One entry evaluated: its priced operators, their resident weight terms (count x bytes, in
+    operator order) and its KV-cache bytes (count x per layer)."""
+
+    ops: list[OpCost]
+    weights: list[Any]
+    kv: Any
+
+
+def _op_cost(entry: _Entry, op: _Op, *, time: Any, roof: Any, **extra: Any) -> OpCost:
+    """The :class:`OpCost` of ``op`` in ``entry`` at ``time`` (``roof``: its roofline or bound)."""
+    return OpCost(
+        group=entry.name,
+        count=entry.count,
+        name=op.name,
+        kind=op.kind,
+        flops=op.flops,
+        hbm_bytes=op.hbm_bytes,
+        weight_bytes=op.weight_bytes,
+        time=time,
+        roof=roof,
+        **extra,
+    )

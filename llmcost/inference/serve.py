@@ -10,14 +10,15 @@ function is evaluated on the array of contexts at once).
   peak of the operator's math precision (:mod:`llmcost.precision`), with the catalog's
   compute and memory efficiencies (GEMMs ``efficiency.compute_<math dtype>`` when the entry has
   one, else ``efficiency.compute``; attention ``efficiency.attention`` when the hardware entry
-  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel overhead :data:`T_KERNEL` (added); weight
-  dequantization (weight-only formats) is charged at the vector peak.
+  has one, else the GEMM figure; :class:`llmcost.hardware.Hardware`) and a per-kernel overhead
+  :data:`llmcost.kernels.roofline.T_KERNEL` (added); weight dequantization (weight-only formats)
+  is charged at the vector peak.
 * collectives: :mod:`llmcost.collectives.cost` (fastest modelled algorithm) with groups placed
   on the fabric tiers: TP innermost, then CP, DP (EP spans DP x TP ranks), PP outermost.
 * TP: two all-reduces per layer; EP: dispatch + combine all-to-all per MoE layer; CP prefill:
   ring pass-KV or pass-Q (the one with less exposed time; the ring overlaps attention),
   decode merges partial outputs; PP: ``m = min(b, pp)`` micro-batches,
-  ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_p2p`` and ``TPOT = T_dec(b/m) + (p − 1)·T_p2p``
+  ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_hop`` and ``TPOT = T_dec(b/m) + (p − 1)·T_hop``
   (GPipe fill, Huang et al. 2019).
 * memory per device: weights (layers / pp, plus embedding or head), KV cache at
   ``prompt_len + output_len``, activation workspace (the largest operator input + output of
@@ -27,7 +28,9 @@ function is evaluated on the array of contexts at once).
   (:func:`llmcost.economics.formulas.usd_per_million_tokens`);
   ``J / output token = gpus·TDP·e2e / (batch·output_len)`` (TDP is an upper bound on the draw) [derived].
 
-This module composes the phases; the plan, its formats and rules are
+Every figure above is a generated function of a sympy expression
+(:mod:`llmcost.inference.formulas`, generated :mod:`llmcost.inference._generated`). This module
+composes the phases with them; the plan, its formats and rules are
 :mod:`llmcost.inference.plan`, the per-operator pricing :mod:`llmcost.inference.evaluator`
 (both re-exported here) and the validation glue :mod:`llmcost.validation.inference`.
 """
@@ -43,12 +46,11 @@ from llmcost import rules as R
 from llmcost.economics import _generated as E
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
+from llmcost.inference import _generated as F
 from llmcost.inference.evaluator import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
-    T_KERNEL,
     Evaluator,
     OpCost,
     PhaseCost,
-    _generated,
 )
 from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
     BATCH_RULE,
@@ -122,30 +124,35 @@ class InferenceResult:
 
     def metrics(self) -> dict[str, Any]:
         """Metric values keyed by the validation README names (plus extras)."""
-        out_tps = self.output_tokens / self.e2e
         if self.plan.disaggregated and self.plan.output_len > 1:
             # decode pool of a disaggregated deployment: prefill runs on the prefill pool, so this
-            # pool's output rate is its decode rate, batch / TPOT (DistServe, Zhong et al. 2024 §2)
-            out_tps = self.batch / self.tpot
-        per_tok_s = 1.0 / out_tps
-        m = {
+            # pool's output rate is its decode rate
+            out_tps = F.output_rate__decode_pool(batch=self.batch, tpot=self.tpot)
+        else:
+            out_tps = F.output_rate(batch=self.batch, output_len=self.plan.output_len, e2e=self.e2e)
+        per_tok_s = F.seconds_per_token(out_rate=out_tps)
+        price = self.price_per_hour
+        return {
             "ttft_s": self.ttft,
             "tpot_s": self.tpot,
             "e2e_latency_s": self.e2e,
             "output_tokens_per_s": out_tps,
-            "output_tokens_per_s_per_gpu": out_tps / self.gpus,
-            "input_tokens_per_s_per_gpu": self.batch * self.plan.prompt_len / self.ttft / self.gpus,
+            "output_tokens_per_s_per_gpu": F.output_rate_per_device(out_rate=out_tps, devices=self.gpus),
+            "input_tokens_per_s_per_gpu": F.input_rate_per_device(
+                batch=self.batch, prompt_len=self.plan.prompt_len, ttft=self.ttft, devices=self.gpus
+            ),
             "memory_gib_per_gpu": self.memory["total"] / GIB,
             "max_batch": self.max_batch,
             "usd_per_million_output_tokens": (
-                E.usd_per_million_tokens(self.gpus, per_tok_s, 1.0, self.price_per_hour)
-                if self.price_per_hour
+                E.usd_per_million_tokens(devices=self.gpus, seconds=per_tok_s, tokens=1.0, usd_hour=price)
+                if price
                 else None
             ),
-            "joules_per_output_token": self.gpus * self.tdp * per_tok_s,
-            "output_tokens_per_s_per_user": 1.0 / self.tpot,
+            "joules_per_output_token": F.joules_per_token(
+                devices=self.gpus, tdp_w=self.tdp, s_per_tok=per_tok_s
+            ),
+            "output_tokens_per_s_per_user": F.user_rate(tpot=self.tpot),
         }
-        return m
 
 
 def _phase_groups(ev: Evaluator, phase: str) -> list[tuple[str, Any]]:
@@ -154,7 +161,7 @@ def _phase_groups(ev: Evaluator, phase: str) -> list[tuple[str, Any]]:
     return [(phase, g) for g in layer_groups(ev.spec, phase)]
 
 
-def _prefill(ev: Evaluator, b: float, P: int, timed: bool = True) -> PhaseCost:
+def _prefill(ev: Evaluator, b: float, P: int, *, timed: bool = True) -> PhaseCost:
     """Prefill of ``b`` sequences of ``P`` tokens (encoder pass + first decoder step for enc-dec)."""
     if ev.spec.is_encoder_decoder:
         enc = ev.phase(
@@ -175,7 +182,7 @@ def _prefill(ev: Evaluator, b: float, P: int, timed: bool = True) -> PhaseCost:
     )
 
 
-def _decode(ev: Evaluator, b: float, ctx: Any, P: int, timed: bool = True) -> PhaseCost:
+def _decode(ev: Evaluator, b: float, ctx: Any, P: int, *, timed: bool = True) -> PhaseCost:
     enc = ev.spec.is_encoder_decoder
     return ev.phase(
         _phase_groups(ev, "decode"),
@@ -188,7 +195,7 @@ def _decode(ev: Evaluator, b: float, ctx: Any, P: int, timed: bool = True) -> Ph
     )
 
 
-def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
+def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
     """Per-device memory by component (bytes) at ``b_rep`` sequences per replica (a number, or an
     array of them: one value per element, the plans of ``ev`` when it holds several)."""
     p = ev.plan
@@ -206,24 +213,25 @@ def _memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
     emb, lm = io_w.get("embedding", 0.0), io_w.get("lm_head", 0.0)
     # pp > 1: embedding on the first stage, head on the last: the fuller stage counts
     head = ev.pick(p.pp > 1, np.maximum(emb, lm), emb + lm)
-    weights = layer_w / p.pp + head + io_w.get("final_norm", 0.0)
-    kv = np.asarray(kv_phase.kv_bytes, dtype=float) / p.pp
+    weights = F.memory__weights(m_layers=layer_w, pp=p.pp, m_io=head, m_norm=io_w.get("final_norm", 0.0))
+    kv = F.memory__kv_cache(m_kv_all=np.asarray(kv_phase.kv_bytes, dtype=float), pp=p.pp)
     work = pre.workspace()
     usable = ev.hw.memory_usable
-    reserved = RESERVED_FRACTION * usable
+    reserved = F.memory__reserved(f_reserved=RESERVED_FRACTION, usable=usable)
     return {
         "weights": weights,
         "kv_cache": kv,
         "activations": work,
         "reserved": reserved,
-        "total": weights + kv + work + reserved,
+        "total": F.memory__total(m_weights=weights, m_kv=kv, m_act=work, m_reserved=reserved),
         "usable": usable,
     }
 
 
 def _micro(b_rep: Any, pp: int) -> Any:
-    """Pipeline micro-batches ``m = min(b, pp)`` (at least 1), on numbers or arrays."""
-    return np.maximum(1, np.minimum(b_rep, pp))
+    """Pipeline micro-batches ``m = min(b, pp)`` (at least 1), on numbers or arrays
+    (:func:`llmcost.inference.formulas.micro_batches`)."""
+    return F.micro_batches(b_rep=b_rep, pp=pp)
 
 
 def _contexts(ev: Evaluator) -> np.ndarray:
@@ -249,7 +257,7 @@ def bottleneck_phase(ev: Evaluator, b_rep: Any) -> PhaseCost:
     """The phase :func:`dominant` names a plan's bottleneck from, as :func:`serve` evaluates it:
     the decode steps, or the prefill when one token is generated."""
     p = ev.plan
-    mbs = b_rep / _micro(b_rep, p.pp)
+    mbs = F.micro_batch(b_rep=b_rep, pp=p.pp)
     return _decode_steps(ev, mbs) if p.output_len > 1 else _prefill(ev, mbs, p.prompt_len)
 
 
@@ -263,30 +271,32 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     decode step at its own context, ``prompt_len + 1 ... prompt_len + output_len − 1`` (static
     batching, TensorRT-LLM gptSessionBenchmark). With an array the decode steps run on the first
     axis and the plans on the last; each plan's steps are then summed in the same order as alone."""
-    p, spec = ev.plan, ev.spec
-    m = _micro(b_rep, p.pp)
-    mbs = b_rep / m
+    p = ev.plan
+    m = F.micro_batches(b_rep=b_rep, pp=p.pp)
+    mbs = F.micro_batch(b_rep=b_rep, pp=p.pp)
     pre = _prefill(ev, mbs, p.prompt_len)
-    mem = _memory(ev, b_rep, pre)
-    # pp = 1: no pipeline degree, the p2p time is 0 (collective_time)
-    tok = mbs * p.prompt_len / p.cp
-    p2p = np.asarray(
-        ev.collective_time("send_recv", "pp", tok * spec.hidden_size * ev.vals["b_r"]), dtype=float
-    )
-    ttft = (m + p.pp - 1) / p.pp * np.asarray(pre.time, dtype=float) + (p.pp - 1) * p2p
+    mem = device_memory(ev, b_rep, pre)
+    t_pre = np.asarray(pre.time, dtype=float)
+    ttft = F.ttft(n_mb=m, pp=p.pp, t_prefill=t_pre, t_hop=_hop(ev, mbs, p.prompt_len, p.cp))
     ctx = _contexts(ev)
-    many = np.ndim(mbs) > 0
     dec = _decode_steps(ev, mbs)
-    p2p_d = np.asarray(
-        ev.collective_time("send_recv", "pp", mbs * spec.hidden_size * ev.vals["b_r"]), dtype=float
-    )
-    steps = np.asarray(dec.time, dtype=float) + (p.pp - 1) * p2p_d
+    t_dec = np.asarray(dec.time, dtype=float)
+    steps = F.decode_step(t_decode=t_dec, pp=p.pp, t_hop=_hop(ev, mbs, 1, 1))
     steps = np.broadcast_to(steps, ctx.shape + np.shape(mbs))
-    if many:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
+    if np.ndim(mbs) > 0:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
         steps = np.ascontiguousarray(steps.T)
-    tpot = np.mean(steps, axis=-1)
-    e2e = ttft + (np.sum(steps, axis=-1) if p.output_len > 1 else 0.0)
+    t_steps = np.sum(steps, axis=-1)  # np.mean's own sum: TPOT is bit for bit the mean
+    tpot = F.tpot(t_steps=t_steps, n_steps=steps.shape[-1])
+    e2e = F.e2e(ttft=ttft, t_steps=t_steps if p.output_len > 1 else 0.0)
     return {"ttft": ttft, "tpot": tpot, "e2e": e2e, "memory": mem, "prefill": pre, "decode": dec}
+
+
+def _hop(ev: Evaluator, mbs: Any, seq: int, cp: int) -> Any:
+    """Time of one pipeline send/recv of a micro-batch of ``mbs`` sequences of ``seq`` tokens over
+    ``cp`` ranks (:func:`llmcost.inference.formulas.hop_bytes`); 0 with pp = 1 (no pipeline
+    degree: :meth:`Evaluator.collective_time`)."""
+    size = F.hop_bytes(micro_batch=mbs, seq=seq, cp=cp, d_model=ev.spec.hidden_size, b_r=ev.vals["b_r"])
+    return np.asarray(ev.collective_time("send_recv", "pp", size), dtype=float)
 
 
 def largest_batch(ev: Evaluator) -> int:
@@ -300,8 +310,8 @@ def largest_batch(ev: Evaluator) -> int:
     usable = ev.hw.memory_usable
 
     def fits(b_rep: int) -> bool:
-        pre = _prefill(ev, b_rep / _micro(b_rep, p.pp), p.prompt_len, timed=False)  # its workspace
-        return float(_memory(ev, float(b_rep), pre)["total"]) <= usable
+        pre = _prefill(ev, F.micro_batch(b_rep=b_rep, pp=p.pp), p.prompt_len, timed=False)  # workspace
+        return float(device_memory(ev, float(b_rep), pre)["total"]) <= usable
 
     if not fits(1):
         return 0
@@ -332,19 +342,47 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             raise PlanError(f"{spec.name} does not fit on {p.devices} x {hw.id} even at batch {p.dp}")
         batch = max_b
         notes.append(f"batch not given: using the largest that fits, {batch}")
-    b_rep = batch // p.dp
-    r = serve(ev, b_rep)
+    r = serve(ev, batch // p.dp)
     mem = {k: float(v) for k, v in r["memory"].items()}
-    if mem["total"] > mem["usable"]:
-        gib = GIB
-        raise PlanError(
-            f"does not fit: {mem['total'] / gib:.1f} GiB per GPU needed (weights {mem['weights'] / gib:.1f}, "
-            f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "
-            f"{mem['reserved'] / gib:.1f}) of {mem['usable'] / gib:.1f} GiB usable on {hw.id}; largest batch that "
-            f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV")
-        )
-    ttft, tpot, e2e = float(r["ttft"]), float(r["tpot"]), float(r["e2e"])
-    pre, dec = r["prefill"], r["decode"]
+    _check_fits(mem, hw, max_b)
+    return InferenceResult(
+        model=spec.name,
+        hardware=hw.id,
+        plan=p,
+        batch=batch,
+        gpus=p.devices,
+        ttft=float(r["ttft"]),
+        tpot=float(r["tpot"]),
+        e2e=float(r["e2e"]),
+        memory=mem,
+        max_batch=max_b,
+        prefill=r["prefill"],
+        decode=r["decode"],
+        math=ev.math,
+        formats=ev.formats,
+        price_per_hour=hw.price_per_hour,
+        tdp=hw.tdp,
+        notes=notes + _plan_notes(spec, hw, p),
+    )
+
+
+def _check_fits(mem: dict[str, float], hw: Hardware, max_b: int) -> None:
+    """PlanError naming the memory components when they exceed the usable memory."""
+    if mem["total"] <= mem["usable"]:
+        return
+    gib = GIB
+    raise PlanError(
+        f"does not fit: {mem['total'] / gib:.1f} GiB per GPU needed (weights {mem['weights'] / gib:.1f}, "
+        f"KV {mem['kv_cache'] / gib:.1f}, activations {mem['activations'] / gib:.1f}, reserved "
+        f"{mem['reserved'] / gib:.1f}) of {mem['usable'] / gib:.1f} GiB usable on {hw.id}; largest batch that "
+        f"fits: {max_b}" + ("" if max_b else "; add GPUs (tp/pp) or quantize weights/KV")
+    )
+
+
+def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
+    """Notes on what the figures of a costed plan assume (disaggregation, catalog assumptions,
+    experts not dividing over ep)."""
+    notes = []
     if p.disaggregated:
         notes.append(
             "disaggregated: metrics are for this pool alone (KV transfer not costed)"
@@ -357,25 +395,7 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             f"ep {p.ep} does not divide {E} experts: the busiest rank holds ceil({E}/{p.ep}) = "
             f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)"
         )
-    return InferenceResult(
-        model=spec.name,
-        hardware=hw.id,
-        plan=p,
-        batch=batch,
-        gpus=p.devices,
-        ttft=ttft,
-        tpot=tpot,
-        e2e=e2e,
-        memory=mem,
-        max_batch=max_b,
-        prefill=pre,
-        decode=dec,
-        math=ev.math,
-        formats=ev.formats,
-        price_per_hour=hw.price_per_hour,
-        tdp=hw.tdp,
-        notes=notes,
-    )
+    return notes
 
 
 def dominant(ph: PhaseCost) -> str:

@@ -26,6 +26,15 @@ import numpy as np
 
 BOUNDS = ("compute", "memory", "network", "latency")
 
+T_KERNEL = 4e-6
+"""Per-kernel overhead (s), ADDED to each operator's roofline time (:func:`roofline`'s ``t_launch``;
+serial for dependent kernels; CUDA Programming Guide §4.2, CUDA Graphs): the gap between dependent kernels measured
+in batch-1 decode, 2.5 µs per launch (FlashML-org/FreeToken PR #338, nsys: (143 − 44.7) µs / 39
+launches) and 3.4 µs (turboderp-org/exllamav3 PR #380: 3.07 ms over 914 launches), plus ~1 µs of
+GPU ramp-up / tail per kernel. One figure for every
+device and engine (CUDA Graphs shrink the launch part; not modelled separately): inference,
+training and test-time scaling price their operators with this one constant."""
+
 
 @dataclass(frozen=True)
 class Roofline:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from llmcost import precision as Q
 from llmcost.hardware import Hardware
+from llmcost.kernels.roofline import T_KERNEL
 from llmcost.model.spec import ModelSpec
 
 RECOMPUTE = ("none", "selective", "full")
@@ -125,9 +127,6 @@ def machine(hw: Hardware, precision: str) -> Machine:
     same as inference (:meth:`Hardware.gemm_efficiency` of the GEMM datatype,
     :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
     GEMMs, :func:`llmcost.training.compute.layer_cost`); per-kernel floor as inference."""
-    from llmcost import precision as Q
-    from llmcost.inference.serve import T_KERNEL
-
     attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
     return Machine(
         peak_mm=hw.peak[precision],

@@ -5,7 +5,7 @@ decoder layers and ``encoder`` for an encoder stack), evaluated through its gene
 module (:mod:`llmcost.graph._generated`, one function per layer shape; per device,
 one layer). This module derives what training adds and prices every operator with the
 roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor of
-:data:`llmcost.inference.serve.T_KERNEL`):
+:data:`llmcost.kernels.roofline.T_KERNEL`):
 
 * backward (``bwd__*`` of :mod:`llmcost.training.formulas`): GEMMs 2× the forward FLOPs and bytes (input and
   weight gradients; SB-transformers "Forward and reverse FLOPs"); FlashAttention 2.5× the

@@ -99,13 +99,93 @@ def eflops(c_comp, c_mem, intensity):
     return c_comp + c_mem*intensity
 
 
-def eflops__dense_parallel(budget, f_pair, f_tok, intensity, k_pos, l_in, l_out, n_samples):
-    """Kinetics Best-of-N / long-CoT eFLOPs for one dense attention group, shared prompt KV:"""
-    return f_pair*n_samples*(l_out*numpy.minimum(budget, l_in + l_out) - 1/2*(numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out))) - 1)*numpy.minimum(l_out, numpy.maximum(0, -l_in + numpy.minimum(budget, l_in + l_out)))) + f_tok*l_out*n_samples + intensity*k_pos*(l_in*l_out + (1/2)*l_out*n_samples*(l_out + 1))
+def decode_flops(fl_attn, fl_linear, fl_select):
+    """Kinetics ``C_comp`` of the generation: linear layers + attention + block selection,"""
+    return fl_select + (fl_attn + fl_linear)
+
+
+def attention_flops(fl_attn, fl_select):
+    """Attention FLOPs of the generation including block selection: ``C_att + C_sel`` (Kinetics §5)."""
+    return fl_attn + fl_select
+
+
+def kv_read_bytes(by_kv, by_select):
+    """Kinetics ``C_mem``: KV bytes read plus block summaries read, ``M_kv + M_sel`` (Kinetics §3"""
+    return by_kv + by_select
+
+
+def weight_bytes__parallel(l_out, w_step):
+    """Weight bytes of a batched generation: ``L_out·w_step`` (one weight read per decode step,"""
+    return l_out*w_step
+
+
+def weight_bytes__sequential(l_out, n_samples, w_step):
+    """Weight bytes of N sequential rounds: ``(N·L_out)·w_step`` (one read per decode step) [derived]."""
+    return w_step*(l_out*n_samples)
+
+
+def activation_bytes(a_tok, l_out, n_samples):
+    """Activation bytes of the generation: ``(N·L_out)·a_tok`` (a_tok per generated token, graph) [derived]."""
+    return a_tok*(l_out*n_samples)
+
+
+def query_flops(c_comp, fl_prefill, fl_verifier):
+    """FLOPs of a query: prefill + generation + verifier, ``C_pre + C_comp + C_ver`` [derived]."""
+    return fl_verifier + (c_comp + fl_prefill)
+
+
+def query_bytes(by_act, by_prefill, by_verifier, by_weights, c_mem):
+    """HBM bytes of a query: prefill, decode weight reads, activations, KV reads, verifier,"""
+    return by_verifier + (c_mem + (by_act + (by_prefill + by_weights)))
+
+
+def query_eflops(c_comp, c_mem, fl_verifier, intensity):
+    """Kinetics eFLOPs of a query: the generator's ``C_comp + I·C_mem`` plus the verifier's FLOPs"""
+    return fl_verifier + (c_comp + c_mem*intensity)
+
+
+def kv_device(k_pos_all, k_pos_dev, kv_resident):
+    """KV-cache bytes resident per device: the whole-model resident bytes scaled by the device's"""
+    return (k_pos_dev*kv_resident)/k_pos_all
+
+
+def latency_total(lat_decode, lat_prefill, lat_verifier):
+    """Query latency: prompt prefill, then the generation's decode steps, then the verifier's"""
+    return lat_verifier + (lat_decode + lat_prefill)
+
+
+def decode_time(lat_steps, step_weight):
+    """Decode time from the steps evaluated: ``w_t·Σ T_step`` (every step when there are at most"""
+    return lat_steps*step_weight
+
+
+def beam__own_ctx(beam_step, step):
+    """Beam search, decode step t: tokens of the candidate's current beam step it attends,"""
+    return -beam_step*(numpy.ceil(step/beam_step) - 1) + step
+
+
+def beam__prefix_attended(beam_step, l_in, step):
+    """Beam search, decode step t: shared positions one candidate attends, its prompt and beam"""
+    return beam_step*(numpy.ceil(step/beam_step) - 1) + l_in
+
+
+def beam__prefix_read(beam_step, beam_width, l_in, step):
+    """Beam search, decode step t: shared positions read once per step, the prompt and the b"""
+    return beam_step*(beam_width*(numpy.ceil(step/beam_step) - 1)) + l_in
+
+
+def select_step_flops(block, f_pair_dev, l_in, n_seqs, step):
+    """Block top-k selection FLOPs of decode step t on one device: each of n_seq sequences scores"""
+    return ((l_in + step)*(n_seqs*((1/2)*f_pair_dev)))/block
+
+
+def select_step_bytes(block, k_pos_dev, l_in, n_seqs, step):
+    """Block top-k selection bytes of decode step t on one device: the block summaries, the"""
+    return ((l_in + n_seqs*step)*((1/2)*k_pos_dev))/block
 
 
 def usd(devices, latency, usd_hour):
-    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`.economics_formulas.usd`)."""
+    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`llmcost.economics.formulas.usd`)."""
     return (1/3600)*devices*latency*usd_hour
 
 
@@ -117,11 +197,6 @@ def energy(devices, latency, tdp_w):
 def pass_at_n(f_max, n_samples, p_success):
     """TTSPM parallel / sequential scaling: ``F(N) = F_max·(1 − (1 − p)^N)`` (Wang et al. 2025"""
     return f_max*(1 - (1 - p_success)**n_samples)
-
-
-def marginal_gain(f_max, n_samples, p_success):
-    """Accuracy bought by sample N+1: ``ΔF(N) = F_max·p·(1 − p)^N`` (Wang et al. 2025 §3)."""
-    return f_max*p_success*(1 - p_success)**n_samples
 
 
 def saturation(epsilon, f_max, p_success):
@@ -148,10 +223,25 @@ FUNCTIONS = {
     'steps__sequential': (steps__sequential, ('l_out', 'n_samples'), '20a0efbebb686df1'),
     'linear_flops': (linear_flops, ('f_tok', 'l_out', 'n_samples'), '973ca7b4c9856dda'),
     'eflops': (eflops, ('c_comp', 'c_mem', 'intensity'), '8f1cde1c604642fa'),
-    'eflops__dense_parallel': (eflops__dense_parallel, ('budget', 'f_pair', 'f_tok', 'intensity', 'k_pos', 'l_in', 'l_out', 'n_samples'), '8d3902927f3973b7'),
+    'decode_flops': (decode_flops, ('fl_attn', 'fl_linear', 'fl_select'), 'e455fa658bbbc9db'),
+    'attention_flops': (attention_flops, ('fl_attn', 'fl_select'), '5ccfaf03d7c810d7'),
+    'kv_read_bytes': (kv_read_bytes, ('by_kv', 'by_select'), 'cac4f471cc320c9a'),
+    'weight_bytes__parallel': (weight_bytes__parallel, ('l_out', 'w_step'), 'c2c1161577428a05'),
+    'weight_bytes__sequential': (weight_bytes__sequential, ('l_out', 'n_samples', 'w_step'), '713ae32605ae42fa'),
+    'activation_bytes': (activation_bytes, ('a_tok', 'l_out', 'n_samples'), 'dd9a8cedcfc8cb4d'),
+    'query_flops': (query_flops, ('c_comp', 'fl_prefill', 'fl_verifier'), '179342971a36b6e4'),
+    'query_bytes': (query_bytes, ('by_act', 'by_prefill', 'by_verifier', 'by_weights', 'c_mem'), '4f0f2610fa6d1964'),
+    'query_eflops': (query_eflops, ('c_comp', 'c_mem', 'fl_verifier', 'intensity'), '4b5c0ec7fb3be6f1'),
+    'kv_device': (kv_device, ('k_pos_all', 'k_pos_dev', 'kv_resident'), '8309fa1243e172cf'),
+    'latency_total': (latency_total, ('lat_decode', 'lat_prefill', 'lat_verifier'), 'd56984e07fe2728c'),
+    'decode_time': (decode_time, ('lat_steps', 'step_weight'), '92f1d4aed34397ac'),
+    'beam__own_ctx': (beam__own_ctx, ('beam_step', 'step'), '5983d85b05b4d0fd'),
+    'beam__prefix_attended': (beam__prefix_attended, ('beam_step', 'l_in', 'step'), '179c8290ab5f82a8'),
+    'beam__prefix_read': (beam__prefix_read, ('beam_step', 'beam_width', 'l_in', 'step'), '9f12d80dbd098f77'),
+    'select_step_flops': (select_step_flops, ('block', 'f_pair_dev', 'l_in', 'n_seqs', 'step'), 'c9107777d3b90c63'),
+    'select_step_bytes': (select_step_bytes, ('block', 'k_pos_dev', 'l_in', 'n_seqs', 'step'), '70281c4738524126'),
     'usd': (usd, ('devices', 'latency', 'usd_hour'), '0778d730601e144f'),
     'energy': (energy, ('devices', 'latency', 'tdp_w'), '4efc5fc64135042f'),
     'pass_at_n': (pass_at_n, ('f_max', 'n_samples', 'p_success'), '990269934f5b7bf0'),
-    'marginal_gain': (marginal_gain, ('f_max', 'n_samples', 'p_success'), '85ad7d65f20c7b00'),
     'saturation': (saturation, ('epsilon', 'f_max', 'p_success'), '45b305eed71c51e6'),
 }

@@ -1,9 +1,10 @@
-"""Test-time-scaling cost and accuracy formulas (sympy): the source of truth for :mod:`.tts`.
+"""Test-time-scaling cost and accuracy formulas (sympy): the source of truth for
+:mod:`llmcost.tts.query` and :mod:`llmcost.tts.accuracy`.
 
 A query is a prompt of ``L_in`` tokens answered with ``N`` samples of ``L_out`` generated
 tokens (Sadhukhan et al. 2025, Kinetics §3). The per-token primitives come from the operator graph
-(:mod:`llmcost.graph.ops`, read off the generated inference functions by :mod:`.tts`), so no
-per-operator formula is repeated here:
+(:mod:`llmcost.graph.ops`, read off the generated inference functions by
+:mod:`llmcost.tts.primitives`), so no per-operator formula is repeated here:
 
 * ``f_tok``  FLOPs of one generated token without attention over the context (GEMMs, LM
   head, norms, activations, router/experts),
@@ -21,7 +22,7 @@ what top-k sparse attention keeps (Kinetics §5, ``block_sparse_cost``), and the
 eFLOPs (``C_comp + I·C_mem``). Accuracy: pass@N and the TTSPM saturation point (Wang et al.
 2025, "Scaling over Scaling", §3).
 
-``python -m llmcost.tts.formulas`` regenerates :mod:`._tts_generated` (numpy only);
+``python -m llmcost.tts.formulas`` regenerates :mod:`llmcost.tts._generated` (numpy only);
 tests/test_tts.py pins it and the golden expressions.
 """
 
@@ -31,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import sympy as sp
+from sympy import UnevaluatedExpr as Ordered
 
 from llmcost.economics import formulas as E
 from llmcost.symbolic.compile import arguments, generated_header, write_generated
@@ -73,7 +75,46 @@ define(
     latex=r"\varepsilon",
 )
 define("latency", "s", "wall time of the query", latex="T")
-define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
+for _name, _unit, _doc, _latex in (
+    ("fl_linear", "FLOP", "linear-layer FLOPs of the generation (f_tok·N·L_out)", r"C_{lin}"),
+    ("fl_attn", "FLOP", "attention FLOPs over the context, summed over layer groups", r"C_{att}"),
+    (
+        "fl_select",
+        "FLOP",
+        "block top-k selection FLOPs, summed over groups (0 unless block top-k)",
+        r"C_{sel}",
+    ),
+    ("by_kv", "B", "KV-cache bytes read by the generation, summed over layer groups", r"M_{kv}"),
+    (
+        "by_select",
+        "B",
+        "block-summary bytes read by block top-k selection (0 unless block top-k)",
+        r"M_{sel}",
+    ),
+    ("fl_prefill", "FLOP", "FLOPs of the generator's prompt prefill (batch 1, one device)", r"C_{pre}"),
+    ("by_prefill", "B", "HBM bytes of the generator's prompt prefill (batch 1, one device)", r"M_{pre}"),
+    ("by_weights", "B", "weight bytes read by the decode steps", r"M_w"),
+    ("by_act", "B", "activation bytes (and new-token KV writes) of the generation", r"M_a"),
+    ("fl_verifier", "FLOP", "FLOPs of the verifier's scoring (0 without one)", r"C_{ver}"),
+    ("by_verifier", "B", "HBM bytes of the verifier's scoring (0 without one)", r"M_{ver}"),
+    ("kv_resident", "B", "KV-cache bytes resident at the query's end, whole model (tp 1)", r"KV_{res}"),
+    ("k_pos_dev", "B", "KV-cache bytes per cached position on one device, summed over groups", r"k_{dev}"),
+    ("k_pos_all", "B", "KV-cache bytes per cached position, whole model, summed over groups", r"k_{all}"),
+    ("lat_prefill", "s", "prefill time of the query's prompt", r"T_{pre}"),
+    ("lat_decode", "s", "decode time of the whole generation", r"T_{dec}"),
+    ("lat_verifier", "s", "verifier scoring time (0 without one)", r"T_{ver}"),
+    ("lat_steps", "s", "decode step times summed over the steps evaluated", r"\Sigma T_{step}"),
+    ("step_weight", "1", "decode steps each evaluated step stands for (1, or steps / STEP_SAMPLES)", r"w_t"),
+    ("step", "token", "decode step index t, 1-based (a bin midpoint when sampled)", "t"),
+    ("n_seqs", "sequence", "sequences decoded together (1 for sequential, N otherwise)", r"n_{seq}"),
+    (
+        "f_pair_dev",
+        "FLOP",
+        "attention FLOPs per (query, key) pair on one device, summed over groups",
+        r"f_{dev}",
+    ),
+):
+    define(_name, _unit, _doc, latex=_latex)
 
 S = sym
 N, LI, LO, B = S("n_samples"), S("l_in"), S("l_out"), S("budget")
@@ -218,8 +259,120 @@ def eflops_dense_parallel() -> sp.Expr:
     )
 
 
+# ------------------------------------------------------------------------- query composition
+def decode_flops() -> sp.Expr:
+    """Kinetics ``C_comp`` of the generation: linear layers + attention + block selection,
+    ``C_lin + C_att + C_sel`` (Kinetics §3 ``dense_cost``; §5 ``block_sparse_cost`` adds the
+    selection's search_compute)."""
+    return Ordered(S("fl_linear") + S("fl_attn")) + S("fl_select")
+
+
+def attention_flops() -> sp.Expr:
+    """Attention FLOPs of the generation including block selection: ``C_att + C_sel`` (Kinetics §5)."""
+    return S("fl_attn") + S("fl_select")
+
+
+def kv_read_bytes() -> sp.Expr:
+    """Kinetics ``C_mem``: KV bytes read plus block summaries read, ``M_kv + M_sel`` (Kinetics §3
+    ``dense_cost`` memory; §5 search_memory)."""
+    return S("by_kv") + S("by_select")
+
+
+def weight_bytes_parallel() -> sp.Expr:
+    """Weight bytes of a batched generation: ``L_out·w_step`` (one weight read per decode step,
+    shared by the N samples; Kinetics leaves it out of eFLOPs by its large-batch amortisation) [derived]."""
+    return steps_parallel() * S("w_step")
+
+
+def weight_bytes_sequential() -> sp.Expr:
+    """Weight bytes of N sequential rounds: ``(N·L_out)·w_step`` (one read per decode step) [derived]."""
+    return Ordered(steps_sequential()) * S("w_step")
+
+
+def activation_bytes() -> sp.Expr:
+    """Activation bytes of the generation: ``(N·L_out)·a_tok`` (a_tok per generated token, graph) [derived]."""
+    return Ordered(tokens()) * S("a_tok")
+
+
+def query_flops() -> sp.Expr:
+    """FLOPs of a query: prefill + generation + verifier, ``C_pre + C_comp + C_ver`` [derived]."""
+    return Ordered(S("fl_prefill") + S("c_comp")) + S("fl_verifier")
+
+
+def query_bytes() -> sp.Expr:
+    """HBM bytes of a query: prefill, decode weight reads, activations, KV reads, verifier,
+    ``M_pre + M_w + M_a + C_mem + M_ver`` [derived]."""
+    return Ordered(Ordered(Ordered(S("by_prefill") + S("by_weights")) + S("by_act")) + S("c_mem")) + S(
+        "by_verifier"
+    )
+
+
+def query_eflops() -> sp.Expr:
+    """Kinetics eFLOPs of a query: the generator's ``C_comp + I·C_mem`` plus the verifier's FLOPs
+    (a prefill: compute-bound, counted as FLOPs; Kinetics §3)."""
+    return Ordered(eflops()) + S("fl_verifier")
+
+
+def kv_device() -> sp.Expr:
+    """KV-cache bytes resident per device: the whole-model resident bytes scaled by the device's
+    share of the per-position bytes, ``KV_res·k_dev / k_all`` (tp splits the KV heads) [derived]."""
+    return Ordered(S("kv_resident") * S("k_pos_dev")) / S("k_pos_all")
+
+
+# ------------------------------------------------------------------------- latency
+def latency_total() -> sp.Expr:
+    """Query latency: prompt prefill, then the generation's decode steps, then the verifier's
+    scoring, ``T_pre + T_dec + T_ver`` (sequential phases) [derived]."""
+    return Ordered(S("lat_prefill") + S("lat_decode")) + S("lat_verifier")
+
+
+def decode_time() -> sp.Expr:
+    """Decode time from the steps evaluated: ``w_t·Σ T_step`` (every step when there are at most
+    STEP_SAMPLES, else bin midpoints each standing for ``w_t`` steps: midpoint rule) [derived]."""
+    return S("step_weight") * S("lat_steps")
+
+
+def _beam_round() -> sp.Expr:
+    """Completed beam steps before decode step t: ``⌈t/ℓ⌉ − 1``."""
+    return sp.ceiling(S("step") / S("beam_step")) - 1
+
+
+def beam_own_ctx() -> sp.Expr:
+    """Beam search, decode step t: tokens of the candidate's current beam step it attends,
+    ``t − (⌈t/ℓ⌉ − 1)·ℓ`` (PRM beam search, Snell et al. 2024 §5) [derived]."""
+    return S("step") - _beam_round() * S("beam_step")
+
+
+def beam_prefix_attended() -> sp.Expr:
+    """Beam search, decode step t: shared positions one candidate attends, its prompt and beam
+    history, ``L_in + (⌈t/ℓ⌉ − 1)·ℓ`` [derived]."""
+    return LI + _beam_round() * S("beam_step")
+
+
+def beam_prefix_read() -> sp.Expr:
+    """Beam search, decode step t: shared positions read once per step, the prompt and the b
+    beams' histories, ``L_in + (b·(⌈t/ℓ⌉ − 1))·ℓ`` (cf. :func:`reads_beam_shared`) [derived]."""
+    return LI + Ordered(S("beam_width") * _beam_round()) * S("beam_step")
+
+
+def select_step_flops() -> sp.Expr:
+    """Block top-k selection FLOPs of decode step t on one device: each of n_seq sequences scores
+    one summary key per block of its context, ``((n_seq·f_dev/2)·(L_in + t))/β_b`` (a key
+    without its value: half the pair FLOPs; Kinetics §5 search_compute)."""
+    f_sel = Ordered(S("f_pair_dev") / 2)
+    return Ordered(Ordered(S("n_seqs") * f_sel) * (LI + S("step"))) / S("block")
+
+
+def select_step_bytes() -> sp.Expr:
+    """Block top-k selection bytes of decode step t on one device: the block summaries, the
+    prompt's shared, ``((k_dev/2)·(L_in + n_seq·t))/β_b`` (keys without values; Kinetics §5
+    search_memory)."""
+    k_sel = Ordered(S("k_pos_dev") / 2)
+    return Ordered(k_sel * (LI + S("n_seqs") * S("step"))) / S("block")
+
+
 def usd() -> sp.Expr:
-    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`.economics_formulas.usd`)."""
+    """Rental cost of the query: ``n_dev·$_h·T/3600`` (:func:`llmcost.economics.formulas.usd`)."""
     return E.usd().subs(S("seconds"), S("latency"))
 
 
@@ -271,12 +424,34 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "linear_flops": linear_flops,
     "eflops": eflops,
     "eflops__dense_parallel": eflops_dense_parallel,
+    "decode_flops": decode_flops,
+    "attention_flops": attention_flops,
+    "kv_read_bytes": kv_read_bytes,
+    "weight_bytes__parallel": weight_bytes_parallel,
+    "weight_bytes__sequential": weight_bytes_sequential,
+    "activation_bytes": activation_bytes,
+    "query_flops": query_flops,
+    "query_bytes": query_bytes,
+    "query_eflops": query_eflops,
+    "kv_device": kv_device,
+    "latency_total": latency_total,
+    "decode_time": decode_time,
+    "beam__own_ctx": beam_own_ctx,
+    "beam__prefix_attended": beam_prefix_attended,
+    "beam__prefix_read": beam_prefix_read,
+    "select_step_flops": select_step_flops,
+    "select_step_bytes": select_step_bytes,
     "usd": usd,
     "energy": energy,
     "pass_at_n": pass_at_n,
     "marginal_gain": marginal_gain,
     "saturation": saturation,
 }
+
+
+EXPLAIN_ONLY = ("eflops__dense_parallel", "marginal_gain")
+"""Formulas printed (``llmcost tts --explain``, the golden file) but never evaluated at runtime:
+not generated."""
 
 
 def expression(name: str) -> sp.Expr:
@@ -293,10 +468,12 @@ HEADER = generated_header(
 
 
 def generated_source() -> str:
-    """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
+    """Source of the runtime module: one function per entry of :data:`FORMULAS` but
+    :data:`EXPLAIN_ONLY`."""
     from llmcost.symbolic.compile import formulas_source
 
-    return formulas_source(FORMULAS, arguments, header=HEADER)
+    runtime = {k: fn for k, fn in FORMULAS.items() if k not in EXPLAIN_ONLY}
+    return formulas_source(runtime, arguments, header=HEADER)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Cost of one test-time-scaling query (no sympy): FLOPs, bytes, Kinetics eFLOPs, latency, $ and J.
 
-A query is a prompt of ``prompt_len`` tokens answered by a strategy (Kinetics, Sadhukhan et al. 2025 §3; Snell et al. 2024):
+A query is a prompt of ``prompt_len`` tokens answered by a strategy (Kinetics, Sadhukhan et al.
+2025 §3; Snell et al. 2024):
 
 * ``best_of_n`` / ``majority``: ``N`` samples of ``gen_len`` tokens decoded as one batch of N;
   the prompt is prefilled once and its KV cache is shared: each decode step reads it once
@@ -11,28 +12,26 @@ A query is a prompt of ``prompt_len`` tokens answered by a strategy (Kinetics, S
 * ``beam``: N live candidates = ``beam_width`` beams x N/beam_width expansions, steps of
   ``beam_step`` tokens; candidates share the prompt and their beam's history.
 
-Per-token primitives (FLOPs per token, attention FLOPs per (query, key) pair, KV bytes per
-position, weight bytes per step) are read off the operator graph's generated inference
-functions (:mod:`llmcost.graph.ops`), evaluated on one device (tp = 1) for the per-query totals;
-:mod:`.tts_formulas` (generated :mod:`._tts_generated`) sums them over the strategy. Latency
-runs the same graph through :class:`llmcost.inference.serve.Evaluator` on the given hardware
-and plan: prefill once, then every decode step (sampled at :data:`STEP_SAMPLES` midpoints when
-the generation is longer) with the shared prompt attended by a separate roofline operator.
+Per-token primitives (:mod:`llmcost.tts.primitives`: FLOPs per token, attention FLOPs per
+(query, key) pair, KV bytes per position, weight bytes per step) are read off the operator
+graph's generated inference functions, evaluated on one device (tp = 1) for the per-query
+totals; :mod:`llmcost.tts.formulas` (generated :mod:`llmcost.tts._generated`) sums them over the
+strategy and composes every figure of a query. Latency runs the same graph through
+:class:`llmcost.inference.evaluator.Evaluator` on the given hardware and plan: prefill once,
+then every decode step (sampled at :data:`STEP_SAMPLES` midpoints when the generation is longer)
+with the shared prompt attended by a separate roofline operator.
 
 Kinetics eFLOPs (Sadhukhan et al. 2025 §3; repo ``cost_model/utils.py``): ``C_comp + I·C_mem`` with
 ``C_comp`` the decode FLOPs (linear layers + attention, + block selection, + the verifier's
 FLOPs) and ``C_mem`` the KV bytes read; weight reads and the generator's prefill are not
-counted (Kinetics' large-batch amortisation). ``I`` (:func:`intensity`): ``kinetics`` = the
-device's dense FP8 peak ÷ HBM bandwidth (bf16 when it has no FP8) — on ``b200`` 4.5e15 / 8e12
-= 562.5, Kinetics' ``E_flops``; ``plan`` = the peak at the plan's GEMM precision ÷ HBM
-bandwidth (the ridge point of the latency model); or a number.
+counted (Kinetics' large-batch amortisation); ``I``: :func:`llmcost.tts.plan.intensity`.
 
-Sparse attention (Kinetics §5, ``cost_model/utils.py``): top-k keeps ``B = local + block·topk``
-KV positions per query per step (``block = 1``: token top-k with zero selection overhead);
-attention FLOPs and KV reads drop from ``L_in + t`` to ``min(B, L_in + t)`` positions, the
-prompt KV is no longer shared (each sample selects its own positions), the cache stays
-resident, and block top-k adds one summary-key score per block (FLOPs ``f_pair/2`` and bytes
-``k_pos/2`` per block: a key without its value).
+Sparse attention (Kinetics §5, ``cost_model/utils.py``): attention FLOPs and KV reads drop from
+``L_in + t`` to ``min(B, L_in + t)`` positions, the prompt KV is no longer shared (each sample
+selects its own positions), the cache stays resident, and block top-k adds one summary-key
+score per block (FLOPs ``f_pair/2`` and bytes ``k_pos/2`` per block: a key without its value).
+
+The plan, its parsing and the intensity are :mod:`llmcost.tts.plan` (re-exported here).
 """
 
 from __future__ import annotations
@@ -43,305 +42,43 @@ from typing import Any
 
 import numpy as np
 
-from llmcost import checks
 from llmcost import rules as R
-from llmcost.errors import PlanError, UserError
+from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
+from llmcost.inference import _generated as IF
 from llmcost.inference import serve as I
+from llmcost.tts import _generated as T
+from llmcost.tts.plan import (  # noqa: F401  (re-exported: llmcost.tts.query.X)
+    CONTEXT_RULE,
+    STRATEGIES,
+    Sparse,
+    TTSPlan,
+    context_len,
+    intensity,
+    parse_sparse,
+    plan_from_dict,
+)
+from llmcost.tts.primitives import (
+    ATTENTION,
+    FLOPS,
+    HBM,
+    GroupPrims,
+    Prims,
+    prefill_totals,
+    primitives,
+    quantity_sum,
+)
 from llmcost.units import GIB
 
-STRATEGIES = ("best_of_n", "majority", "sequential", "beam")
 METRICS = ("eflops_per_query", "flops_per_query", "bytes_per_query", "latency_s", "kv_cache_gib")
 STEP_SAMPLES = 128
 """Decode steps evaluated per query: midpoints of equal bins when the generation is longer
 (step time is piecewise linear in the context, so the midpoint sum is within 0.1%)."""
 
 
-@dataclass(frozen=True)
-class Sparse:
-    """Kinetics top-k sparse attention: ``local`` recent positions + ``topk`` blocks of ``block``."""
-
-    topk: int
-    block: int = 1
-    local: int = 0
-
-    @property
-    def budget(self) -> int:
-        return self.local + self.block * self.topk
-
-    def describe(self) -> str:
-        kind = "token top-k" if self.block == 1 else f"block top-k (block {self.block})"
-        return f"{kind}, budget {self.budget} positions (local {self.local} + {self.block} x {self.topk})"
-
-
-def parse_sparse(value: str | dict[str, Any] | None) -> Sparse | None:
-    """``topk=K[,block=B][,local=W]`` (or the same mapping) -> :class:`Sparse`."""
-    if value is None or value == "" or value == {}:
-        return None
-    if isinstance(value, str):
-        items: dict[str, Any] = {}
-        for part in value.split(","):
-            k, sep, v = part.partition("=")
-            if not sep:
-                raise UserError(f"--sparse-attention: expected key=value items like topk=256, got '{part}'")
-            items[k.strip()] = v.strip()
-    elif isinstance(value, dict):
-        items = dict(value)
-    else:
-        raise UserError("sparse_attention: expected a mapping {topk, block, local}")
-    aliases = {"block_size": "block", "block_topk": "topk", "budget": "topk"}
-    kw: dict[str, int] = {}
-    for k, v in items.items():
-        key = aliases.get(str(k), str(k))
-        if key not in ("topk", "block", "local"):
-            raise UserError(f"sparse attention key '{k}': use topk, block and local")
-        try:
-            n = int(v)
-        except (TypeError, ValueError, OverflowError):
-            raise UserError(f"sparse attention {k}: expected an integer, got {v!r}") from None
-        if n < (0 if key == "local" else 1):
-            raise UserError(f"sparse attention {k}: must be positive, got {n}")
-        kw[key] = n
-    if "topk" not in kw:
-        raise UserError("sparse attention needs topk=K (positions, or blocks with block=B)")
-    return Sparse(**kw)
-
-
-@dataclass(frozen=True)
-class TTSPlan:
-    """A test-time-scaling query: strategy, samples, lengths, verifier, sparsity, serving plan."""
-
-    strategy: str = "best_of_n"
-    samples: int = 1
-    prompt_len: int = 100
-    gen_len: int = 1024
-    beam_width: int = 4
-    beam_step: int = 256
-    verifier: str | dict[str, Any] | None = None
-    sparse: Sparse | None = None
-    intensity: str | float = "kinetics"
-    infer: I.Plan = field(default_factory=I.Plan)
-
-    def check(self) -> None:
-        if self.strategy not in STRATEGIES:
-            from llmcost.errors import did_you_mean
-
-            raise UserError(
-                f"strategy '{self.strategy}' is not a strategy{did_you_mean(self.strategy, STRATEGIES)}"
-            )
-        for key in ("samples", "gen_len", "beam_width", "beam_step"):
-            v = getattr(self, key)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise UserError(f"{key.replace('_', '-')}: expected an integer >= 1, got {v!r}")
-        if not isinstance(self.prompt_len, int) or self.prompt_len < 0:
-            raise UserError(f"prompt-len: expected an integer >= 0, got {self.prompt_len!r}")
-        p = self.infer
-        if p.pp > 1 or p.dp > 1 or p.cp > 1:
-            raise PlanError(
-                "tts models one query on tp (x ep) devices; pipeline, data and context parallelism "
-                "are not modelled (use --tp)"
-            )
-
-
-def context_len(plan: TTSPlan) -> int:
-    """Tokens of one query's longest context: the prompt and one generation (sequential: all
-    ``samples`` rounds in one context)."""
-    n = plan.samples if plan.strategy == "sequential" else 1
-    return plan.prompt_len + n * plan.gen_len
-
-
-CONTEXT_RULE = R.context_rule(context_len, "context (prompt + generated tokens)", ("prompt_len", "gen_len"))
-"""The context-length rule of training and inference (:func:`llmcost.rules.context_rule`) on
-a query's context: :func:`cost` raises it, ``search tts`` rejects the plans breaking it."""
-
-
-def plan_from_dict(tts: dict[str, Any], plan: dict[str, Any] | None = None) -> TTSPlan:
-    """A :class:`TTSPlan` from the validation README ``tts`` keys (+ optional infer plan keys)."""
-    if not isinstance(tts, dict):
-        raise UserError("tts: expected a mapping {strategy, samples, prompt_len, gen_len, sparse_attention}")
-    known = (
-        "strategy",
-        "samples",
-        "prompt_len",
-        "gen_len",
-        "sparse_attention",
-        "verifier",
-        "beam_width",
-        "beam_step",
-        "intensity",
-    )
-    for k in tts:
-        if k not in known:
-            from llmcost.errors import did_you_mean
-
-            raise UserError(f"tts key '{k}' is not a tts key{did_you_mean(str(k), known)}")
-    kw: dict[str, Any] = {
-        k: tts[k]
-        for k in (
-            "strategy",
-            "samples",
-            "prompt_len",
-            "gen_len",
-            "verifier",
-            "beam_width",
-            "beam_step",
-            "intensity",
-        )
-        if tts.get(k) is not None
-    }
-    kw["sparse"] = parse_sparse(tts.get("sparse_attention"))
-    base = {k: v for k, v in (plan or {}).items() if k not in ("batch", "prompt_len", "output_len")}
-    kw["infer"] = I.plan_from_dict(base)
-    out = TTSPlan(**kw)
-    out.check()
-    return out
-
-
-def intensity(hw: Hardware, mode: str | float, gemm_math: str = "bf16") -> tuple[float, str]:
-    """FLOPs charged per byte for eFLOPs, and how it was chosen (module docstring)."""
-    if isinstance(mode, (int, float)) and not isinstance(mode, bool):
-        return checks.positive_finite(mode, "intensity (FLOPs per byte)"), "given"
-    text = str(mode)
-    try:
-        number = float(text)
-    except ValueError:  # a named mode, below
-        number = None
-    if number is not None:
-        return intensity(hw, number)[0], "given"
-    if text == "kinetics":
-        dtype = "fp8" if "fp8" in hw.peak else "bf16"
-    elif text == "plan":
-        dtype = gemm_math
-    else:
-        raise UserError(f"intensity '{text}': use kinetics, plan or a number of FLOPs per byte")
-    peak = hw.peak_flops(dtype)
-    return peak / hw.memory_bandwidth, f"{dtype} dense peak / HBM bandwidth ({text})"
-
-
-# ------------------------------------------------------------------------------ primitives
-@dataclass(frozen=True)
-class GroupPrims:
-    """One attention layer group: its count, window, and per-position figures (all its layers)."""
-
-    name: str
-    shape: str
-    count: int
-    window: float
-    f_pair: float  # attention FLOPs per (query, key) pair, whole model (tp = 1)
-    k_pos: float  # KV bytes per position, whole model
-    f_pair_dev: float  # the same per device at the plan's tp
-    k_pos_dev: float
-
-
-def _run(
-    shape: str, vals: dict[str, Any], window: float, **workload: Any
-) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    fn, names, layout = I._generated(shape)
-    v = dict(vals, window=window, **workload)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return fn(*(v[n] for n in names)), layout
-
-
-def _sum(
-    shape: str,
-    vals: dict[str, Any],
-    window: float,
-    q: int,
-    kinds: tuple[str, ...] | None = None,
-    **workload: Any,
-) -> Any:
-    """Σ over the operators of one layer/io shape of quantity index ``q`` (0 flops, 1 hbm bytes)."""
-    out, layout = _run(shape, vals, window, **workload)
-    return sum(
-        out[5 * i + q]
-        for i, op in enumerate(layout)
-        if op[1] != "collective" and (kinds is None or op[1] in kinds)
-    )
-
-
-@dataclass
-class Prims:
-    """Per-token primitives of a model read off the graph (tp = 1 unless ``_dev``)."""
-
-    groups: list[GroupPrims]
-    f_tok: float
-    a_tok: float
-    vals1: dict[str, Any]
-
-    def w_step(self, spec: Any, batch: Any) -> Any:
-        """Weight bytes one decode step of ``batch`` sequences reads (MoE: touched experts)."""
-        from llmcost.graph.ops import layer_groups
-
-        total: Any = 0.0
-        zero = dict(self.vals1, b_w=0.0)
-        for g in layer_groups(spec, "decode"):
-            w = _window(g.window)
-            total = total + g.count * (
-                _sum(g.shape, self.vals1, w, 1, micro_batch=batch, ctx=0.0)
-                - _sum(g.shape, zero, w, 1, micro_batch=batch, ctx=0.0)
-            )
-        io = _sum("io__decode__last", self.vals1, math.inf, 1, micro_batch=batch, ctx=0.0)
-        return total + io - _sum("io__decode__last", zero, math.inf, 1, micro_batch=batch, ctx=0.0)
-
-
-def _window(w: int | None) -> float:
-    return math.inf if w is None else float(w)
-
-
-def primitives(spec: Any, ev1: I.Evaluator, ev: I.Evaluator) -> Prims:
-    """Read the per-token figures off the generated decode functions (``ev1``: tp = 1)."""
-    from llmcost.graph.ops import layer_groups
-
-    groups, f_tok, a_tok = [], 0.0, 0.0
-    v1, vd = ev1.vals, ev.vals
-    zero = dict(v1, b_w=0.0)
-    for g in layer_groups(spec, "decode"):
-        w = _window(g.window)
-        f0 = _sum(g.shape, v1, math.inf, 0, ("attention",), micro_batch=1.0, ctx=0.0)
-        f1 = _sum(g.shape, v1, math.inf, 0, ("attention",), micro_batch=1.0, ctx=1.0)
-        fd0 = _sum(g.shape, vd, math.inf, 0, ("attention",), micro_batch=1.0, ctx=0.0)
-        fd1 = _sum(g.shape, vd, math.inf, 0, ("attention",), micro_batch=1.0, ctx=1.0)
-        kv1 = _run(g.shape, v1, math.inf, micro_batch=1.0, ctx=1.0)[0][-1]
-        kvd = _run(g.shape, vd, math.inf, micro_batch=1.0, ctx=1.0)[0][-1]
-        groups.append(
-            GroupPrims(
-                g.name,
-                g.shape,
-                g.count,
-                w,
-                g.count * float(f1 - f0),
-                g.count * float(kv1),
-                g.count * float(fd1 - fd0),
-                g.count * float(kvd),
-            )
-        )
-        f_tok += g.count * float(_sum(g.shape, v1, w, 0, micro_batch=1.0, ctx=0.0))
-        a_tok += g.count * float(_sum(g.shape, zero, w, 1, micro_batch=1.0, ctx=0.0))
-    f_tok += float(_sum("io__decode__last", v1, math.inf, 0, micro_batch=1.0, ctx=0.0))
-    a_tok += float(_sum("io__decode__last", zero, math.inf, 1, micro_batch=1.0, ctx=0.0))
-    return Prims(groups, f_tok, a_tok, v1)
-
-
-def _prefill_totals(spec: Any, vals: dict[str, Any], batch: float, seq: float) -> tuple[float, float]:
-    """(FLOPs, HBM bytes) of a prefill of ``batch`` x ``seq`` tokens on one device (graph)."""
-    from llmcost.graph.ops import layer_groups
-
-    if seq <= 0:
-        return 0.0, 0.0
-    fl = by = 0.0
-    work = {"micro_batch": batch, "seq": seq, "ctx": seq}
-    for g in layer_groups(spec, "forward"):
-        fl += g.count * float(_sum(g.shape, vals, _window(g.window), 0, **work))
-        by += g.count * float(_sum(g.shape, vals, _window(g.window), 1, **work))
-    fl += float(_sum("io__forward__last", vals, math.inf, 0, **work))
-    by += float(_sum("io__forward__last", vals, math.inf, 1, **work))
-    return fl, by
-
-
 # ------------------------------------------------------------------------------ totals
 def _gen(name: str, **vals: Any) -> Any:
-    from llmcost.tts import _generated as T
-
+    """Generated function ``name`` of :mod:`llmcost.tts._generated` on the values it takes."""
     fn, names, _ = T.FUNCTIONS[name]
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         return fn(*(vals[n] for n in names))
@@ -358,67 +95,113 @@ def _cascade(plan: TTSPlan, g: GroupPrims) -> bool:
     return _shared(plan, g) and plan.samples > 1
 
 
-def query_totals(prims: Prims, plan: TTSPlan, N: Any, L: Any, w_step: Any, I_: float) -> dict[str, Any]:
-    """Per-query totals of the generator (arrays over N and L broadcast): FLOPs, bytes, eFLOPs."""
-    seq = plan.strategy == "sequential"
-    base = {
+@dataclass(frozen=True)
+class Generation:
+    """What a query's totals are evaluated at: ``samples`` x ``gen_len`` generated tokens (numbers,
+    or arrays that broadcast), the weight bytes of one decode step and the eFLOPs intensity."""
+
+    samples: Any
+    gen_len: Any
+    w_step: Any
+    intensity: float
+
+
+@dataclass
+class GroupSums:
+    """Σ over the attention layer groups of what the generation attends, reads and keeps."""
+
+    attn_flops: Any = 0.0
+    kv_read: Any = 0.0
+    kv_res: Any = 0.0
+    sel_flops: Any = 0.0
+    sel_read: Any = 0.0
+
+
+def _strategy_values(plan: TTSPlan, gen: Generation) -> dict[str, Any]:
+    """Values of the strategy symbols of :mod:`llmcost.tts.formulas` (beams and beam steps
+    bounded by the samples and the generation)."""
+    N, L = gen.samples, gen.gen_len
+    return {
         "n_samples": N,
         "l_in": float(plan.prompt_len),
         "l_out": L,
         "beam_width": np.minimum(plan.beam_width, N),
         "beam_step": np.minimum(float(plan.beam_step), L),
     }
+
+
+def _attended(plan: TTSPlan, g: GroupPrims, base: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(query-key pairs attended, KV positions read, KV positions resident) of one layer group."""
+    seq = plan.strategy == "sequential"
     sp = plan.sparse
-    attn_flops: Any = 0.0
-    kv_read: Any = 0.0
-    kv_res: Any = 0.0
-    sel_flops: Any = 0.0
-    sel_read: Any = 0.0
+    v = dict(base, budget=min(g.window, float(sp.budget)) if sp else g.window)
+    pairs = _gen("pairs__sequential" if seq else "pairs__parallel", **v)
+    kind = "beam_shared" if plan.strategy == "beam" else "parallel_shared"
+    if seq:
+        reads = _gen("reads__sequential", **v)
+    elif _shared(plan, g):
+        reads = _gen(f"reads__{kind}", **v)
+    else:
+        reads = _gen("reads__parallel", **v)
+    # the cache holds the prompt once whatever the selection; windows bound what stays
+    if seq:
+        res = _gen("resident__sequential", **dict(v, budget=g.window))
+    elif math.isinf(g.window):
+        res = _gen(f"resident__{kind}", **v)
+    else:
+        res = _gen("resident__parallel", **dict(v, budget=g.window))
+    return pairs, reads, res
+
+
+def _selection(plan: TTSPlan, base: dict[str, Any]) -> tuple[Any, Any] | None:
+    """(summary keys scored, summary keys read) of block top-k selection, per unit of ``f_pair/2``
+    and ``k_pos/2``; None without block top-k."""
+    sp = plan.sparse
+    if sp is None or sp.block <= 1:
+        return None
+    vb = dict(base, block=float(sp.block))
+    if plan.strategy == "sequential":  # one chain: every summary key scored is read
+        scored = _gen("select_pairs__sequential", **vb)
+        return scored, scored
+    return _gen("select_pairs__parallel", **vb), _gen("select_reads__parallel", **vb)
+
+
+def _group_sums(prims: Prims, plan: TTSPlan, base: dict[str, Any]) -> GroupSums:
+    """Attended pairs, read and resident KV positions and the selection, each scaled by its
+    group's per-pair / per-position figure and summed over the groups in order."""
+    s = GroupSums()
+    sel = _selection(plan, base)
     for g in prims.groups:
-        budget = min(g.window, float(sp.budget)) if sp else g.window
-        v = dict(base, budget=budget)
-        pairs = _gen("pairs__sequential" if seq else "pairs__parallel", **v)
-        kind = "beam_shared" if plan.strategy == "beam" else "parallel_shared"
-        if seq:
-            reads = _gen("reads__sequential", **v)
-        elif _shared(plan, g):
-            reads = _gen(f"reads__{kind}", **v)
-        else:
-            reads = _gen("reads__parallel", **v)
-        # the cache holds the prompt once whatever the selection; windows bound what stays
-        if seq:
-            res = _gen("resident__sequential", **dict(v, budget=g.window))
-        elif math.isinf(g.window):
-            res = _gen(f"resident__{kind}", **v)
-        else:
-            res = _gen("resident__parallel", **dict(v, budget=g.window))
-        attn_flops = attn_flops + g.f_pair * pairs
-        kv_read = kv_read + g.k_pos * reads
-        kv_res = kv_res + g.k_pos * res
-        if sp is not None and sp.block > 1:
-            vb = dict(base, block=float(sp.block))
-            sel_flops = sel_flops + g.f_pair / 2 * _gen(
-                "select_pairs__sequential" if seq else "select_pairs__parallel", **vb
-            )
-            sel_read = sel_read + g.k_pos / 2 * (
-                _gen("select_pairs__sequential", **vb) if seq else _gen("select_reads__parallel", **vb)
-            )
+        pairs, reads, res = _attended(plan, g, base)
+        s.attn_flops = s.attn_flops + g.f_pair * pairs
+        s.kv_read = s.kv_read + g.k_pos * reads
+        s.kv_res = s.kv_res + g.k_pos * res
+        if sel is not None:
+            s.sel_flops = s.sel_flops + g.f_pair / 2 * sel[0]
+            s.sel_read = s.sel_read + g.k_pos / 2 * sel[1]
+    return s
+
+
+def query_totals(prims: Prims, plan: TTSPlan, gen: Generation) -> dict[str, Any]:
+    """Per-query totals of the generator (arrays over N and L broadcast): FLOPs, bytes, eFLOPs."""
+    seq = plan.strategy == "sequential"
+    N, L = gen.samples, gen.gen_len
+    s = _group_sums(prims, plan, _strategy_values(plan, gen))
     linear = _gen("linear_flops", f_tok=prims.f_tok, l_out=L, n_samples=N)
-    steps = _gen("steps__sequential" if seq else "steps__parallel", l_out=L, n_samples=N)
-    tokens = _gen("tokens", l_out=L, n_samples=N)
-    comp = linear + attn_flops + sel_flops
-    mem = kv_read + sel_read
+    comp = T.decode_flops(fl_linear=linear, fl_attn=s.attn_flops, fl_select=s.sel_flops)
+    mem = T.kv_read_bytes(by_kv=s.kv_read, by_select=s.sel_read)
+    weights = "weight_bytes__sequential" if seq else "weight_bytes__parallel"
     return {
         "linear_flops": linear,
-        "attention_flops": attn_flops + sel_flops,
+        "attention_flops": T.attention_flops(fl_attn=s.attn_flops, fl_select=s.sel_flops),
         "decode_flops": comp,
         "kv_read_bytes": mem,
-        "kv_resident_bytes": kv_res,
-        "weight_bytes": steps * w_step,
-        "activation_bytes": tokens * prims.a_tok,
-        "steps": steps,
-        "tokens": tokens,
-        "eflops": _gen("eflops", c_comp=comp, c_mem=mem, intensity=I_),
+        "kv_resident_bytes": s.kv_res,
+        "weight_bytes": _gen(weights, l_out=L, n_samples=N, w_step=gen.w_step),
+        "activation_bytes": T.activation_bytes(a_tok=prims.a_tok, l_out=L, n_samples=N),
+        "steps": _gen("steps__sequential" if seq else "steps__parallel", l_out=L, n_samples=N),
+        "tokens": _gen("tokens", l_out=L, n_samples=N),
+        "eflops": T.eflops(c_comp=comp, c_mem=mem, intensity=gen.intensity),
     }
 
 
@@ -431,7 +214,8 @@ def _step_points(total: int) -> tuple[np.ndarray, float]:
 
 
 def _attn_roofline(ev: I.Evaluator, flops: Any, hbm: Any) -> Any:
-    from llmcost.kernels.roofline import roofline
+    """Roofline time of an attention kernel of ``flops`` and ``hbm`` bytes on ``ev``'s device."""
+    from llmcost.kernels.roofline import T_KERNEL, roofline
 
     return roofline(
         flops,
@@ -440,57 +224,118 @@ def _attn_roofline(ev: I.Evaluator, flops: Any, hbm: Any) -> Any:
         ev.hw.memory_bandwidth,
         eta_c=ev.eta_attn,
         eta_m=ev.hw.memory_efficiency,
-        t_launch=I.T_KERNEL,
+        t_launch=T_KERNEL,
     ).time
 
 
-def decode_time(ev: I.Evaluator, prims: Prims, plan: TTSPlan, N: int, L: int) -> tuple[float, float]:
-    """(total decode time, mean step time) of the generation on the plan's devices."""
+@dataclass(frozen=True)
+class Steps:
+    """The decode steps evaluated: indices ``t``, the sequences decoded together, the prompt
+    length, and per step the context of the sequence's own tokens and of the shared prefix it
+    attends and reads."""
+
+    t: np.ndarray
+    batch: float
+    prompt: float
+    own: Any
+    prefix_attended: Any
+    prefix_read: Any
+
+
+def _steps(plan: TTSPlan, t: np.ndarray) -> Steps:
+    """Contexts of decode steps ``t`` (beam search: :func:`llmcost.tts.formulas.beam_own_ctx` and
+    the prefix formulas; otherwise the whole generation is the sample's own, after the prompt)."""
+    N, L, Li = plan.samples, plan.gen_len, float(plan.prompt_len)
+    batch = 1.0 if plan.strategy == "sequential" else float(N)
+    if plan.strategy != "beam":
+        return Steps(t=t, batch=batch, prompt=Li, own=t, prefix_attended=Li, prefix_read=Li)
+    v = {
+        "step": t,
+        "l_in": Li,
+        "beam_step": float(min(plan.beam_step, L)),
+        "beam_width": float(min(plan.beam_width, N)),
+    }
+    return Steps(
+        t=t,
+        batch=batch,
+        prompt=Li,
+        own=_gen("beam__own_ctx", **v),
+        prefix_attended=_gen("beam__prefix_attended", **v),
+        prefix_read=_gen("beam__prefix_read", **v),
+    )
+
+
+def _decode_groups(ctx: Context, plan: TTSPlan) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+    """Decode layer groups whose shared prompt has its own kernel (cascade), and the others
+    (with sparse attention: their window bounded by the top-k budget)."""
     from llmcost.graph.ops import GroupInfo, layer_groups
 
-    seq = plan.strategy == "sequential"
-    steps = N * L if seq else L
-    t, wgt = _step_points(steps)
-    batch = 1.0 if seq else float(N)
     sp = plan.sparse
-    Li = float(plan.prompt_len)
-    by_name = {g.name: g for g in prims.groups}
+    by_name = {g.name: g for g in ctx.prims.groups}
     shared, own = [], []
-    for g in layer_groups(ev.spec, "decode"):
-        gp = by_name[g.name]
-        if _cascade(plan, gp):
+    for g in layer_groups(ctx.spec, "decode"):
+        if _cascade(plan, by_name[g.name]):
             shared.append(("decode", g))
         else:
             w = g.window if sp is None else min(g.window or sp.budget, sp.budget)
             own.append(("decode", GroupInfo(g.name, g.shape, g.count, w)))
-    time: Any = 0.0
-    if plan.strategy == "beam":
-        ell = float(min(plan.beam_step, L))
-        j = np.ceil(t / ell)
-        own_ctx = t - (j - 1) * ell
-        b = float(min(plan.beam_width, N))
-        pre_att, pre_read = Li + (j - 1) * ell, Li + b * (j - 1) * ell
-    else:
-        own_ctx, pre_att, pre_read = t, Li, Li
-    if shared:
-        ph = ev.phase(shared, "io__decode__last", micro_batch=batch, ctx=own_ctx)
-        time = time + ph.time
+    return shared, own
+
+
+def _shared_terms(ev: I.Evaluator, shared: list[tuple[str, Any]], steps: Steps) -> list[Any]:
+    """Step time of the cascade groups: their layers on the samples' own tokens, then per group
+    the shared prompt (and beam history) attended by one kernel for the whole batch."""
+    ph = ev.phase(shared, "io__decode__last", micro_batch=steps.batch, ctx=steps.own)
+    terms = [ph.time]
+    if steps.prompt > 0:
         for _, g in shared:
-            fl = _sum(g.shape, ev.vals, math.inf, 0, ("attention",), micro_batch=1.0, ctx=pre_att)
-            hb = _sum(g.shape, ev.vals, math.inf, 1, ("attention",), micro_batch=1.0, ctx=pre_read)
-            if Li > 0:
-                time = time + g.count * _attn_roofline(ev, batch * fl, hb)
+            work = {"kinds": ATTENTION, "micro_batch": 1.0}
+            fl = quantity_sum(g.shape, ev.vals, math.inf, FLOPS, ctx=steps.prefix_attended, **work)
+            hb = quantity_sum(g.shape, ev.vals, math.inf, HBM, ctx=steps.prefix_read, **work)
+            terms.append(g.count * _attn_roofline(ev, steps.batch * fl, hb))
+    return terms
+
+
+def _own_term(ev: I.Evaluator, own: list[tuple[str, Any]], steps: Steps, cascade: bool) -> Any:
+    """Step time of the other groups at their whole context (the io operators counted once: with
+    cascade groups they are in :func:`_shared_terms`)."""
+    ph = ev.phase(own, "io__decode__last", micro_batch=steps.batch, ctx=steps.prompt + steps.t)
+    return sum(o.count * o.time for o in ph.ops if not (cascade and o.group == "io"))
+
+
+def _selection_term(ctx: Context, plan: TTSPlan, steps: Steps) -> Any:
+    """Block top-k selection of each step on one device, one attention-like roofline kernel
+    (:func:`llmcost.tts.formulas.select_step_flops` / ``select_step_bytes``)."""
+    v = {
+        "step": steps.t,
+        "l_in": steps.prompt,
+        "n_seqs": steps.batch,
+        "block": plan.sparse.block,
+        "f_pair_dev": sum(g.f_pair_dev for g in ctx.prims.groups),
+        "k_pos_dev": sum(g.k_pos_dev for g in ctx.prims.groups),
+    }
+    return _attn_roofline(ctx.ev, _gen("select_step_flops", **v), _gen("select_step_bytes", **v))
+
+
+def decode_time(ctx: Context, plan: TTSPlan) -> tuple[float, float]:
+    """(total decode time, mean step time) of the generation on the plan's devices."""
+    seq = plan.strategy == "sequential"
+    t, wgt = _step_points(plan.samples * plan.gen_len if seq else plan.gen_len)
+    steps = _steps(plan, t)
+    shared, own = _decode_groups(ctx, plan)
+    terms = _shared_terms(ctx.ev, shared, steps) if shared else []
     if own:
-        ph = ev.phase(own, "io__decode__last", micro_batch=batch, ctx=Li + t)
-        time = time + sum(o.count * o.time for o in ph.ops if not (shared and o.group == "io"))
-    if sp is not None and sp.block > 1:
-        fsel = sum(g.f_pair_dev for g in prims.groups) / 2
-        ksel = sum(g.k_pos_dev for g in prims.groups) / 2
-        time = time + _attn_roofline(
-            ev, batch * fsel * (Li + t) / sp.block, ksel * (Li + batch * t) / sp.block
-        )
+        terms.append(_own_term(ctx.ev, own, steps, bool(shared)))
+    if plan.sparse is not None and plan.sparse.block > 1:
+        terms.append(_selection_term(ctx, plan, steps))
+    time: Any = 0.0
+    for term in terms:  # one running sum, term by term: the order fixes the floating-point result
+        time = time + term
     arr = np.broadcast_to(np.asarray(time, dtype=float), t.shape)
-    return float(np.sum(arr) * wgt), float(np.mean(arr))
+    total = np.sum(arr)  # np.mean's own sum: the mean below is bit for bit np.mean
+    return float(T.decode_time(step_weight=wgt, lat_steps=total)), float(
+        IF.tpot(t_steps=total, n_steps=arr.size)
+    )
 
 
 # ------------------------------------------------------------------------------ result
@@ -514,28 +359,43 @@ class TTSResult:
     prims: Prims
     notes: list[str] = field(default_factory=list)
 
+    def _verifier(self, key: str) -> float:
+        return self.verifier[key] if self.verifier else 0.0
+
     @property
     def flops(self) -> float:
-        v = self.verifier["flops"] if self.verifier else 0.0
-        return self.prefill[0] + self.totals["decode_flops"] + v
+        """Prefill + generation + verifier FLOPs (:func:`llmcost.tts.formulas.query_flops`)."""
+        c_comp = self.totals["decode_flops"]
+        return T.query_flops(fl_prefill=self.prefill[0], c_comp=c_comp, fl_verifier=self._verifier("flops"))
 
     @property
     def bytes(self) -> float:
+        """HBM bytes of the query (:func:`llmcost.tts.formulas.query_bytes`)."""
         t = self.totals
-        v = self.verifier["bytes"] if self.verifier else 0.0
-        return self.prefill[1] + t["weight_bytes"] + t["activation_bytes"] + t["kv_read_bytes"] + v
+        return T.query_bytes(
+            by_prefill=self.prefill[1],
+            by_weights=t["weight_bytes"],
+            by_act=t["activation_bytes"],
+            c_mem=t["kv_read_bytes"],
+            by_verifier=self._verifier("bytes"),
+        )
 
     @property
     def eflops(self) -> float:
-        v = self.verifier["flops"] if self.verifier else 0.0
-        return self.totals["eflops"] + v
+        """Kinetics eFLOPs of the query (:func:`llmcost.tts.formulas.query_eflops`)."""
+        t = self.totals
+        return T.query_eflops(
+            c_comp=t["decode_flops"],
+            c_mem=t["kv_read_bytes"],
+            intensity=self.intensity,
+            fl_verifier=self._verifier("flops"),
+        )
 
     def metrics(self) -> dict[str, Any]:
         """Metric values keyed by the validation README names (plus $ and J)."""
-        from llmcost.tts import _generated as T
-
         lat = self.latency["total"]
-        usd = float(T.usd(self.devices, lat, self.price_per_hour)) if self.price_per_hour else None
+        price = self.price_per_hour
+        usd = float(T.usd(devices=self.devices, latency=lat, usd_hour=price)) if price else None
         return {
             "eflops_per_query": self.eflops,
             "flops_per_query": self.flops,
@@ -543,12 +403,13 @@ class TTSResult:
             "latency_s": lat,
             "kv_cache_gib": self.totals["kv_resident_bytes"] / GIB,
             "usd_per_query": usd,
-            "joules_per_query": float(T.energy(self.devices, lat, self.tdp)),
+            "joules_per_query": float(T.energy(devices=self.devices, latency=lat, tdp_w=self.tdp)),
             "generated_tokens": self.totals["tokens"],
         }
 
 
 def _evaluators(spec: Any, hw: Hardware, plan: TTSPlan) -> tuple[I.Evaluator, I.Evaluator]:
+    """Evaluators of the query's serving plan on one device (tp = 1) and on the plan's devices."""
     if spec.is_encoder_decoder:
         raise PlanError(
             f"test-time scaling is modelled for decoder-only models; {spec.name} is encoder-decoder"
@@ -558,30 +419,33 @@ def _evaluators(spec: Any, hw: Hardware, plan: TTSPlan) -> tuple[I.Evaluator, I.
     return I.Evaluator(spec, hw, one), I.Evaluator(spec, hw, ip)
 
 
-def _verifier(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, N: int, L: int) -> dict[str, float]:
-    """Reward-model scoring as a prefill (an outcome reward model reads, never generates: prefill only) [derived]: each of
-    the N samples' ``L_in + L_out`` tokens (beam: each candidate's chain, scored step by step
-    with its KV kept, the same tokens); sequential: one pass over the ``L_in + N·L_out`` chain."""
-    spec = I.spec_of(model)
+def _forward(ev: I.Evaluator, batch: float, length: float) -> I.PhaseCost:
+    """A prefill of ``batch`` sequences of ``length`` tokens on ``ev``'s devices."""
+    from llmcost.graph.ops import layer_groups
+
+    return ev.phase(
+        [("forward", g) for g in layer_groups(ev.spec, "forward")],
+        "io__forward__last",
+        micro_batch=batch,
+        seq=length,
+        ctx=length,
+    )
+
+
+def _verifier(hw: Hardware, plan: TTSPlan) -> dict[str, float]:
+    """Reward-model scoring as a prefill (an outcome reward model reads, never generates: prefill
+    only) [derived]: each of the N samples' ``L_in + L_out`` tokens (beam: each candidate's chain,
+    scored step by step with its KV kept, the same tokens); sequential: one pass over the
+    ``L_in + N·L_out`` chain."""
+    spec = I.spec_of(plan.verifier)
     ev1, ev = _evaluators(spec, hw, plan)
+    N, L = plan.samples, plan.gen_len
     n_seq, length = (
         (1.0, plan.prompt_len + N * L) if plan.strategy == "sequential" else (float(N), plan.prompt_len + L)
     )
-    fl, by = _prefill_totals(spec, ev1.vals, n_seq, float(length))
-    ph = ev.phase(
-        [("forward", g) for g in _groups(spec, "forward")],
-        "io__forward__last",
-        micro_batch=n_seq,
-        seq=float(length),
-        ctx=float(length),
-    )
+    fl, by = prefill_totals(spec, ev1.vals, n_seq, float(length))
+    ph = _forward(ev, n_seq, float(length))
     return {"flops": fl, "bytes": by, "time": float(ph.time), "name": spec.name}  # type: ignore[dict-item]
-
-
-def _groups(spec: Any, phase: str) -> Any:
-    from llmcost.graph.ops import layer_groups
-
-    return layer_groups(spec, phase)
 
 
 @dataclass
@@ -608,12 +472,12 @@ def choose(ctx: Context, plan: TTSPlan, I_: float) -> tuple[TTSPlan, dict[str, f
     near the context, block-selection overhead, lost prompt sharing) the dense plan is used."""
     N, L = float(plan.samples), float(plan.gen_len)
     batch = 1.0 if plan.strategy == "sequential" else N
-    w = float(ctx.prims.w_step(ctx.spec, batch))
-    tot = {k: float(v) for k, v in query_totals(ctx.prims, plan, N, L, w, I_).items()}
+    gen = Generation(N, L, float(ctx.prims.w_step(ctx.spec, batch)), I_)
+    tot = {k: float(v) for k, v in query_totals(ctx.prims, plan, gen).items()}
     if plan.sparse is None:
         return plan, tot, None
     dense = replace(plan, sparse=None)
-    td = {k: float(v) for k, v in query_totals(ctx.prims, dense, N, L, w, I_).items()}
+    td = {k: float(v) for k, v in query_totals(ctx.prims, dense, gen).items()}
     if td["eflops"] <= tot["eflops"]:
         return (
             dense,
@@ -623,68 +487,70 @@ def choose(ctx: Context, plan: TTSPlan, I_: float) -> tuple[TTSPlan, dict[str, f
     return plan, tot, None
 
 
+def _memory(ctx: Context, pre: I.PhaseCost, kv_resident: float) -> dict[str, Any]:
+    """Memory per device: weights, resident KV (the shared prompt counted once,
+    :func:`llmcost.tts.formulas.kv_device`), workspace, reserved; PlanError when it does not fit."""
+    mem = I.device_memory(ctx.ev, 1.0, pre)
+    groups = ctx.prims.groups
+    kv_dev = T.kv_device(
+        kv_resident=kv_resident,
+        k_pos_dev=sum(g.k_pos_dev for g in groups),
+        k_pos_all=max(1e-30, sum(g.k_pos for g in groups)),
+    )
+    mem["kv_cache"] = kv_dev
+    mem["total"] = IF.memory__total(
+        m_weights=mem["weights"], m_kv=kv_dev, m_act=mem["activations"], m_reserved=mem["reserved"]
+    )
+    if mem["total"] > mem["usable"]:
+        raise PlanError(
+            f"does not fit: {mem['total'] / GIB:.1f} GiB per GPU needed (weights {mem['weights'] / GIB:.1f}, "
+            f"KV {kv_dev / GIB:.1f}) of {mem['usable'] / GIB:.1f} GiB usable on {ctx.ev.hw.id}; "
+            "raise --tp, quantize the KV cache, or use fewer samples / shorter generations"
+        )
+    return mem
+
+
+def _latency(
+    ctx: Context, plan: TTSPlan, pre: I.PhaseCost
+) -> tuple[dict[str, float], dict[str, float] | None]:
+    """Prefill, decode (and mean step), verifier and total latency; the verifier's costs."""
+    t_pre = float(pre.time) if plan.prompt_len > 0 else 0.0
+    t_dec, tpot = decode_time(ctx, plan)
+    ver = _verifier(ctx.ev.hw, plan) if plan.verifier else None
+    t_ver = ver["time"] if ver else 0.0
+    total = T.latency_total(lat_prefill=t_pre, lat_decode=t_dec, lat_verifier=t_ver)
+    return {"prefill": t_pre, "decode": t_dec, "tpot": tpot, "verifier": t_ver, "total": total}, ver
+
+
 def cost(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, ctx: Context | None = None) -> TTSResult:
     """Cost one query; PlanError when it does not divide or does not fit."""
     plan.check()
     ctx = ctx or prepare(model, hw, plan)
-    spec, ev1, ev, prims = ctx.spec, ctx.ev1, ctx.ev, ctx.prims
+    spec = ctx.spec
     if CONTEXT_RULE.broken(spec, plan):
         raise PlanError(CONTEXT_RULE.message(spec, plan))
-    N, L = plan.samples, plan.gen_len
-    I_, note = intensity(hw, plan.intensity, ev.math[0])
-    asked = plan
-    plan, totals, why = choose(ctx, plan, I_)
-    notes = [n for n in (why, R.context_note(spec, context_len(asked))) if n]
-    prefill = _prefill_totals(spec, ev1.vals, 1.0, float(plan.prompt_len))
-    # memory per device: weights, resident KV (shared prompt counted once), workspace, reserved
-    pre = ev.phase(
-        [("forward", g) for g in _groups(spec, "forward")],
-        "io__forward__last",
-        micro_batch=1.0,
-        seq=float(max(1, plan.prompt_len)),
-        ctx=float(max(1, plan.prompt_len)),
-    )
-    mem = I._memory(ev, 1.0, pre)
-    kv_dev = (
-        totals["kv_resident_bytes"]
-        * sum(g.k_pos_dev for g in prims.groups)
-        / max(1e-30, sum(g.k_pos for g in prims.groups))
-    )
-    mem["kv_cache"] = kv_dev
-    mem["total"] = mem["weights"] + kv_dev + mem["activations"] + mem["reserved"]
-    if mem["total"] > mem["usable"]:
-        raise PlanError(
-            f"does not fit: {mem['total'] / GIB:.1f} GiB per GPU needed (weights {mem['weights'] / GIB:.1f}, "
-            f"KV {kv_dev / GIB:.1f}) of {mem['usable'] / GIB:.1f} GiB usable on {hw.id}; "
-            "raise --tp, quantize the KV cache, or use fewer samples / shorter generations"
-        )
-    t_pre = float(pre.time) if plan.prompt_len > 0 else 0.0
-    t_dec, tpot = decode_time(ev, prims, plan, N, L)
-    ver = _verifier(plan.verifier, hw, plan, N, L) if plan.verifier else None
-    t_ver = ver["time"] if ver else 0.0
-    if plan.strategy == "majority" and ver:
+    I_, note = intensity(hw, plan.intensity, ctx.ev.math[0])
+    used, totals, why = choose(ctx, plan, I_)
+    notes = [n for n in (why, R.context_note(spec, context_len(plan))) if n]
+    pre = _forward(ctx.ev, 1.0, float(max(1, used.prompt_len)))
+    mem = _memory(ctx, pre, totals["kv_resident_bytes"])
+    latency, ver = _latency(ctx, used, pre)
+    if used.strategy == "majority" and ver:
         notes.append("majority with a verifier: verifier-weighted voting, scoring every sample")
-    latency = {
-        "prefill": t_pre,
-        "decode": t_dec,
-        "tpot": tpot,
-        "verifier": t_ver,
-        "total": t_pre + t_dec + t_ver,
-    }
     return TTSResult(
-        spec.name,
-        hw.id,
-        asked,
-        plan.infer.devices,
-        totals,
-        prefill,
-        ver,
-        I_,
-        note,
-        latency,
-        mem,
-        hw.price_per_hour,
-        hw.tdp,
-        prims,
-        notes,
+        model=spec.name,
+        hardware=hw.id,
+        plan=plan,
+        devices=used.infer.devices,
+        totals=totals,
+        prefill=prefill_totals(spec, ctx.ev1.vals, 1.0, float(used.prompt_len)),
+        verifier=ver,
+        intensity=I_,
+        intensity_note=note,
+        latency=latency,
+        memory=mem,
+        price_per_hour=hw.price_per_hour,
+        tdp=hw.tdp,
+        prims=ctx.prims,
+        notes=notes,
     )

@@ -1,0 +1,121 @@
+"""Generated from llmcost/inference/formulas.py by
+``python -m llmcost.inference.formulas``: do not edit (tests/test_inference.py pins it).
+
+One numpy function per serving composition figure; FUNCTIONS maps its name to
+(function, argument names, expression hash).
+"""
+# ruff: noqa
+
+import numpy
+
+
+def micro_batches(b_rep, pp):
+    """Pipeline micro-batches of a replica's batch: ``m = max(1, min(b, p))`` (GPipe, Huang et"""
+    return numpy.maximum(1, numpy.minimum(b_rep, pp))
+
+
+def micro_batch(b_rep, pp):
+    """Sequences per micro-batch: ``b/m`` (GPipe, Huang et al. 2019)."""
+    return b_rep/numpy.maximum(1, numpy.minimum(b_rep, pp))
+
+
+def hop_bytes(b_r, cp, d_model, micro_batch, seq):
+    """Bytes one pipeline stage sends the next per micro-batch: its boundary activations,"""
+    return b_r*(d_model*(micro_batch*seq/cp))
+
+
+def ttft(n_mb, pp, t_hop, t_prefill):
+    """Time to first token: ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_hop`` (GPipe fill,"""
+    return t_hop*(pp - 1) + t_prefill*((n_mb + pp - 1)/pp)
+
+
+def decode_step(pp, t_decode, t_hop):
+    """One decode step: ``T_dec(b/m, ctx) + (p − 1)·T_hop`` (the micro-batches' tokens move"""
+    return t_decode + t_hop*(pp - 1)
+
+
+def tpot(n_steps, t_steps):
+    """Time per output token: the mean decode step, ``Σ T_step / n_steps``, every step at its own"""
+    return t_steps/n_steps
+
+
+def e2e(t_steps, ttft):
+    """End-to-end latency: ``E2E = TTFT + Σ T_step`` over the request's output_len − 1 decode"""
+    return t_steps + ttft
+
+
+def memory__weights(m_io, m_layers, m_norm, pp):
+    """Weight bytes per device: ``W_L/p + W_io + W_norm`` — the layers split over p stages; the"""
+    return m_norm + (m_io + m_layers/pp)
+
+
+def memory__kv_cache(m_kv_all, pp):
+    """KV-cache bytes per device: ``KV_L/p``, the stage's layers at the request's final context"""
+    return m_kv_all/pp
+
+
+def memory__reserved(f_reserved, usable):
+    """Reserved runtime memory (CUDA context, NCCL buffers, allocator slack): ``f_r·M_usable``"""
+    return f_reserved*usable
+
+
+def memory__total(m_act, m_kv, m_reserved, m_weights):
+    """Memory per device: ``M_w + M_kv + M_a + M_r`` (weights, KV cache, activation workspace,"""
+    return m_reserved + (m_act + (m_kv + m_weights))
+
+
+def output_rate(batch, e2e, output_len):
+    """Output tokens per second of the deployment: ``B·n_out / E2E`` (static batching: the"""
+    return batch*output_len/e2e
+
+
+def output_rate__decode_pool(batch, tpot):
+    """Output tokens per second of the decode pool of a disaggregated deployment: ``B / TPOT``"""
+    return batch/tpot
+
+
+def seconds_per_token(out_rate):
+    """Deployment time per output token: ``1 / R_out`` [derived]."""
+    return 1/out_rate
+
+
+def output_rate_per_device(devices, out_rate):
+    """Output tokens per second per device: ``R_out / n_dev`` [derived]."""
+    return out_rate/devices
+
+
+def input_rate_per_device(batch, devices, prompt_len, ttft):
+    """Prompt tokens per second per device: ``(B·n_in / TTFT) / n_dev`` (the prefill rate) [derived]."""
+    return (batch*prompt_len/ttft)/devices
+
+
+def user_rate(tpot):
+    """Output tokens per second one user sees: ``1 / TPOT`` [derived]."""
+    return 1/tpot
+
+
+def joules_per_token(devices, s_per_tok, tdp_w):
+    """Energy per output token at TDP: ``(n_dev·P_TDP)·τ`` with ``τ = 1/R_out`` (TDP × time: an"""
+    return s_per_tok*(devices*tdp_w)
+
+
+FUNCTIONS = {
+    'micro_batches': (micro_batches, ('b_rep', 'pp'), '9e1720b074e10cae'),
+    'micro_batch': (micro_batch, ('b_rep', 'pp'), 'f20cc7338732585e'),
+    'hop_bytes': (hop_bytes, ('b_r', 'cp', 'd_model', 'micro_batch', 'seq'), '7ab5c4d6fcc1fbee'),
+    'ttft': (ttft, ('n_mb', 'pp', 't_hop', 't_prefill'), '9e3067888d873880'),
+    'decode_step': (decode_step, ('pp', 't_decode', 't_hop'), 'aecd714b1a9106f8'),
+    'tpot': (tpot, ('n_steps', 't_steps'), '064a6800e2575d28'),
+    'e2e': (e2e, ('t_steps', 'ttft'), '4da17b70cd26e6df'),
+    'memory__weights': (memory__weights, ('m_io', 'm_layers', 'm_norm', 'pp'), 'f406d5dba7075a53'),
+    'memory__kv_cache': (memory__kv_cache, ('m_kv_all', 'pp'), 'd2d89744f785f2f6'),
+    'memory__reserved': (memory__reserved, ('f_reserved', 'usable'), '3b352de66f02e0d1'),
+    'memory__total': (memory__total, ('m_act', 'm_kv', 'm_reserved', 'm_weights'), 'a3cf7d9ac2e8a06b'),
+    'output_rate': (output_rate, ('batch', 'e2e', 'output_len'), 'c85e2e28f5b8f65b'),
+    'output_rate__decode_pool': (output_rate__decode_pool, ('batch', 'tpot'), '6675c1a12cc6d797'),
+    'seconds_per_token': (seconds_per_token, ('out_rate',), '264b419e072db053'),
+    'output_rate_per_device': (output_rate_per_device, ('devices', 'out_rate'), 'f3abcd737b3f5aff'),
+    'input_rate_per_device': (input_rate_per_device, ('batch', 'devices', 'prompt_len', 'ttft'), '0b05fb72e7763e06'),
+    'user_rate': (user_rate, ('tpot',), '99c0ac7aed082400'),
+    'joules_per_token': (joules_per_token, ('devices', 's_per_tok', 'tdp_w'), 'ee77278a832e45b2'),
+}

@@ -1,0 +1,233 @@
+"""Inference composition formulas (sympy): how operator and phase times, memory components and
+rates compose into the serving figures of :mod:`llmcost.inference.serve` (and, for memory, of
+:mod:`llmcost.tts.query`).
+
+The phase times themselves (``T_fwd``, ``T_dec``: Σ count·T_op over the operator graph) come from
+:mod:`llmcost.inference.evaluator`; the collective times from :mod:`llmcost.collectives.cost`.
+What is here is the arithmetic on top of them:
+
+* pipeline (GPipe fill, Huang et al. 2019): micro-batches ``m = max(1, min(b, p))`` of ``b/m``
+  sequences; ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_hop``, each decode step
+  ``T_dec(b/m, ctx) + (p − 1)·T_hop``, ``TPOT`` their mean and ``E2E = TTFT + Σ steps``
+  (static batching, TensorRT-LLM gptSessionBenchmark);
+* memory per device: weights, KV cache, activation workspace and reserved runtime memory;
+* rates, energy per token (money per token: :func:`llmcost.economics.formulas.usd_per_million_tokens`).
+
+Parenthesised groups (``UnevaluatedExpr``) fix the evaluation order of the generated code, so
+that it performs the same floating-point operations in the same order as the arithmetic it
+replaced (bit-identical figures); they do not change the value of the expression.
+
+``python -m llmcost.inference.formulas`` regenerates :mod:`llmcost.inference._generated` (numpy
+only); tests/test_inference.py pins it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import sympy as sp
+from sympy import UnevaluatedExpr as Ordered
+
+from llmcost.economics import formulas as _economics  # noqa: F401  (defines devices, tdp_w)
+from llmcost.graph.ops import S as graph_symbol  # defines the graph's symbols (b_r) on first use
+from llmcost.symbolic.compile import arguments, generated_header, write_generated
+from llmcost.symbolic.symbols import define, sym
+
+define("b_rep", "sequence", "sequences per replica: the serving batch over dp (b)", latex="b")
+define("n_mb", "1", "pipeline micro-batches of a replica's batch (m)", latex="m")
+define("t_prefill", "s", "prefill of one micro-batch through every layer (T_fwd)", latex=r"T_{fwd}")
+define("t_decode", "s", "one decode step of one micro-batch through every layer (T_dec)", latex=r"T_{dec}")
+define(
+    "t_hop", "s", "one pipeline send/recv of a micro-batch's boundary activations (T_hop)", latex=r"T_{hop}"
+)
+define(
+    "t_steps",
+    "s",
+    "decode step times summed over the steps evaluated (the request's output_len − 1 steps)",
+    latex=r"\Sigma T_{step}",
+)
+define("n_steps", "1", "decode steps evaluated (output_len − 1, at least 1)", latex="n_{steps}")
+define("ttft", "s", "time to first token", latex="TTFT")
+define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
+define("e2e", "s", "end-to-end latency of the request", latex="E2E")
+define(
+    "m_layers", "B", "resident weight bytes of all decoder (and encoder) layers on one device", latex="W_L"
+)
+define("m_io", "B", "embedding / LM-head weight bytes of the fuller pipeline stage", latex=r"W_{io}")
+define("m_norm", "B", "final-norm weight bytes", latex=r"W_{norm}")
+define("m_kv_all", "B", "KV-cache bytes of every layer on one device at the final context", latex=r"KV_L")
+define("m_weights", "B", "weight bytes per device", latex=r"M_w")
+define("m_kv", "B", "KV-cache bytes per device", latex=r"M_{kv}")
+define("m_act", "B", "activation workspace per device (largest operator input + output)", latex=r"M_a")
+define("m_reserved", "B", "reserved runtime memory per device", latex=r"M_r")
+define("usable", "B", "usable device memory (catalog)", latex=r"M_{usable}")
+define("f_reserved", "1", "reserved runtime memory as a fraction of usable memory", latex=r"f_r")
+define("batch", "sequence", "sequences in the batch, whole system (B)", latex="B")
+define("prompt_len", "token", "prompt tokens per sequence", latex=r"n_{in}")
+define("output_len", "token", "generated tokens per sequence", latex=r"n_{out}")
+define("out_rate", "token/s", "output tokens per second of the deployment", latex=r"R_{out}")
+define("s_per_tok", "s/token", "device time per output token: 1/R_out", latex=r"\tau")
+
+S = sym
+
+
+# ------------------------------------------------------------------------------ pipeline
+def micro_batches() -> sp.Expr:
+    """Pipeline micro-batches of a replica's batch: ``m = max(1, min(b, p))`` (GPipe, Huang et
+    al. 2019: as many micro-batches as stages when the batch allows, at least one)."""
+    return sp.Max(1, sp.Min(S("b_rep"), S("pp")))
+
+
+def micro_batch() -> sp.Expr:
+    """Sequences per micro-batch: ``b/m`` (GPipe, Huang et al. 2019)."""
+    return S("b_rep") / micro_batches()
+
+
+def hop_bytes() -> sp.Expr:
+    """Bytes one pipeline stage sends the next per micro-batch: its boundary activations,
+    ``(b_mb·s/c)·h·b_r`` (tokens of the micro-batch on one CP rank x hidden size x bytes of the
+    residual stream: the ``b·s·h`` stage output of Narayanan et al. 2021 §4.1); a decode step
+    sends one token per sequence (``s = c = 1``)."""
+    tokens = Ordered(S("micro_batch") * S("seq") / S("cp"))
+    return Ordered(tokens * S("d_model")) * graph_symbol("b_r")
+
+
+def ttft() -> sp.Expr:
+    """Time to first token: ``TTFT = (m + p − 1)/p · T_fwd(b/m) + (p − 1)·T_hop`` (GPipe fill,
+    Huang et al. 2019: the last of m micro-batches leaves stage p after m + p − 1 stage times
+    of T_fwd/p, crossing p − 1 stage boundaries)."""
+    m, p = S("n_mb"), S("pp")
+    return Ordered((m + p - 1) / p) * S("t_prefill") + (p - 1) * S("t_hop")
+
+
+def decode_step() -> sp.Expr:
+    """One decode step: ``T_dec(b/m, ctx) + (p − 1)·T_hop`` (the micro-batches' tokens move
+    through the p stages in turn, each step one micro-batch's decode plus p − 1 hops; GPipe,
+    Huang et al. 2019) [derived]."""
+    return S("t_decode") + (S("pp") - 1) * S("t_hop")
+
+
+def tpot() -> sp.Expr:
+    """Time per output token: the mean decode step, ``Σ T_step / n_steps``, every step at its own
+    context ``prompt_len + 1 ... prompt_len + output_len − 1`` (static batching, TensorRT-LLM
+    gptSessionBenchmark)."""
+    return S("t_steps") / S("n_steps")
+
+
+def e2e() -> sp.Expr:
+    """End-to-end latency: ``E2E = TTFT + Σ T_step`` over the request's output_len − 1 decode
+    steps (static batching, TensorRT-LLM gptSessionBenchmark; 0 steps for one output token)."""
+    return S("ttft") + S("t_steps")
+
+
+# ------------------------------------------------------------------------------ memory
+def memory_weights() -> sp.Expr:
+    """Weight bytes per device: ``W_L/p + W_io + W_norm`` — the layers split over p stages; the
+    embedding on the first stage and the LM head on the last (with p > 1 the fuller of the two,
+    else both), the final norm (Megatron-LM theoretical_memory_usage.py
+    ``compute_weight_and_optimizer_memory``: embedding on the first stage, output layer on the last)."""
+    return Ordered(S("m_layers") / S("pp") + S("m_io")) + S("m_norm")
+
+
+def memory_kv_cache() -> sp.Expr:
+    """KV-cache bytes per device: ``KV_L/p``, the stage's layers at the request's final context
+    ``prompt_len + output_len`` (its largest, reached at the last step) [derived]."""
+    return S("m_kv_all") / S("pp")
+
+
+def memory_reserved() -> sp.Expr:
+    """Reserved runtime memory (CUDA context, NCCL buffers, allocator slack): ``f_r·M_usable``
+    (vLLM ``gpu_memory_utilization`` 0.9, TensorRT-LLM ``kv_cache_free_gpu_mem_fraction`` 0.9)."""
+    return S("f_reserved") * S("usable")
+
+
+def memory_total() -> sp.Expr:
+    """Memory per device: ``M_w + M_kv + M_a + M_r`` (weights, KV cache, activation workspace,
+    reserved) [derived: the components are disjoint]."""
+    return Ordered(Ordered(S("m_weights") + S("m_kv")) + S("m_act")) + S("m_reserved")
+
+
+# ------------------------------------------------------------------------------ rates, energy
+def output_rate() -> sp.Expr:
+    """Output tokens per second of the deployment: ``B·n_out / E2E`` (static batching: the
+    batch's tokens over the request time; TensorRT-LLM gptSessionBenchmark)."""
+    return S("batch") * S("output_len") / S("e2e")
+
+
+def output_rate_decode_pool() -> sp.Expr:
+    """Output tokens per second of the decode pool of a disaggregated deployment: ``B / TPOT``
+    (prefill runs on the prefill pool; DistServe, Zhong et al. 2024 §2)."""
+    return S("batch") / S("tpot")
+
+
+def seconds_per_token() -> sp.Expr:
+    """Deployment time per output token: ``1 / R_out`` [derived]."""
+    return Ordered(1) / S("out_rate")
+
+
+def output_rate_per_device() -> sp.Expr:
+    """Output tokens per second per device: ``R_out / n_dev`` [derived]."""
+    return S("out_rate") / S("devices")
+
+
+def input_rate_per_device() -> sp.Expr:
+    """Prompt tokens per second per device: ``(B·n_in / TTFT) / n_dev`` (the prefill rate) [derived]."""
+    return Ordered(S("batch") * S("prompt_len") / S("ttft")) / S("devices")
+
+
+def user_rate() -> sp.Expr:
+    """Output tokens per second one user sees: ``1 / TPOT`` [derived]."""
+    return Ordered(1) / S("tpot")
+
+
+def joules_per_token() -> sp.Expr:
+    """Energy per output token at TDP: ``(n_dev·P_TDP)·τ`` with ``τ = 1/R_out`` (TDP × time: an
+    upper bound on the draw) [derived]."""
+    return Ordered(S("devices") * S("tdp_w")) * S("s_per_tok")
+
+
+FORMULAS: dict[str, Callable[[], sp.Expr]] = {
+    "micro_batches": micro_batches,
+    "micro_batch": micro_batch,
+    "hop_bytes": hop_bytes,
+    "ttft": ttft,
+    "decode_step": decode_step,
+    "tpot": tpot,
+    "e2e": e2e,
+    "memory__weights": memory_weights,
+    "memory__kv_cache": memory_kv_cache,
+    "memory__reserved": memory_reserved,
+    "memory__total": memory_total,
+    "output_rate": output_rate,
+    "output_rate__decode_pool": output_rate_decode_pool,
+    "seconds_per_token": seconds_per_token,
+    "output_rate_per_device": output_rate_per_device,
+    "input_rate_per_device": input_rate_per_device,
+    "user_rate": user_rate,
+    "joules_per_token": joules_per_token,
+}
+
+
+def expression(name: str) -> sp.Expr:
+    """The sympy expression of ``name`` (a key of :data:`FORMULAS`)."""
+    return FORMULAS[name]()
+
+
+GENERATED = Path(__file__).with_name("_generated.py")
+HEADER = generated_header(
+    "llmcost.inference.formulas",
+    "tests/test_inference.py",
+    "One numpy function per serving composition figure; FUNCTIONS maps its name to\n(function, argument names, expression hash).",
+)
+
+
+def generated_source() -> str:
+    """Source of the runtime module: one function per entry of :data:`FORMULAS`."""
+    from llmcost.symbolic.compile import formulas_source
+
+    return formulas_source(FORMULAS, arguments, header=HEADER)
+
+
+if __name__ == "__main__":
+    write_generated(GENERATED, generated_source())
