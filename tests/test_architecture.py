@@ -234,10 +234,13 @@ def _graph_runtime_keys() -> set[str]:
 GENERATED_REACH: dict[str, Callable[[], set[str]] | None] = {
     "collectives": _collective_runtime_keys,
     "graph": _graph_runtime_keys,
+    "inference": None,
+    "tts": None,
+    "economics": None,
 }
 # Areas with a _generated module not checked yet (their unused functions are being deleted on
 # other branches); move each into GENERATED_REACH (value None) once it passes.
-GENERATED_PENDING: tuple[str, ...] = ("training", "tts", "economics")
+GENERATED_PENDING: tuple[str, ...] = ("training",)
 
 
 def test_every_generated_area_is_checked_or_pending() -> None:
