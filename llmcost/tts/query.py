@@ -136,18 +136,18 @@ def _attended(plan: TTSPlan, g: GroupPrims, base: dict[str, Any]) -> tuple[Any, 
     sp = plan.sparse
     v = dict(base, budget=min(g.window, float(sp.budget)) if sp else g.window)
     pairs = _gen("pairs__sequential" if seq else "pairs__parallel", **v)
-    kind = "beam_shared" if plan.strategy == "beam" else "parallel_shared"
+    beam = plan.strategy == "beam"
     if seq:
         reads = _gen("reads__sequential", **v)
     elif _shared(plan, g):
-        reads = _gen(f"reads__{kind}", **v)
+        reads = _gen("reads__beam_shared" if beam else "reads__parallel_shared", **v)
     else:
         reads = _gen("reads__parallel", **v)
     # the cache holds the prompt once whatever the selection; windows bound what stays
     if seq:
         res = _gen("resident__sequential", **dict(v, budget=g.window))
     elif math.isinf(g.window):
-        res = _gen(f"resident__{kind}", **v)
+        res = _gen("resident__beam_shared" if beam else "resident__parallel_shared", **v)
     else:
         res = _gen("resident__parallel", **dict(v, budget=g.window))
     return pairs, reads, res
