@@ -11,30 +11,6 @@ from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
 from llmcost.units import GIB
 
 
-def _plan(plan_file: Path | None, given: dict[str, Any]) -> Any:
-    """Plan from ``--plan FILE`` (README infer plan keys) overridden by explicit options."""
-    from llmcost.inference.serve import plan_from_dict
-
-    base: dict[str, Any] = {}
-    if plan_file is not None:
-        from llmcost.catalog import read_file
-        from llmcost.errors import UserError
-
-        if not plan_file.is_file():
-            raise UserError(f"--plan: file '{plan_file}' does not exist")
-        data = read_file(plan_file)
-        if isinstance(data, dict) and isinstance(data.get("plan"), dict):
-            data = data["plan"]
-        if not isinstance(data, dict):
-            raise UserError(
-                f"--plan {plan_file}: expected a mapping of plan keys (tp, pp, batch, prompt_len, ...)"
-            )
-        base = dict(data)
-    base.update({k: v for k, v in given.items() if v is not None})
-    base.setdefault("batch", 1)
-    return plan_from_dict(base)
-
-
 def _ops_rows(r: Any, table: bool) -> list[dict[str, Any]]:
     import numpy as np
 
@@ -162,8 +138,7 @@ def infer(
     fmt: FormatOpt = "table",
 ) -> None:
     """TTFT, TPOT, end-to-end latency, throughput, memory per GPU, cost and energy of an inference plan."""
-    from llmcost.catalog import get_hardware
-    from llmcost.inference.serve import cost
+    from llmcost import api
     from llmcost.report import check_format, emit
     from llmcost.units import fmt_time
 
@@ -183,18 +158,17 @@ def infer(
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }
-    plan = _plan(plan_file, given)
-    hardware = get_hardware(hw)
-    r = cost(model, hardware, plan)
-    m = r.metrics()
+    rep = api.infer(model, hw, plan_file, **given)
+    r, hardware, plan = rep.result, rep.hardware, rep.result.plan
     table = fmt == "table"
     if breakdown:
         emit(
             _ops_rows(r, table), fmt, title=f"{model} on {r.gpus} x {hardware.id}: per operator (all layers)"
         )
         return
-    mem = {k: v / GIB for k, v in r.memory.items()}
     if table:
+        m = r.metrics()
+        mem = {k: v / GIB for k, v in r.memory.items()}
         data: dict[str, Any] = {
             "TTFT": fmt_time(r.ttft),
             "TPOT": fmt_time(r.tpot),
@@ -215,10 +189,7 @@ def infer(
         )
         emit(data, "table", title=title, notes=r.notes)
     else:
-        out = dict(m)
-        out["memory_gib_per_gpu_by_component"] = mem
-        out["batch"] = r.batch
-        out["gpus"] = r.gpus
+        out = rep.as_dict()
         emit(out if fmt != "csv" else [out], fmt)
     if explain:
         print("\n".join(_explain(model, hardware, plan, r)))

@@ -11,30 +11,6 @@ from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
 from llmcost.units import GIB
 
 
-def _plan(plan_file: Path | None, gpus: int | None, given: dict[str, Any]) -> Any:
-    """TrainPlan from ``--plan FILE`` (validation-README plan keys) overridden by explicit options."""
-    from llmcost.errors import UserError
-    from llmcost.training.plan import TrainPlan
-
-    base: dict[str, Any] = {}
-    if plan_file is not None:
-        from llmcost.catalog import read_file
-
-        data = read_file(plan_file)
-        if not isinstance(data, dict):
-            raise UserError(f"{plan_file}: a plan file is a mapping of train plan keys")
-        base = dict(data.get("plan", data))
-        if isinstance(data.get("cluster"), dict):
-            base.setdefault("gpus", data["cluster"].get("gpus"))
-            base.setdefault("gpus_per_node", data["cluster"].get("gpus_per_node"))
-    base.update({k: v for k, v in given.items() if v is not None})
-    if gpus is not None:
-        base["gpus"] = gpus
-    if "gpus" not in base or base["gpus"] is None:
-        raise UserError("give --gpus N (or gpus in --plan)")
-    return TrainPlan.from_mapping(base)
-
-
 def train(
     model: Annotated[str, typer.Argument(help="Model id (llmcost model list) or a config file.")],
     hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
@@ -93,16 +69,15 @@ def train(
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
-    from llmcost.catalog import get_hardware
-    from llmcost.economics.budget import parse_count
+    from llmcost import api
     from llmcost.report import check_format, emit
-    from llmcost.training.plan import evaluate
 
     check_format(fmt)
     zero_v: Any = None
     if zero is not None:
         zero_v = "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
     given = {
+        "gpus": gpus,
         "tp": tp,
         "pp": pp,
         "dp": dp,
@@ -123,18 +98,9 @@ def train(
         "offload": offload,
         "gpus_per_node": gpus_per_node,
     }
-    plan = _plan(plan_file, gpus, given)
-    # every option is checked before the plan is costed (a bad --tokens is named, not "does not fit")
-    if tokens is not None:
-        run_tokens: float | None = parse_count(tokens, "--tokens")
-    else:
-        run_tokens = None if plan.tokens is None else parse_count(plan.tokens, "plan key 'tokens'")
-    spec = _load_spec(model)
-    hardware = get_hardware(hw)
-    r = evaluate(spec, plan, hardware, check_memory=True)
-    if plan.sp and r.layout.tp == 1:
-        r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
-    out = result_dict(r, hardware, run_tokens)
+    rep = api.train(model, hw, plan_file, tokens=tokens, **given)
+    r, hardware = rep.result, rep.hardware
+    out = rep.as_dict()
     if explain:
         _explain(r, fmt)
         return
@@ -145,17 +111,9 @@ def train(
     emit(
         table_rows(out),
         fmt,
-        title=f"train {spec.name} on {plan.gpus} x {hardware.id}",
+        title=f"train {rep.spec.name} on {r.gpus} x {hardware.id}",
         notes=[plan_line, *r.notes],
     )
-
-
-def _load_spec(model: str) -> Any:
-    """ModelSpec of a catalog id, or of a config file (YAML / JSON) when ``model`` is a path
-    (:func:`llmcost.inference.serve.spec_of`, the one resolver every command uses)."""
-    from llmcost.inference.serve import spec_of
-
-    return spec_of(model)
 
 
 def _int_opt(v: str, name: str) -> int:
@@ -165,50 +123,6 @@ def _int_opt(v: str, name: str) -> int:
         return int(v)
     except ValueError:
         raise UserError(f"{name}: expected an integer or fsdp, got '{v}'") from None
-
-
-def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
-    """Machine-readable result: the validation README metric names plus breakdowns (SI units)."""
-    from llmcost.training import _generated as G
-
-    lay = r.layout
-    out: dict[str, Any] = dict(r.metrics())
-    out["tokens_per_s"] = r.tokens_per_s
-    out["model_flops_per_step"] = r.model_flops_step
-    out["hardware_flops_per_step"] = r.hw_flops_step
-    out["plan"] = {
-        "gpus": r.gpus,
-        "tp": lay.tp,
-        "pp": lay.pp,
-        "dp": lay.dp,
-        "cp": lay.cp,
-        "ep": lay.ep,
-        "sp": lay.sp,
-        "tp_overlap": lay.plan.tp_overlap,
-        "zero": lay.plan.zero,
-        "distributed_optimizer": lay.plan.distributed_optimizer,
-        "micro_batch": lay.plan.micro_batch,
-        "global_batch": lay.global_batch,
-        "micro_batches": lay.m,
-        "seq_len": lay.seq,
-        "recompute": lay.plan.recompute,
-        "schedule": lay.plan.schedule,
-        "virtual_stages": lay.v,
-        "precision": lay.plan.precision,
-        "attention": "flash" if lay.flash else "materialized",
-    }
-    out["time_breakdown_s"] = dict(r.breakdown)
-    out["memory_bytes"] = dict(r.memory)
-    if tokens is not None:
-        price = hw.price_per_hour
-        out["total_flops"] = r.model_flops_step / r.tokens_step * tokens
-        out["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, tokens))
-        out["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, tokens))
-        out["energy_j"] = float(G.energy_j(r.gpus, hw.tdp, r.step_time, r.tokens_step, tokens))
-        out["cost_usd"] = (
-            float(G.cost_usd(r.gpus, price, r.step_time, r.tokens_step, tokens)) if price else None
-        )
-    return out
 
 
 def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:

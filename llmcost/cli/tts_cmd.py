@@ -41,26 +41,13 @@ def base_plan(
     weights: str | None,
     kv_cache: str | None,
 ) -> Any:
-    """A TTSPlan from CLI options (shared by ``tts`` and ``search tts``)."""
-    from llmcost.inference import serve as I
-    from llmcost.tts import query as T
+    """A TTSPlan from CLI options (shared by ``tts`` and ``search tts``): :func:`llmcost.api.tts_plan`."""
+    from llmcost import api
 
-    given = {"tp": tp, "ep": ep, "weights": weights, "kv_cache": kv_cache}
-    infer = I.plan_from_dict({k: v for k, v in given.items() if v is not None})
-    plan = T.TTSPlan(
-        strategy=strategy,
-        samples=samples,
-        prompt_len=prompt_len,
-        gen_len=gen_len,
-        beam_width=beam_width,
-        beam_step=beam_step,
-        verifier=verifier,
-        sparse=T.parse_sparse(sparse),
-        intensity=intensity,
-        infer=infer,
-    )
-    plan.check()
-    return plan
+    query = dict(strategy=strategy, samples=samples, prompt_len=prompt_len, gen_len=gen_len)
+    query |= dict(verifier=verifier, sparse_attention=sparse, intensity=intensity)
+    query |= dict(beam_width=beam_width, beam_step=beam_step)
+    return api.tts_plan(**query, tp=tp, ep=ep, weights=weights, kv_cache=kv_cache)
 
 
 def _explain(r: Any) -> list[str]:
@@ -146,14 +133,12 @@ def tts(
     fmt: FormatOpt = "table",
 ) -> None:
     """FLOPs, bytes, Kinetics eFLOPs, latency, cost and energy of one test-time-scaling query."""
-    from llmcost.catalog import get_hardware
-    from llmcost.errors import UserError
+    from llmcost import api
     from llmcost.report import check_format, emit
-    from llmcost.tts.query import cost
     from llmcost.units import fmt_time
 
     check_format(fmt)
-    plan = base_plan(
+    asked = base_plan(
         strategy,
         samples,
         prompt_len,
@@ -168,20 +153,10 @@ def tts(
         weights,
         kv_cache,
     )
-    if strategy == "beam" and beam_width > samples:
-        raise UserError(
-            f"--beam-width {beam_width} exceeds --samples {samples} (the candidates kept per step); "
-            f"use --beam-width <= {samples} or raise --samples"
-        )
-    if strategy == "beam" and beam_step > gen_len:
-        raise UserError(
-            f"--beam-step {beam_step} is longer than --gen-len {gen_len}; use --beam-step <= {gen_len}"
-        )
-    hardware = get_hardware(hw)
-    r = cost(model, hardware, plan)
-    m = r.metrics()
-    t = r.totals
+    rep = api.tts(model, hw, asked)
+    r, hardware, plan = rep.result, rep.hardware, rep.result.plan
     if fmt == "table":
+        m, t = r.metrics(), r.totals
         data: dict[str, Any] = {
             "eFLOPs (Kinetics)": m["eflops_per_query"],
             "FLOPs": m["flops_per_query"],
@@ -215,16 +190,7 @@ def tts(
         )
         emit(data, "table", title=title, notes=r.notes)
     else:
-        out = dict(m)
-        out |= {
-            "latency_by_part_s": r.latency,
-            "flops_by_part": {k: t[k] for k in ("linear_flops", "attention_flops")},
-            "bytes_by_part": {k: t[k] for k in ("weight_bytes", "kv_read_bytes", "activation_bytes")},
-            "intensity": r.intensity,
-            "devices": r.devices,
-            "memory_gib_per_gpu": {k: v / GIB for k, v in r.memory.items()},
-            "notes": r.notes,
-        }
+        out = rep.as_dict()
         emit(
             out if fmt != "csv" else [{k: v for k, v in out.items() if not isinstance(v, (dict, list))}], fmt
         )
