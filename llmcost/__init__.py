@@ -5,8 +5,7 @@ The Python API (:mod:`llmcost.api`): ``llmcost.train``, ``infer``, ``tts``, ``co
 use, so ``import llmcost`` (and the CLI's start) loads neither numpy nor sympy.
 """
 
-import importlib
-from typing import Any
+from importlib import import_module as _import_module
 
 __version__ = "0.1.0"
 
@@ -16,13 +15,14 @@ __all__ = ["train", "infer", "tts", "collective", "search_train", "search_infer"
 # first import (which binds the subpackage as this module's attribute) is over, and drop the
 # binding; ``llmcost.tts`` is then the function (module __getattr__), ``llmcost.tts.query`` is still
 # reached by ``from llmcost.tts import query`` (imports read sys.modules, not this attribute).
-importlib.import_module("llmcost.tts")
+_import_module("llmcost.tts")
 del globals()["tts"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
+    """The API functions, from :mod:`llmcost.api` on first use."""
     if name in __all__:
-        return getattr(importlib.import_module("llmcost.api"), name)
+        return getattr(_import_module("llmcost.api"), name)
     raise AttributeError(f"module 'llmcost' has no attribute {name!r}")
 
 

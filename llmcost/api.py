@@ -86,6 +86,10 @@ _COLLECTIVE_ALIASES = {"size_bytes": "size", "algo": "algorithm"}
 class _ReadsThrough:
     """A report whose unknown attributes are read from its ``result``."""
 
+    def __repr__(self) -> str:  # the dataclass repr, without its cost at import (the CLI's start)
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"{type(self).__name__}({shown})"
+
     def __getattr__(self, name: str) -> Any:
         result = self.__dict__.get("result")
         if result is None or name.startswith("_"):
@@ -93,7 +97,7 @@ class _ReadsThrough:
         return getattr(result, name)
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False)
 class TrainReport(_ReadsThrough):
     """One training plan costed (``llmcost train``): ``result`` is the
     :class:`llmcost.training.plan.TrainResult`; ``tokens`` the run's tokens, if given."""
@@ -158,7 +162,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False)
 class InferReport(_ReadsThrough):
     """One inference plan costed (``llmcost infer``): ``result`` is the
     :class:`llmcost.inference.serve.InferenceResult`."""
@@ -182,7 +186,7 @@ class InferReport(_ReadsThrough):
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False)
 class TTSReport(_ReadsThrough):
     """One test-time-scaling query costed (``llmcost tts``): ``result`` is the
     :class:`llmcost.tts.query.TTSResult`."""
@@ -213,7 +217,7 @@ class TTSReport(_ReadsThrough):
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False)
 class CollectiveReport(_ReadsThrough):
     """One collective costed: ``result`` is the :class:`llmcost.collectives.cost.CollectiveCost`
     of the algorithm asked for, or of the one ``auto`` picks."""
@@ -244,7 +248,7 @@ class CollectiveReport(_ReadsThrough):
         }
 
 
-@dataclass(frozen=True)
+@dataclass(repr=False)
 class SearchReport(_ReadsThrough):
     """A plan search (``llmcost search train | infer``): ``result`` is the
     :class:`llmcost.search.common.SearchResult`; ``space`` the space searched (defaults resolved)."""

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from llmcost import precision as Q
 from llmcost.errors import UserError, did_you_mean
-from llmcost.hardware import Hardware
-from llmcost.model.spec import ModelSpec
 from llmcost.search.common import parse_list
-from llmcost.search.infer import DEFAULT_BATCHES, DEFAULT_WEIGHTS, InferSpace
-from llmcost.search.train import ZMODE_NAMES, TrainSpace, default_seq
-from llmcost.training import plan as TR
+
+if TYPE_CHECKING:  # each search imports its own side (``search infer`` never loads the train step)
+    from llmcost.hardware import Hardware
+    from llmcost.model.spec import ModelSpec
+    from llmcost.search.infer import InferSpace
+    from llmcost.search.train import TrainSpace
 
 TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
@@ -97,6 +97,8 @@ def keys_of(space: Any, keys: Mapping[str, Any], known: Sequence[str], what: str
 
 def check_precisions(spec: ModelSpec, hw: Hardware, precs: Sequence[str] | None) -> None:
     """Each precision searched has a peak on the hardware (the train rule's message otherwise)."""
+    from llmcost.training import plan as TR
+
     no_peak = next(r for r in TR.RULES if r.reason == "precision without compute on the hardware")
     for p in precs or ():
         fields = SimpleNamespace(hw=hw, prec=TR.PRECISIONS.index(p))
@@ -107,6 +109,9 @@ def check_precisions(spec: ModelSpec, hw: Hardware, precs: Sequence[str] | None)
 def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpace:
     """The train search space of options ``k`` (:data:`TRAIN_KEYS`); the global batch defaults to
     8 sequences per GPU of the largest count, the sequence length to the model's (at most 4096)."""
+    from llmcost.search.train import ZMODE_NAMES, TrainSpace, default_seq
+    from llmcost.training import plan as TR
+
     gl: Any = values(k.get("gpus", 8), "--gpus")
     seq = k["seq_len"] if k.get("seq_len") is not None else default_seq(spec)
     gb = k["global_batch"] if k.get("global_batch") is not None else 8 * max(gl)
@@ -140,6 +145,8 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
 def infer_space(k: Mapping[str, Any]) -> InferSpace:
     """The infer search space of options ``k`` (:data:`INFER_KEYS`): 1024 prompt and 256 output
     tokens, batches 1..1024, formats bf16 to fp4 unless given."""
+    from llmcost import precision as Q
+    from llmcost.search.infer import DEFAULT_BATCHES, DEFAULT_WEIGHTS, InferSpace
 
     def fmts(v: Any, what: str) -> Any:
         return values(v, what, lambda x: Q.normalize(x, what))
