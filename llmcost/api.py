@@ -429,11 +429,13 @@ def _tts_from_keys(keys: dict[str, Any]) -> TTSPlan:
     """Serving keys (infer plan keys but the workload's) to the serving plan, the rest to the tts
     keys of :func:`llmcost.tts.query.plan_from_dict` (which names an unknown key)."""
     from llmcost.inference.serve import PLAN_KEYS
+    from llmcost.inference.serve import plan_from_dict as serving_plan
     from llmcost.tts.query import plan_from_dict
 
     workload = ("batch", "prompt_len", "output_len")
     serving = {k: v for k, v in keys.items() if k in PLAN_KEYS and k not in workload}
     query = {k: v for k, v in keys.items() if k not in serving}
+    serving_plan(serving)  # a serving mistake is named before a query mistake, as llmcost tts always has
     return plan_from_dict(query, serving)
 
 
@@ -532,6 +534,8 @@ def collective(
     from llmcost.collectives import cost as C
     from llmcost.units import parse
 
+    if plan is not None and not isinstance(plan, Mapping):
+        raise UserError(f"collective plan: expected a mapping of collective keys, got {type(plan).__name__}")
     keys = _collective_keys({**(plan or {}), **plan_keys})
     op = C.normalize_op(op)
     hw = _hardware(hardware)
@@ -637,7 +641,9 @@ def _hardware_list(hardware: Any) -> list[Hardware]:
     from llmcost.hardware import Hardware
     from llmcost.search.space import values
 
-    items = [hardware] if isinstance(hardware, (str, Hardware)) else list(hardware)
+    items = [hardware] if isinstance(hardware, (str, Hardware)) else hardware
+    if not isinstance(items, (Sequence, set, frozenset)):
+        _hardware(items)  # raises the message naming what a hardware is
     out: list[Hardware] = []
     for item in items:
         if isinstance(item, Hardware):

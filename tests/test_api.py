@@ -244,6 +244,10 @@ def test_bad_input_raises_the_cli_message(cli, call: Any, args: tuple[str, ...],
         (lambda: llmcost.collective("all_reduce", gpus="16"), "--gpus: expected an integer"),
         (lambda: llmcost.search_train("llama-3.2-1b", tpp=2), "did you mean 'tp'"),
         (lambda: llmcost.search_infer("llama-3.2-1b", []), "--hw: expected a comma-separated list"),
+        (lambda: llmcost.search_infer("llama-3.2-1b", 3), "hardware: expected a hardware id"),
+        (lambda: llmcost.collective("all_reduce", "h100-sxm", 3), "collective plan: expected a mapping"),
+        (lambda: llmcost.tts("qwen3-0.6b", "h100-sxm", "plan.yaml"), "tts plan: expected a TTSPlan"),
+        (lambda: llmcost.search_train("llama-3.2-1b", "h100-sxm", "4,8"), "search train: expected a space"),
     ],
 )
 def test_api_only_mistakes_are_user_errors(call: Any, needle: str) -> None:
