@@ -225,7 +225,7 @@ def hardware_ids(dirs: Sequence[str | Path] | None = None) -> list[str]:
 
 
 def get_model_config(name: str, dirs: Sequence[str | Path] | None = None) -> dict[str, Any]:
-    """The raw config mapping of a model id (see :mod:`llmcost.model.spec` to normalize it)."""
+    """The raw config mapping of a model id (see :mod:`llmcost.model.config` to normalize it)."""
     return catalog(dirs).model_config(name)[0]
 
 

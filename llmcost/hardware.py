@@ -311,13 +311,8 @@ def _tier(r: _Reader, key: str, spec: Any) -> FabricTier:
     )
 
 
-def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
-    """Validate a resolved hardware mapping (``base`` already merged) and build :class:`Hardware`."""
-    if not isinstance(data, dict):
-        raise CatalogError(f"{where}: expected a mapping of hardware keys, got {type(data).__name__}")
-    r = _Reader(data, where)
-    hid = r.text("id")
-    assert hid is not None
+def _peaks(r: _Reader) -> dict[str, float]:
+    """``compute``: dense peak per datatype (FLOP/s); datatypes without a positive peak left out."""
     compute = r.get("compute")
     if not isinstance(compute, dict) or not compute:
         raise r.fail("compute", "a mapping of datatype to dense peak such as {bf16: '989.4 TFLOPS'}", compute)
@@ -333,6 +328,20 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
             peak[dtype] = q
     if not peak:
         raise r.fail("compute", "at least one datatype with a positive peak")
+    return peak
+
+
+@dataclass(frozen=True)
+class _Memory:
+    """``memory``: capacity and usable bytes, bandwidth in bytes/s."""
+
+    capacity: float
+    usable: float
+    bandwidth: float
+
+
+def _memory(r: _Reader) -> _Memory:
+    """``memory``: usable defaults to the capacity and may not exceed it."""
     cap = r.quantity("memory.capacity", "bytes")
     assert cap is not None
     usable = r.quantity("memory.usable", "bytes", required=False) or cap
@@ -342,6 +351,11 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         )
     mem_bw = r.quantity("memory.bandwidth", "bandwidth")
     assert mem_bw is not None
+    return _Memory(cap, usable, mem_bw)
+
+
+def _fabric(r: _Reader) -> tuple[FabricTier, ...]:
+    """``fabric``: the tiers, innermost first; one unbounded tier at most, group sizes increasing."""
     fabric_raw = r.get("fabric")
     if not isinstance(fabric_raw, dict) or not fabric_raw:
         raise r.fail(
@@ -365,23 +379,25 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
             raise r.fail(
                 f"fabric.{outer.key}.devices", f"more devices than tier '{inner.key}' ({inner.devices})"
             )
-    sources = r.get("sources")
-    if not isinstance(sources, list) or not sources:
-        raise r.fail("sources", "a non-empty list of where the figures came from", sources)
-    r.choice("type", DEVICE_TYPES)
-    r.choice("confidence", CONFIDENCE, required=False)
-    price = r.get("price", required=False)
-    price_per_hour = None
-    if price is not None:
-        v = r.get("price.usd_per_hour", required=False)
-        if v is not None:
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
-                raise r.fail("price.usd_per_hour", "a positive number of USD per device-hour", v)
-            price_per_hour = float(v)
-    c_eff, _ = _efficiency(r, "compute")
-    m_eff, _ = _efficiency(r, "memory")
-    # optional figures (docs/CATALOG.md): per-datatype GEMM efficiency, fused-attention efficiency,
-    # and the measured best-case GEMM rate kept for reference when `compute` is a sustained figure
+    return tiers
+
+
+def _price_per_hour(r: _Reader) -> float | None:
+    """``price.usd_per_hour``: USD per device-hour, None when not given."""
+    if r.get("price", required=False) is None:
+        return None
+    v = r.get("price.usd_per_hour", required=False)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0:
+        raise r.fail("price.usd_per_hour", "a positive number of USD per device-hour", v)
+    return float(v)
+
+
+def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> tuple[dict[str, float], float | None]:
+    """The optional figures (docs/CATALOG.md): per-datatype GEMM efficiency, fused-attention
+    efficiency, and the measured best-case GEMM rate kept for reference when ``compute`` is a
+    sustained figure (checked, not used)."""
     eff_raw = data.get("efficiency") if isinstance(data.get("efficiency"), dict) else {}
     by_dtype: dict[str, float] = {}
     for dtype in DTYPES:
@@ -390,6 +406,28 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     attn_eff = _efficiency(r, "attention")[0] if eff_raw.get("attention") is not None else None
     if eff_raw.get("gemm_peak") is not None:
         _efficiency(r, "gemm_peak")
+    return by_dtype, attn_eff
+
+
+def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
+    """Validate a resolved hardware mapping (``base`` already merged) and build :class:`Hardware`."""
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where}: expected a mapping of hardware keys, got {type(data).__name__}")
+    r = _Reader(data, where)
+    hid = r.text("id")
+    assert hid is not None
+    peak = _peaks(r)
+    mem = _memory(r)
+    tiers = _fabric(r)
+    sources = r.get("sources")
+    if not isinstance(sources, list) or not sources:
+        raise r.fail("sources", "a non-empty list of where the figures came from", sources)
+    r.choice("type", DEVICE_TYPES)
+    r.choice("confidence", CONFIDENCE, required=False)
+    price_per_hour = _price_per_hour(r)
+    c_eff, _ = _efficiency(r, "compute")
+    m_eff, _ = _efficiency(r, "memory")
+    by_dtype, attn_eff = _optional_efficiencies(r, data)
     node_devices = r.integer("node.devices", required=False) or 1
     tdp = r.quantity("tdp", "power")
     assert tdp is not None
@@ -399,9 +437,9 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         vendor=r.text("vendor") or "",
         type=str(data["type"]),
         peak=peak,
-        memory_capacity=cap,
-        memory_usable=usable,
-        memory_bandwidth=mem_bw,
+        memory_capacity=mem.capacity,
+        memory_usable=mem.usable,
+        memory_bandwidth=mem.bandwidth,
         fabric=tiers,
         node_devices=node_devices,
         tdp=tdp,

@@ -168,3 +168,18 @@ def test_low_confidence_notes_are_printed(cli) -> None:
     assert r.code == 0 and "assumed from a sibling" not in r.out
     r = cli("train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--zero", "3", "--global-batch", "64")
     assert r.code == 0 and "ZeRO-3" in r.out and "optimistic" in r.out
+
+
+def test_cli_functions_are_short() -> None:
+    """No function body in llmcost/cli over 60 lines: a command is its typer option list (the
+    signature, not counted) plus a short body calling named helpers."""
+    import ast
+
+    long = []
+    for path in sorted((Path(__file__).parents[1] / "llmcost" / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                body = (node.end_lineno or node.lineno) - node.body[0].lineno + 1
+                if body > 60:
+                    long.append(f"{path.name}:{node.lineno} {node.name} ({body} lines)")
+    assert not long, long

@@ -9,7 +9,7 @@ import pytest
 
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import CatalogError
-from llmcost.model.spec import from_config
+from llmcost.model.config import from_config
 from llmcost.training import plan as TR
 
 GPT = {

@@ -9,8 +9,8 @@ import sympy as sp
 
 from llmcost.catalog import get_model_config
 from llmcost.graph import ops as G
+from llmcost.model.config import from_config
 from llmcost.model.params import count_params
-from llmcost.model.spec import from_config
 
 GOLDEN = Path(__file__).parent / "golden" / "inference_expressions.txt"
 GOLDEN_OPS = ("forward__std__dense", "decode__std__dense", "decode__mla__moe")

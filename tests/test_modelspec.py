@@ -10,9 +10,10 @@ import pytest
 import yaml
 
 from llmcost.errors import CatalogError
+from llmcost.model.config import SUPPORTED_MODEL_TYPES, from_config
 from llmcost.model.importer import import_config
 from llmcost.model.params import count_params
-from llmcost.model.spec import SUPPORTED_MODEL_TYPES, ModelSpec, from_config
+from llmcost.model.spec import ModelSpec
 
 MODELS_DIR = Path(__file__).parents[1] / "models"
 

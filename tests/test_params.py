@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 import yaml
 
+from llmcost.model.config import from_config
 from llmcost.model.params import ParamCounts, count_params
-from llmcost.model.spec import ModelSpec, from_config
+from llmcost.model.spec import ModelSpec
 
 MODELS_DIR = Path(__file__).parents[1] / "models"
 REL_TOL = 1e-3  # 0.1 %

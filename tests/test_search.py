@@ -13,7 +13,7 @@ import pytest
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import PlanError, UserError
 from llmcost.inference import serve as I
-from llmcost.model.spec import from_config
+from llmcost.model.config import from_config
 from llmcost.search import common as C
 from llmcost.search import infer as SI
 from llmcost.search import run

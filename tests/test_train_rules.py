@@ -15,7 +15,7 @@ from llmcost import rules as R
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import PlanError
 from llmcost.inference import serve as I
-from llmcost.model.spec import from_config
+from llmcost.model.config import from_config
 from llmcost.search import train as ST
 from llmcost.training import plan as TR
 

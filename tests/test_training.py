@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import PlanError
-from llmcost.model.spec import from_config
+from llmcost.model.config import from_config
 from llmcost.training import _generated as G
 from llmcost.training import formulas as F
 from llmcost.training import plan as TR

@@ -39,12 +39,34 @@ def budget(
 ) -> None:
     """Chinchilla compute-optimal N and D for --flops or --gpu-hours; or total FLOPs of --model on
     --tokens; with --hw/--gpus the wall time, GPU-hours, cost and energy at --mfu."""
-    from llmcost import checks
-    from llmcost.economics import budget as B
-    from llmcost.errors import UserError
-    from llmcost.report import check_format, emit
+    from llmcost.report import check_format
 
     check_format(fmt)
+    _check(model, flops, gpu_hours, tokens, seq_len, hw, gpus, mfu)
+    hardware, peak = _hardware(hw, precision)
+    if model is not None:
+        out, c = _model_run(model, tokens, seq_len)
+    else:
+        out, c = _optimal_split(flops, gpu_hours, peak, mfu, fit)
+    if hardware is not None and peak is not None:
+        out.update(_run_on(hardware, c, gpus, peak, mfu))
+    _emit(out, fmt, fit, model)
+
+
+def _check(
+    model: str | None,
+    flops: str | None,
+    gpu_hours: str | None,
+    tokens: str | None,
+    seq_len: int,
+    hw: str | None,
+    gpus: int | None,
+    mfu: float,
+) -> None:
+    """Options that go together: --gpus with --hw, --tokens with --model, --model or a budget."""
+    from llmcost import checks
+    from llmcost.errors import UserError
+
     if gpus is not None:
         checks.finite_int(gpus, "--gpus")
         if hw is None:
@@ -58,78 +80,109 @@ def budget(
         )
     if model is None and tokens is not None:
         raise UserError("--tokens needs --model (the FLOPs of training it on those tokens)")
-    hardware = None
-    peak = None
-    if hw is not None:
-        from llmcost.catalog import get_hardware
 
-        hardware = get_hardware(hw)
-        peak = hardware.peak_flops(precision)
-    out: dict[str, Any] = {}
-    if model is not None:
-        if tokens is None:
-            raise UserError("--model needs --tokens")
-        from llmcost.model.params import count_params
-        from llmcost.training.compute import model_flops_per_token
 
-        spec = _spec(model)
-        d = B.parse_count(tokens, "--tokens")
-        fpt = model_flops_per_token(spec, seq_len)
-        n = count_params(spec).active
-        out.update(
-            model=model,
-            params=n,
-            tokens=d,
-            flops_per_token=fpt,
-            total_flops=fpt * d,
-            total_flops_6nd=B.flops_6nd(n, d),
-        )
-        c = fpt * d
+def _hardware(hw: str | None, precision: str) -> tuple[Any, float | None]:
+    """(hardware, its dense peak at ``precision``), or (None, None) without --hw."""
+    if hw is None:
+        return None, None
+    from llmcost.catalog import get_hardware
+
+    hardware = get_hardware(hw)
+    return hardware, hardware.peak_flops(precision)
+
+
+def _model_run(model: str, tokens: str | None, seq_len: int) -> tuple[dict[str, Any], float]:
+    """FLOPs of training ``model`` on ``tokens``: per token (matmuls incl. attention) and 6ND."""
+    from llmcost.economics import budget as B
+    from llmcost.errors import UserError
+    from llmcost.inference.serve import spec_of
+    from llmcost.model.params import count_params
+    from llmcost.training.compute import model_flops_per_token
+
+    if tokens is None:
+        raise UserError("--model needs --tokens")
+    spec = spec_of(model)
+    d = B.parse_count(tokens, "--tokens")
+    fpt = model_flops_per_token(spec, seq_len)
+    n = count_params(spec).active
+    out = {
+        "model": model,
+        "params": n,
+        "tokens": d,
+        "flops_per_token": fpt,
+        "total_flops": fpt * d,
+        "total_flops_6nd": B.flops_6nd(n, d),
+    }
+    return out, fpt * d
+
+
+def _optimal_split(
+    flops: str | None, gpu_hours: str | None, peak: float | None, mfu: float, fit: str
+) -> tuple[dict[str, Any], float]:
+    """Compute-optimal params and tokens of a --flops or --gpu-hours budget under ``fit``."""
+    from llmcost.economics import budget as B
+    from llmcost.errors import UserError
+
+    if (flops is None) == (gpu_hours is None):
+        raise UserError("give exactly one of --flops or --gpu-hours (or --model with --tokens)")
+    if flops is not None:
+        c = B.parse_count(flops, "--flops")
     else:
-        if (flops is None) == (gpu_hours is None):
-            raise UserError("give exactly one of --flops or --gpu-hours (or --model with --tokens)")
-        if flops is not None:
-            c = B.parse_count(flops, "--flops")
-        else:
-            if peak is None:
-                raise UserError("--gpu-hours needs --hw (and uses --mfu)")
-            c = B.flops_from_gpu_hours(B.parse_count(gpu_hours, "--gpu-hours"), peak, mfu)
-        o = B.compute_optimal(c, fit)
-        out.update(
-            fit=fit,
-            flops=c,
-            params=o.params,
-            tokens=o.tokens,
-            tokens_per_param=o.tokens_per_param,
-            predicted_loss=o.loss,
-        )
-    if hardware is not None and peak is not None:
-        from llmcost.training import _generated as G
+        if peak is None:
+            raise UserError("--gpu-hours needs --hw (and uses --mfu)")
+        c = B.flops_from_gpu_hours(B.parse_count(gpu_hours, "--gpu-hours"), peak, mfu)
+    o = B.compute_optimal(c, fit)
+    out = {
+        "fit": fit,
+        "flops": c,
+        "params": o.params,
+        "tokens": o.tokens,
+        "tokens_per_param": o.tokens_per_param,
+        "predicted_loss": o.loss,
+    }
+    return out, c
 
-        # the run as one step of n devices (tokens per step = run tokens): the training formulas
-        n = gpus or 1
-        t = B.run_time(c, n, peak, mfu)
-        out.update(
-            hardware=hardware.id,
-            mfu_assumed=mfu,
-            gpu_hours=float(G.gpu_hours(n, t, 1.0, 1.0)),
-            energy_j=float(G.energy_j(n, hardware.tdp, t, 1.0, 1.0)),
-        )
-        if hardware.price_per_hour:
-            out["cost_usd"] = float(G.cost_usd(n, hardware.price_per_hour, t, 1.0, 1.0))
-        if gpus:
-            out.update(gpus=gpus, time_to_train_s=float(G.time_to_train(t, 1.0, 1.0)))
-    if fmt == "table":
-        emit(
-            [{"quantity": k, "value": _show(v)} for k, v in out.items()],
-            fmt,
-            title="training budget",
-            notes=[_fit_note(fit)]
-            if model is None
-            else ["total_flops: matmuls incl. attention (full s^2), no recompute"],
-        )
-    else:
+
+def _run_on(hardware: Any, c: float, gpus: int | None, peak: float, mfu: float) -> dict[str, Any]:
+    """GPU-hours, energy, cost (and with --gpus the wall time) of ``c`` FLOPs at ``mfu``."""
+    from llmcost.economics import budget as B
+    from llmcost.training import _generated as G
+
+    # the run as one step of n devices (tokens per step = run tokens): the training formulas
+    n = gpus or 1
+    t = B.run_time(c, n, peak, mfu)
+    out: dict[str, Any] = {
+        "hardware": hardware.id,
+        "mfu_assumed": mfu,
+        "gpu_hours": float(G.gpu_hours(n, t, 1.0, 1.0)),
+        "energy_j": float(G.energy_j(n, hardware.tdp, t, 1.0, 1.0)),
+    }
+    if hardware.price_per_hour:
+        out["cost_usd"] = float(G.cost_usd(n, hardware.price_per_hour, t, 1.0, 1.0))
+    if gpus:
+        out.update(gpus=gpus, time_to_train_s=float(G.time_to_train(t, 1.0, 1.0)))
+    return out
+
+
+def _emit(out: dict[str, Any], fmt: str, fit: str, model: str | None) -> None:
+    """The result as a document, or (quantity, value) rows with the fit (or the FLOPs convention)."""
+    from llmcost.report import emit
+
+    if fmt != "table":
         emit(out, fmt)
+        return
+    notes = (
+        [_fit_note(fit)]
+        if model is None
+        else ["total_flops: matmuls incl. attention (full s^2), no recompute"]
+    )
+    emit(
+        [{"quantity": k, "value": _show(v)} for k, v in out.items()],
+        fmt,
+        title="training budget",
+        notes=notes,
+    )
 
 
 def _fit_note(fit: str) -> str:
@@ -144,12 +197,6 @@ def _show(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.4g}" if abs(v) < 1e4 else f"{v:.4e}"
     return str(v)
-
-
-def _spec(model: str) -> Any:
-    from llmcost.inference.serve import spec_of
-
-    return spec_of(model)
 
 
 def register(app: typer.Typer) -> None:

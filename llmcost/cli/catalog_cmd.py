@@ -64,8 +64,8 @@ def hw_show(hw_id: Annotated[str, typer.Argument(metavar="ID")], fmt: FormatOpt 
 
 def _model_row(model_id: str) -> dict[str, Any]:
     from llmcost.catalog import get_model_config
+    from llmcost.model.config import from_config
     from llmcost.model.params import count_params
-    from llmcost.model.spec import from_config
 
     cfg = get_model_config(model_id)
     spec = from_config(cfg, where=f"models/{model_id}")
@@ -107,8 +107,8 @@ def model_show(model_id: Annotated[str, typer.Argument(metavar="ID")], fmt: Form
     from dataclasses import asdict
 
     from llmcost.catalog import catalog
+    from llmcost.model.config import from_config
     from llmcost.model.params import count_params
-    from llmcost.model.spec import from_config
 
     check_format(fmt)
     cfg, where = catalog().model_config(model_id)

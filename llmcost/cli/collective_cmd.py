@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 
@@ -58,80 +58,94 @@ def collective(
     fmt: FormatOpt = "table",
 ) -> None:
     """Time, algbw and busbw of a collective for each algorithm; the fastest is marked."""
-    import numpy as np
-
     from llmcost.collectives import cost as C
-    from llmcost.report import check_format, emit
-    from llmcost.units import GB, fmt_bytes, fmt_time, parse, parse_range
+    from llmcost.report import check_format
 
     check_format(fmt)
     op = C.normalize_op(op)
     hardware = _hw(hw, gpus_per_node)
     algos = None if C.normalize_algo(op, algo) == "auto" else [algo]
     protocol = C.normalize_protocol(protocol)
-    table = fmt == "table"
     title = f"{op} on {gpus} x {hardware.id}"
     if protocol != "auto":
         title += f", {protocol} protocol"
     if crossover is not None:
         _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title, protocol)
         return
+    group = Group(hardware, op, gpus, gpus_per_node, algos, protocol)
     if sweep is not None:
-        lo, hi = parse_range(sweep, "bytes", what="--sweep")
-        sizes = np.array(_sizes(lo, hi))
-        res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos, protocol)
-        top = C.best(_auto_pool(hardware, op, res, algos))
-        rows = []
-        for i, s in enumerate(sizes):
-            row: dict[str, Any] = {
-                "size": fmt_bytes(s) if table else float(s),
-                "fastest": str(top.algo[i]),
-                "protocol": str(top.protocol[i]),
-            }
-            if table:
-                row |= {"time": fmt_time(float(top.time[i])), "busbw GB/s": float(top.busbw[i]) / GB}
-                row |= {f"{r.algo}": fmt_time(float(r.time[i])) for r in res}
-            else:
-                row |= {
-                    "time_s": float(top.time[i]),
-                    "algbw_Bps": float(top.algbw[i]),
-                    "busbw_Bps": float(top.busbw[i]),
-                }
-                row |= {f"time_s_{r.algo}": float(r.time[i]) for r in res}
-                row |= {f"protocol_{r.algo}": str(np.broadcast_to(r.protocol, sizes.shape)[i]) for r in res}
-            rows.append(row)
-        emit(rows, fmt, title=title + " (sweep)")
+        _sweep(group, sweep, fmt, title)
         return
+    _at_size(group, size, fmt, title)
+
+
+class Group(NamedTuple):
+    """The collective asked for: op on ``gpus`` ranks of ``hardware``, the algorithms and protocol."""
+
+    hardware: Any
+    op: str
+    gpus: int
+    gpus_per_node: int | None
+    algos: list[str] | None
+    protocol: str
+
+
+def _sweep(group: Group, sweep: str, fmt: str, title: str) -> None:
+    """The fastest algorithm (and each algorithm's time) at powers of two over ``--sweep LO:HI``."""
+    import numpy as np
+
+    from llmcost.collectives import cost as C
+    from llmcost.report import emit
+    from llmcost.units import parse_range
+
+    hardware, op, gpus, gpus_per_node, algos, protocol = group
+    lo, hi = parse_range(sweep, "bytes", what="--sweep")
+    sizes = np.array(_sizes(lo, hi))
+    res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos, protocol)
+    top = C.best(_auto_pool(hardware, op, res, algos))
+    rows = [_sweep_row(i, s, top, res, sizes, fmt == "table") for i, s in enumerate(sizes)]
+    emit(rows, fmt, title=title + " (sweep)")
+
+
+def _sweep_row(i: int, s: Any, top: Any, res: list[Any], sizes: Any, table: bool) -> dict[str, Any]:
+    import numpy as np
+
+    from llmcost.units import GB, fmt_bytes, fmt_time
+
+    row: dict[str, Any] = {
+        "size": fmt_bytes(s) if table else float(s),
+        "fastest": str(top.algo[i]),
+        "protocol": str(top.protocol[i]),
+    }
+    if table:
+        row |= {"time": fmt_time(float(top.time[i])), "busbw GB/s": float(top.busbw[i]) / GB}
+        row |= {f"{r.algo}": fmt_time(float(r.time[i])) for r in res}
+    else:
+        row |= {
+            "time_s": float(top.time[i]),
+            "algbw_Bps": float(top.algbw[i]),
+            "busbw_Bps": float(top.busbw[i]),
+        }
+        row |= {f"time_s_{r.algo}": float(r.time[i]) for r in res}
+        row |= {f"protocol_{r.algo}": str(np.broadcast_to(r.protocol, sizes.shape)[i]) for r in res}
+    return row
+
+
+def _at_size(group: Group, size: str, fmt: str, title: str) -> None:
+    """Every algorithm at ``--size``, fastest first; ``*`` marks what auto picks."""
+    from llmcost.collectives import cost as C
+    from llmcost.report import emit
+    from llmcost.units import fmt_bytes, parse
+
+    hardware, op, gpus, gpus_per_node, algos, protocol = group
     nbytes = parse(size, "bytes", what="--size", allow_bare=True)
     res = C.costs(hardware, op, nbytes, gpus, gpus_per_node, algos, protocol)
     fastest = C.best(res).algo
     picked = C.best(_auto_pool(hardware, op, res, algos)).algo
-    rows = []
-    for r in sorted(res, key=lambda r: float(r.time)):
-        mark = r.algo == picked
-        if table:
-            rows.append(
-                {
-                    "algorithm": r.algo + (" *" if mark else ""),
-                    "protocol": str(r.protocol),
-                    "time": fmt_time(float(r.time)),
-                    "algbw GB/s": float(r.algbw) / GB,
-                    "busbw GB/s": float(r.busbw) / GB,
-                }
-            )
-        else:
-            rows.append(
-                {
-                    "algorithm": r.algo,
-                    "protocol": str(r.protocol),
-                    "auto": mark,
-                    "fastest": r.algo == fastest,
-                    "size_bytes": nbytes,
-                    "time_s": float(r.time),
-                    "algbw_Bps": float(r.algbw),
-                    "busbw_Bps": float(r.busbw),
-                }
-            )
+    rows = [
+        _size_row(r, r.algo == picked, r.algo == fastest, nbytes, fmt == "table")
+        for r in sorted(res, key=lambda r: float(r.time))
+    ]
     levels = ", ".join(f"{lv.tier.key} x{lv.d:g}" for lv in res[0].levels)
     notes = (
         [
@@ -140,10 +154,33 @@ def collective(
             + "); protocol: NCCL LL / LL128 / Simple (auto: the fastest per algorithm, NCCL tuning.cc); "
             "busbw = algbw x nccl-tests factor"
         ]
-        if table
+        if fmt == "table"
         else []
     )
     emit(rows, fmt, title=f"{title}, {fmt_bytes(nbytes)}", notes=notes)
+
+
+def _size_row(r: Any, mark: bool, fastest: bool, nbytes: float, table: bool) -> dict[str, Any]:
+    from llmcost.units import GB, fmt_time
+
+    if table:
+        return {
+            "algorithm": r.algo + (" *" if mark else ""),
+            "protocol": str(r.protocol),
+            "time": fmt_time(float(r.time)),
+            "algbw GB/s": float(r.algbw) / GB,
+            "busbw GB/s": float(r.busbw) / GB,
+        }
+    return {
+        "algorithm": r.algo,
+        "protocol": str(r.protocol),
+        "auto": mark,
+        "fastest": fastest,
+        "size_bytes": nbytes,
+        "time_s": float(r.time),
+        "algbw_Bps": float(r.algbw),
+        "busbw_Bps": float(r.busbw),
+    }
 
 
 def _crossover(

@@ -1,7 +1,13 @@
-"""``llmcost explain ...``: the expression behind a figure, with the values that went into it.
+"""``llmcost explain ...``: where a figure comes from.
 
-``explain_app`` is a typer group; later commands add ``@explain_app.command("train")`` etc.
-This module imports sympy (only when run).
+* ``llmcost explain`` (or ``--list``): every formula of every cost area, with the function that
+  builds it (:mod:`llmcost.cli.formula_index`);
+* ``llmcost explain NAME``: one formula's sympy expression, its docstring (the source) and where it
+  is built;
+* ``llmcost explain collective OP ...``: one collective's expression with the values substituted.
+
+A first argument that is not a subcommand is a formula name (:class:`ExplainGroup`). This module
+imports sympy only when a command runs.
 """
 
 from __future__ import annotations
@@ -9,30 +15,63 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
+from llmcost.cli.explaining import explain_rows
 from llmcost.cli.options import FormatOpt
 
+__all__ = ["explain_app", "explain_rows", "register"]
+
+LatexOpt = Annotated[bool, typer.Option("--latex", help="Print the expression as LaTeX.")]
+
+
+class ExplainGroup(TyperGroup):
+    """The ``explain`` group: a first argument that names no subcommand runs ``formula`` on it."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            return "formula", self.commands["formula"], args
+        return super().resolve_command(ctx, args)
+
+
 explain_app = typer.Typer(
-    help="Show the closed-form expression behind a figure, with the values substituted.", no_args_is_help=True
+    cls=ExplainGroup,
+    help="Where a figure comes from: every formula with the function that builds it (no argument or "
+    "--list), one formula (NAME), or one collective with its values (collective OP).",
+    invoke_without_command=True,
+    subcommand_metavar="[NAME | collective OP] [ARGS]...",
 )
 
 
-def explain_rows(expr: Any, vals: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per free symbol: name, value, unit, meaning (from the symbol registry)."""
-    from llmcost.symbolic.symbols import REGISTRY
+@explain_app.callback()
+def _explain_root(
+    ctx: typer.Context,
+    list_: Annotated[
+        bool, typer.Option("--list", help="List every formula of every area (also with no argument).")
+    ] = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """Where a figure comes from: every formula with the function that builds it (no argument or
+    --list), one formula (NAME), or one collective with its values (collective OP)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from llmcost.cli.explain_views import list_formulas
+    from llmcost.report import check_format
 
-    rows = []
-    for s in sorted(expr.free_symbols, key=lambda s: s.name):
-        info = REGISTRY.info(s.name) if s.name in REGISTRY else None
-        rows.append(
-            {
-                "symbol": s.name,
-                "value": vals.get(s.name),
-                "unit": info.unit if info else "",
-                "meaning": info.doc if info else "",
-            }
-        )
-    return rows
+    list_formulas(check_format(fmt))
+
+
+@explain_app.command("formula", hidden=True)
+def explain_formula(
+    name: Annotated[str, typer.Argument(help="Formula name, bare or area.name (llmcost explain --list).")],
+    latex: LatexOpt = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """One formula: its sympy expression, its docstring (the source) and the function that builds it."""
+    from llmcost.cli.explain_views import show_formula
+    from llmcost.report import check_format
+
+    show_formula(name, latex, check_format(fmt))
 
 
 @explain_app.command("collective")
@@ -51,63 +90,17 @@ def explain_collective(
         str,
         typer.Option("--protocol", help="NCCL protocol: auto (the fastest for the size), ll, ll128, simple."),
     ] = "auto",
-    latex: Annotated[bool, typer.Option("--latex", help="Print the expression as LaTeX.")] = False,
+    latex: LatexOpt = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Time of one collective: the sympy expression (protocol-aware: t_0, alpha_k, kappa_p and B_p
     take the protocol's NCCL figures), the values of its symbols and the result."""
-    import sympy as sp
-
-    from llmcost.catalog import get_hardware
-    from llmcost.collectives import cost as C
-    from llmcost.collectives import formulas as F
-    from llmcost.report import check_format, emit
-    from llmcost.symbolic.symbols import REGISTRY
-    from llmcost.units import fmt_time, parse
+    from llmcost.cli.explain_views import collective_case, show_collective
+    from llmcost.report import check_format
 
     check_format(fmt)
-    hardware = get_hardware(hw)
-    nbytes = parse(size, "bytes", what="--size", allow_bare=True)
-    r = C.collective(hardware, op, nbytes, gpus, gpus_per_node, algo, protocol)
-    levels = r.levels
-    sh = C.shape(r.op, str(r.algo), levels)
-    expr = F.expression(sh)
-    vals = C.values(hardware, levels, nbytes, str(r.algo), str(r.protocol), r.op)
-    subbed = sp.N(expr.subs(F.substitutions(expr, vals)), 6)
-    doc = getattr(F, "in_network" if r.algo == "in_network" else str(r.algo)).__doc__ or ""
-    names = REGISTRY.latex_names()
-    text = sp.latex(expr, symbol_names=names) if latex else sp.pretty(expr, use_unicode=True)
-    rows = explain_rows(expr, vals)
-    if fmt != "table":
-        emit(
-            {
-                "shape": sh.name,
-                "protocol": str(r.protocol),
-                "expression": str(expr),
-                "latex": sp.latex(expr, symbol_names=names),
-                "values": {x["symbol"]: x["value"] for x in rows},
-                "time_s": float(r.time),
-            },
-            fmt,
-        )
-        return
-    levels_txt = ", ".join(f"{lv.tier.key} ({lv.tier.topology}) x{lv.d:g}" for lv in levels)
-    print(f"{r.op} / {r.algo} / {r.protocol} protocol on {gpus} x {hardware.id} [{levels_txt}], S = {size}")
-    print(" ".join(doc.split()))
-    if C.nccl_platform(hardware):
-        print(
-            f"Protocol {r.protocol}: t_0 = NCCL baseLat, alpha_k = hwLat[link][algo][{r.protocol}] x catalog "
-            "latency / hwLat[link][ring][simple] (multi-node ring: intra-node step >= the net overhead, "
-            "Simple all-reduce x1.4 plateau), kappa_p and B_p = the protocol's bandwidth factor and cap "
-            "(llmcost.collectives.cost.NCCL; " + C.NCCL["source"] + ")."
-        )
-    print()
-    print("T =" if latex else "T =")
-    print(text)
-    print()
-    emit(rows, "table", title="values")
-    print()
-    print(f"T = {subbed} s = {fmt_time(float(r.time))}")
+    case = collective_case(hw, op, size, gpus, gpus_per_node, algo, protocol)
+    show_collective(case, gpus, size, latex, fmt)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -13,34 +13,6 @@ Opt = typer.Option
 
 def _progress_on(fmt: str, quiet: bool) -> bool:
     return fmt == "table" and not quiet
-
-
-def _emit(res: Any, fmt: str, rows: list[dict[str, Any]], title: str) -> None:
-    from llmcost.report import emit
-
-    if fmt in ("json", "yaml"):
-        emit(res.to_dict(), fmt)
-        return
-    if fmt == "csv":
-        flat = []
-        for p in res.plans:
-            row = {
-                **{f"plan.{k}": v for k, v in p["plan"].items()},
-                **p["metrics"],
-                "bottleneck": p["bottleneck"],
-            }
-            if "hardware" in p:
-                row = {"hardware": p["hardware"], **row}
-            flat.append(row)
-        emit(flat, "csv")
-        return
-    rej = ", ".join(f"{k}: {v:,}" for k, v in list(res.rejected.items())[:4])
-    notes = [
-        f"{res.plans_evaluated:,} plans evaluated in {res.elapsed_s:.2f} s; {res.feasible:,} feasible; "
-        f"rejected: {rej or 'none'}",
-        *res.notes,
-    ]
-    emit(rows, "table", title=title, notes=notes)
 
 
 def search_train(
@@ -103,6 +75,7 @@ def search_train(
     """Exhaustive search of training plans (dp x tp x pp x cp x ep, micro-batch, ZeRO, recompute,
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli.search_views import emit_search, train_row, what
     from llmcost.report import check_format
 
     check_format(fmt)
@@ -135,50 +108,12 @@ def search_train(
         progress=_progress_on(fmt, quiet),
     )
     res, space = rep.result, rep.space
-    rows = [_train_row(i, p) for i, p in enumerate(res.plans, 1)]
-    what = (
-        f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
-    )
-    _emit(
-        res,
-        fmt,
-        rows,
+    rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]
+    title = (
         f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
-        f"global batch {space.global_batch} x {space.seq_len}: {what}",
+        f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
     )
-
-
-def _train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
-    from llmcost.units import fmt_time
-
-    pl, m = p["plan"], p["metrics"]
-    zero = "distopt" if pl["distributed_optimizer"] else str(pl["zero"])
-    sched = pl["schedule"] + (f"/{pl['virtual_stages']}" if pl.get("virtual_stages") else "")
-    row = {
-        "#": rank,
-        "gpus": pl["gpus"],
-        "tp": pl["tp"],
-        "pp": pl["pp"],
-        "dp": pl["dp"],
-        "cp": pl["cp"],
-        "ep": pl["ep"],
-        "sp": ("on+tpo" if pl.get("tp_overlap") else "on") if pl["sp"] else "off",
-        "mb": pl["micro_batch"],
-        "zero": zero,
-        "recompute": pl["recompute"],
-        "schedule": sched,
-        "prec": pl["precision"],
-        "step": fmt_time(m["iteration_time_s"]),
-        "tok/s/GPU": round(m["tokens_per_s_per_gpu"], 1),
-        "MFU": f"{100 * m['mfu']:.1f}%",
-        "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
-    }
-    if "time_to_train_s" in m:
-        row["days"] = round(m["time_to_train_s"] / 86400, 1)
-    if "cost_usd" in m:
-        row["cost $M"] = round(m["cost_usd"] / 1e6, 2)
-    row["bottleneck"] = p["bottleneck"]
-    return row
+    emit_search(res, fmt, rows, title)
 
 
 def search_infer(
@@ -237,6 +172,7 @@ def search_infer(
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli.search_views import emit_search, infer_row, what
     from llmcost.report import check_format
 
     check_format(fmt)
@@ -266,42 +202,12 @@ def search_infer(
         progress=_progress_on(fmt, quiet),
     )
     res = rep.result
-    rows = [_infer_row(i, p) for i, p in enumerate(res.plans, 1)]
-    what = (
-        f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {len(rows)} by {res.objective}"
+    rows = [infer_row(i, p) for i, p in enumerate(res.plans, 1)]
+    title = (
+        f"search infer {rep.model} on {', '.join(h.id for h in rep.hardware)}, {prompt_len} in / "
+        f"{output_len} out: {what(res, len(rows))}"
     )
-    _emit(
-        res,
-        fmt,
-        rows,
-        f"search infer {rep.model} on {', '.join(h.id for h in rep.hardware)}, {prompt_len} in / {output_len} out: "
-        f"{what}",
-    )
-
-
-def _infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
-    from llmcost.units import fmt_time
-
-    pl, m = p["plan"], p["metrics"]
-    usd = m.get("usd_per_million_output_tokens")
-    return {
-        "#": rank,
-        "hardware": p["hardware"],
-        "gpus": pl["gpus"],
-        "tp": pl["tp"],
-        "pp": pl["pp"],
-        "dp": pl["dp"],
-        "ep": pl["ep"],
-        "batch": pl["batch"],
-        "W/A/KV": f"{pl['weights']}/{pl['activations']}/{pl['kv_cache']}",
-        "TTFT": fmt_time(m["ttft_s"]),
-        "TPOT": fmt_time(m["tpot_s"]),
-        "tok/s/GPU": round(m["output_tokens_per_s_per_gpu"], 1),
-        "tok/s/user": round(m["output_tokens_per_s_per_user"], 1),
-        "$/M tok": "-" if usd is None else round(usd, 3),
-        "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
-        "bottleneck": p["bottleneck"],
-    }
+    emit_search(res, fmt, rows, title)
 
 
 def register(group: typer.Typer) -> None:

@@ -76,48 +76,23 @@ def search_tts(
     from llmcost.checks import positive_finite
     from llmcost.cli.tts_cmd import base_plan
     from llmcost.errors import UserError
-    from llmcost.report import check_format, emit
+    from llmcost.report import check_format
     from llmcost.search import tts as S
     from llmcost.search.common import check_top
 
     check_format(fmt)
-    given = [
-        (k, v)
-        for k, v in (("eflops", budget_eflops), ("usd", budget_usd), ("seconds", budget_seconds))
-        if v is not None
-    ]
-    if len(given) != 1:
-        raise UserError("give exactly one of --budget-eflops, --budget-usd, --budget-seconds")
-    kind, budget = given[0]
-    budget = positive_finite(budget, f"--budget-{kind}")
+    kind, budget = _budget(budget_eflops, budget_usd, budget_seconds)
     epsilon = positive_finite(epsilon, "--epsilon")
     check_top(top)
     names = [m.strip() for m in models.split(",") if m.strip()]
     if not names:
         raise UserError("--models: give at least one model id")
     strats = tuple(s.strip() for s in strategies.split(",")) if strategies else S.T.STRATEGIES
+    first = strats[0] if strats else "best_of_n"
     base = base_plan(
-        strats[0] if strats else "best_of_n",
-        1,
-        prompt_len,
-        1024,
-        verifier,
-        sparse,
-        intensity,
-        4,
-        256,
-        tp,
-        None,
-        weights,
-        kv_cache,
+        first, 1, prompt_len, 1024, verifier, sparse, intensity, 4, 256, tp, None, weights, kv_cache
     )
-    table = None
-    extra_notes: list[str] = []
-    if accuracy is not None:
-        from llmcost.tts.accuracy import load
-
-        table = load(accuracy)
-        extra_notes = _accuracy_notes(table, names)
+    table, extra_notes = _accuracy(accuracy, names)
     res = S.search(
         names,
         get_hardware(hw),
@@ -138,25 +113,55 @@ def search_tts(
         raise UserError(nothing_fits(res["rejected"], "tts"))
     if extra_notes:
         res["notes"] = extra_notes
+    _emit(res, fmt, S.BUDGETS[kind], f"search tts on {hw}", budget, pareto, epsilon, extra_notes)
+
+
+def _budget(eflops: float | None, usd: float | None, seconds: float | None) -> tuple[str, float]:
+    """(kind, value) of the one budget given, checked positive."""
+    from llmcost.checks import positive_finite
+    from llmcost.errors import UserError
+
+    given = [(k, v) for k, v in (("eflops", eflops), ("usd", usd), ("seconds", seconds)) if v is not None]
+    if len(given) != 1:
+        raise UserError("give exactly one of --budget-eflops, --budget-usd, --budget-seconds")
+    kind, budget = given[0]
+    return kind, positive_finite(budget, f"--budget-{kind}")
+
+
+def _accuracy(path: Path | None, names: list[str]) -> tuple[Any, list[str]]:
+    """The --accuracy table (None without it) and notes on its rows."""
+    if path is None:
+        return None, []
+    from llmcost.tts.accuracy import load
+
+    table = load(path)
+    return table, _accuracy_notes(table, names)
+
+
+def _emit(
+    res: dict[str, Any],
+    fmt: str,
+    key: str,
+    what: str,
+    budget: float,
+    pareto: bool,
+    epsilon: float,
+    extra_notes: list[str],
+) -> None:
+    """The result document, CSV rows, or the plans table (and the TTSPM saturation table)."""
+    from llmcost.report import emit
+
     if fmt != "table":
-        if fmt == "csv":
-            emit([_row(e, S.BUDGETS[kind]) for e in res["plans"]], fmt)
-        else:
-            emit(res, fmt)
+        emit([_row(e, key) for e in res["plans"]] if fmt == "csv" else res, fmt)
         return
-    key = S.BUDGETS[kind]
     rej = ", ".join(f"{k}: {v}" for k, v in res["rejected"].items()) or "none"
     notes = [
         f"{res['plans_evaluated']} plans evaluated in {res['elapsed_s']:.2f} s; rejected: {rej}",
         *extra_notes,
     ]
-    what = "Pareto front" if pareto else f"top {len(res['plans'])}"
-    emit(
-        [_row(e, key) for e in res["plans"]],
-        "table",
-        title=f"search tts on {hw}: {what} within {key} <= {budget:g}",
-        notes=notes,
-    )
+    which = "Pareto front" if pareto else f"top {len(res['plans'])}"
+    title = f"{what}: {which} within {key} <= {budget:g}"
+    emit([_row(e, key) for e in res["plans"]], "table", title=title, notes=notes)
     if res.get("saturation"):
         emit(res["saturation"], "table", title=f"TTSPM saturation (gain per extra sample < {epsilon:g})")
 

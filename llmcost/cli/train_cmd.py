@@ -8,7 +8,6 @@ from typing import Annotated, Any
 import typer
 
 from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
-from llmcost.units import GIB
 
 
 def train(
@@ -63,19 +62,18 @@ def train(
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
     explain: Annotated[
-        bool, typer.Option("--explain", help="Print the step-time expression and its values.")
+        bool,
+        typer.Option("--explain", help="Print the step-time expression, its values and where it is built."),
     ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
     from llmcost import api
-    from llmcost.report import check_format, emit
+    from llmcost.cli import train_view as V
+    from llmcost.report import check_format
 
     check_format(fmt)
-    zero_v: Any = None
-    if zero is not None:
-        zero_v = "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
     given = {
         "gpus": gpus,
         "tp": tp,
@@ -85,7 +83,7 @@ def train(
         "ep": ep,
         "sp": sp,
         "tp_overlap": tp_overlap,
-        "zero": zero_v,
+        "zero": _zero(zero),
         "distributed_optimizer": dist_opt,
         "micro_batch": micro_batch,
         "global_batch": global_batch,
@@ -99,21 +97,31 @@ def train(
         "gpus_per_node": gpus_per_node,
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, **given)
-    r, hardware = rep.result, rep.hardware
-    out = rep.as_dict()
     if explain:
-        _explain(r, fmt)
+        V.explain(rep.result, fmt)
         return
+    title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
+    _emit(rep.as_dict(), fmt, title, rep.result.notes)
+
+
+def _zero(zero: str | None) -> Any:
+    """``--zero``: a stage number or ``fsdp``."""
+    if zero is None:
+        return None
+    return "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
+
+
+def _emit(out: dict[str, Any], fmt: str, title: str, notes: list[str]) -> None:
+    """The result document (:meth:`llmcost.api.TrainReport.as_dict`), or its rows as a table with
+    the plan on a note line."""
+    from llmcost.cli.train_view import table_rows
+    from llmcost.report import emit
+
     if fmt != "table":
         emit(out, fmt)
         return
     plan_line = "plan: " + ", ".join(f"{k}={v}" for k, v in out["plan"].items())
-    emit(
-        table_rows(out),
-        fmt,
-        title=f"train {rep.spec.name} on {r.gpus} x {hardware.id}",
-        notes=[plan_line, *r.notes],
-    )
+    emit(table_rows(out), fmt, title=title, notes=[plan_line, *notes])
 
 
 def _int_opt(v: str, name: str) -> int:
@@ -123,66 +131,6 @@ def _int_opt(v: str, name: str) -> int:
         return int(v)
     except ValueError:
         raise UserError(f"{name}: expected an integer or fsdp, got '{v}'") from None
-
-
-def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows (quantity, value) for the rich table."""
-    from llmcost.units import fmt_time
-
-    rows = [
-        {"quantity": "step time", "value": fmt_time(out["iteration_time_s"])},
-        *(
-            {"quantity": f"  {k.replace('_', ' ')}", "value": fmt_time(v)}
-            for k, v in out["time_breakdown_s"].items()
-            if v > 0
-        ),
-        {"quantity": "tokens/s", "value": f"{out['tokens_per_s']:,.0f}"},
-        {"quantity": "tokens/s per GPU", "value": f"{out['tokens_per_s_per_gpu']:,.1f}"},
-        {"quantity": "model TFLOP/s per GPU", "value": f"{out['model_tflops_per_gpu']:.1f}"},
-        {"quantity": "hardware TFLOP/s per GPU", "value": f"{out['hardware_tflops_per_gpu']:.1f}"},
-        {"quantity": "MFU", "value": f"{100 * out['mfu']:.1f}%"},
-        {"quantity": "HFU", "value": f"{100 * out['hfu']:.1f}%"},
-        {"quantity": "memory per GPU", "value": f"{out['memory_gib_per_gpu']:.1f} GiB"},
-        *(
-            {"quantity": f"  {k}", "value": f"{v / GIB:.2f} GiB"}
-            for k, v in out["memory_bytes"].items()
-            if v > 0
-        ),
-    ]
-    if "time_to_train_s" in out:
-        rows += [
-            {"quantity": "total FLOPs", "value": f"{out['total_flops']:.3e}"},
-            {"quantity": "time to train", "value": f"{out['time_to_train_s'] / 86400:.1f} days"},
-            {"quantity": "GPU-hours", "value": f"{out['gpu_hours']:,.0f}"},
-            {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
-            {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
-        ]
-    return rows
-
-
-def _explain(r: Any, fmt: str) -> None:
-    """The step-time expression (training_formulas) with the values that went into it."""
-    import sympy as sp
-
-    from llmcost.cli.explain_cmd import explain_rows
-    from llmcost.report import emit
-    from llmcost.training import formulas as F
-
-    lay = r.layout
-    expr = F.step_expression(
-        lay.plan.schedule, "overlap" if lay.plan.overlap_dp else "serial", lay.plan.zero == 3
-    )
-    vals = dict(r.values)
-    rows = explain_rows(expr, vals)
-    text = f"T = {sp.sstr(expr)}"
-    if fmt == "table":
-        print(text)
-        print(
-            f"= {r.step_time:.6g} s  (t_dp, t_ag, t_z3_ag, t_z3_rs, t_p2p: collective times, see llmcost collective)"
-        )
-        emit(rows, fmt, title="symbols")
-    else:
-        emit({"expression": text, "latex": sp.latex(expr), "symbols": rows, "step_time_s": r.step_time}, fmt)
 
 
 def register(app: typer.Typer) -> None:

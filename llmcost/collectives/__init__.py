@@ -1,1 +1,1 @@
-"""Collective communication over fabric tiers: sympy formulas (formulas), their generated numpy (_generated) and the runtime costing (cost)."""
+"""Collective communication over fabric tiers: the shared shapes (shapes: ops, algorithms, expression keys), sympy formulas (formulas), their generated numpy (_generated) and the runtime costing (cost)."""

@@ -53,19 +53,10 @@ from typing import Any
 import numpy as np
 
 from llmcost import checks
+from llmcost.collectives.shapes import ALGORITHMS, OPS, Shape
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import FabricTier, Hardware
 
-OPS = ("all_reduce", "reduce_scatter", "all_gather", "broadcast", "all_to_all", "send_recv")
-ALGORITHMS: dict[str, tuple[str, ...]] = {
-    "all_reduce": ("ring", "tree", "recursive_doubling", "rabenseifner", "hierarchical", "in_network"),
-    "reduce_scatter": ("ring", "recursive_halving", "hierarchical"),
-    "all_gather": ("ring", "recursive_doubling", "hierarchical"),
-    "broadcast": ("ring", "tree"),
-    "all_to_all": ("direct", "pairwise", "hierarchical"),
-    "send_recv": ("direct",),
-}
-TOPOLOGY_KINDS = ("switch", "mesh", "torus")
 # What NCCL / RCCL actually run (NVIDIA/nccl src/enqueue.cc algorithm selection, tuning.cc:
 # Ring, Tree, NVLS / CollNet for all-reduce; Ring for reduce-scatter, all-gather and broadcast;
 # all-to-all and send/recv as grouped point-to-point). On those platforms ``auto`` chooses among
@@ -234,23 +225,6 @@ def normalize_algo(op: str, algo: str) -> str:
     return key
 
 
-@dataclass(frozen=True)
-class Shape:
-    """What selects an expression: op, algorithm, topology kind per level, in-network flags."""
-
-    op: str
-    algo: str
-    topos: tuple[str, ...]
-    inr: tuple[bool, ...] = ()
-
-    @property
-    def name(self) -> str:
-        base = f"{self.op}__{self.algo}__{'_'.join(self.topos)}"
-        if self.algo == "in_network":
-            base += "__inr" + "".join("1" if f else "0" for f in self.inr)
-        return base
-
-
 def nccl_platform(hw: Hardware) -> bool:
     """True when collectives run on NCCL / RCCL (NVIDIA or AMD GPUs and systems built from them)."""
     vendor = hw.vendor.strip().lower()
@@ -395,17 +369,8 @@ def _tree_hops(lv: Level, nccl: bool) -> float:
     return float(lv.d - 1) if nccl and not lv.network else math.log2(lv.d)
 
 
-def values(
-    hw: Hardware,
-    levels: Sequence[Level],
-    size: Any,
-    algo: str = "ring",
-    protocol: str = "simple",
-    op: str = "all_reduce",
-) -> dict[str, Any]:
-    """Numeric value of every symbol of the collective expressions for this placement, for ``algo``
-    run with ``protocol`` (latencies and protocol bandwidth from :data:`NCCL` on an NCCL platform)."""
-    nccl = nccl_platform(hw)
+def _catalog_values(hw: Hardware, levels: Sequence[Level], size: Any, nccl: bool) -> dict[str, Any]:
+    """Every symbol at its Simple-protocol value: the catalog figures of each level's tier."""
     out: dict[str, Any] = {
         "S": size,
         "t_0": T0,
@@ -424,11 +389,12 @@ def values(
         out[f"q_{k}"] = float(P2P_NET_BYTES) if lv.network else math.inf
         out[f"m_{k}"] = _torus_dims(t, lv.d)
         out[f"h_{k}"] = _tree_hops(lv, nccl)
-    fam = _family(op, algo)
-    if protocol not in protocols(hw, op, algo, levels):
-        raise PlanError(f"{op}/{algo} does not run the {protocol} protocol on {hw.id}")
-    if fam is None or not nccl or any(lv.link is None for lv in levels):
-        return out
+    return out
+
+
+def _nccl_latencies(out: dict[str, Any], levels: Sequence[Level], fam: str, op: str, protocol: str) -> None:
+    """``t_0`` and each level's ``alpha_k`` of NCCL algorithm row ``fam`` run with ``protocol``
+    (tuning.cc baseLat and hwLat, scaled by the tier's catalog latency over NCCL's Ring/Simple)."""
     multinode = any(lv.network for lv in levels)
     ppn1 = all(lv.network for lv in levels)
     base, hwl = NCCL["base_lat_us"], NCCL["hw_lat_us"]
@@ -451,11 +417,39 @@ def values(
             )
             lat = max(lat, ovh * 1e-6)
         out[f"alpha_{k}"] = max(lat * scale, 1e-9)
+
+
+def _nccl_bandwidth(
+    out: dict[str, Any], hw: Hardware, levels: Sequence[Level], fam: str, protocol: str
+) -> None:
+    """``kappa_p`` and ``B_p`` of the ring and tree protocols (tuning.cc proto factors, llMaxBws)."""
     if fam in ("ring", "tree"):
+        multinode = any(lv.network for lv in levels)
         key = "ll128_multinode" if fam == "tree" and protocol == "ll128" and multinode else protocol
         out["kappa_p"] = NCCL["proto_bw"][fam][key]
         if protocol == "ll":
             out["B_p"] = _ll_max_bw(hw, levels)
+
+
+def values(
+    hw: Hardware,
+    levels: Sequence[Level],
+    size: Any,
+    algo: str = "ring",
+    protocol: str = "simple",
+    op: str = "all_reduce",
+) -> dict[str, Any]:
+    """Numeric value of every symbol of the collective expressions for this placement, for ``algo``
+    run with ``protocol`` (latencies and protocol bandwidth from :data:`NCCL` on an NCCL platform)."""
+    nccl = nccl_platform(hw)
+    out = _catalog_values(hw, levels, size, nccl)
+    fam = _family(op, algo)
+    if protocol not in protocols(hw, op, algo, levels):
+        raise PlanError(f"{op}/{algo} does not run the {protocol} protocol on {hw.id}")
+    if fam is None or not nccl or any(lv.link is None for lv in levels):
+        return out
+    _nccl_latencies(out, levels, fam, op, protocol)
+    _nccl_bandwidth(out, hw, levels, fam, protocol)
     return out
 
 

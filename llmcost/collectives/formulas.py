@@ -49,7 +49,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from llmcost.collectives.cost import ALGORITHMS, OPS, TOPOLOGY_KINDS, Shape
+from llmcost.collectives.shapes import ALGORITHMS, OPS, TOPOLOGY_KINDS, Shape
 from llmcost.symbolic.compile import arguments, generated_header, write_generated
 from llmcost.symbolic.symbols import define, define_family, level, sym
 

@@ -317,77 +317,120 @@ def _attention_std(phase: str) -> list[Op]:
     return ops
 
 
-def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
-    """Multi-head Latent Attention (DeepSeek-V2 §2.1): latent KV cache, absorbed projections in decode."""
-    import sympy as sp
+@dataclass(frozen=True)
+class _MLA:
+    """The symbols of a Multi-head Latent Attention block for one phase: ``T`` tokens, ``heads``
+    query heads per TP rank, latent ``dc``, rope ``dr``, nope ``dn``, value ``dv``, query rank ``qr``."""
 
+    T: Any
+    b: Any
+    s: Any
+    ctx: Any
+    W: Any
+    c: Any
+    h: Any
+    heads: Any
+    dc: Any
+    dr: Any
+    dn: Any
+    dv: Any
+    qr: Any
+    ba: Any
+    bkv: Any
+    br: Any
+
+
+def _mla_symbols(phase: str) -> _MLA:
+    """The registered symbols of an MLA block in ``phase`` (heads split over TP)."""
     b, s, ctx, W, t, c = S("micro_batch"), S("seq"), S("ctx"), S("window"), S("tp"), S("cp")
     h, nq = S("d_model"), S("n_q")
     dc, dr, dn, dv, qr = S("kv_lora"), S("d_rope"), S("d_nope"), S("d_v"), S("q_lora")
     ba, bkv, br = S("b_a"), S("b_kv"), S("b_r")
-    T = _tokens(phase)
-    heads = nq / t
+    return _MLA(_tokens(phase), b, s, ctx, W, c, h, nq / t, dc, dr, dn, dv, qr, ba, bkv, br)
+
+
+def _mla_projections(m: _MLA, q_lora: bool) -> list[Op]:
+    """Norm, query projection (through the low rank ``q_lora`` when the model has one) and the
+    joint KV down-projection with its norm."""
+    T, h, heads = m.T, m.h, m.heads
     ops = [_norm("attn_norm", T, h)]
     if q_lora:
         ops += [
-            _gemm("q_a_proj", T, h, qr),
-            _norm("q_a_norm", T, qr),
-            _gemm("q_b_proj", T, qr, heads * (dn + dr)),
+            _gemm("q_a_proj", T, h, m.qr),
+            _norm("q_a_norm", T, m.qr),
+            _gemm("q_b_proj", T, m.qr, heads * (m.dn + m.dr)),
         ]
     else:
-        ops.append(_gemm("q_proj", T, h, heads * (dn + dr)))
-    ops += [_gemm("kv_a_proj", T, h, dc + dr), _norm("kv_a_norm", T, dc)]
-    if phase == "decode":
-        keys = sp.Min(ctx, W) / c
-        ops += [
-            _gemm(
-                "q_absorb",
-                T,
-                dn,
-                dc,
-                batch=heads,
-                doc="W_UK absorbed into the query: a per-head batched GEMM [T,d_nope]x[d_nope,d_c]",
-            ),
-            Op(
-                "attention",
-                "attention",
-                2 * b * keys * heads * (2 * dc + dr),
-                b * keys * (dc + dr) * bkv + b * heads * (2 * dc + dr) * ba + b * (dc + dr) * bkv,
-                0,
-                doc="attention over the latent cache (DeepSeek-V2 §2.1.3, MLA)",
-            ),
-            _gemm(
-                "v_absorb",
-                T,
-                dc,
-                dv,
-                batch=heads,
-                doc="W_UV applied to the latent output: per-head [T,d_c]x[d_c,d_v]",
-            ),
-        ]
-        ops.append(_coll("cp_merge", "all_reduce", "cp", b * heads * dv * br))
-    else:
-        ops.append(_gemm("kv_b_proj", T, dc, heads * (dn + dv)))
-        ops.append(
-            Op(
-                "attention",
-                "attention",
-                2 * b * _pairs(s, W) / c * heads * (dn + dr + dv),
-                T * heads * (dn + dr + dv) * ba + b * s * heads * (dn + dr + dv) * ba + T * (dc + dr) * bkv,
-                0,
-                doc="FlashAttention IO over up-projected K,V; latent cache written",
-            )
-        )
-        ops += [
-            _coll("cp_pass_kv", "send_recv", "cp", b * (s / c) * (dc + dr) * bkv, "pass_kv"),
-            _coll("cp_pass_q", "send_recv", "cp", T * heads * (dn + dr) * ba, "pass_q"),
-            _coll("cp_q_return", "all_to_all", "cp", T * heads * dv * br, "pass_q"),
-        ]
-    ops += [
-        _gemm("o_proj", T, heads * dv, h),
-        _coll("attn_allreduce", "all_reduce", "tp", T * h * br * S("sep_ar")),
+        ops.append(_gemm("q_proj", T, h, heads * (m.dn + m.dr)))
+    return ops + [_gemm("kv_a_proj", T, h, m.dc + m.dr), _norm("kv_a_norm", T, m.dc)]
+
+
+def _mla_decode(m: _MLA) -> list[Op]:
+    """Decode: the up-projections absorbed (W_UK into the query, W_UV after), attention over the
+    latent cache, the CP partial results merged."""
+    import sympy as sp
+
+    T, b, heads, dc, dr, dn, dv = m.T, m.b, m.heads, m.dc, m.dr, m.dn, m.dv
+    keys = sp.Min(m.ctx, m.W) / m.c
+    return [
+        _gemm(
+            "q_absorb",
+            T,
+            dn,
+            dc,
+            batch=heads,
+            doc="W_UK absorbed into the query: a per-head batched GEMM [T,d_nope]x[d_nope,d_c]",
+        ),
+        Op(
+            "attention",
+            "attention",
+            2 * b * keys * heads * (2 * dc + dr),
+            b * keys * (dc + dr) * m.bkv + b * heads * (2 * dc + dr) * m.ba + b * (dc + dr) * m.bkv,
+            0,
+            doc="attention over the latent cache (DeepSeek-V2 §2.1.3, MLA)",
+        ),
+        _gemm(
+            "v_absorb",
+            T,
+            dc,
+            dv,
+            batch=heads,
+            doc="W_UV applied to the latent output: per-head [T,d_c]x[d_c,d_v]",
+        ),
+        _coll("cp_merge", "all_reduce", "cp", b * heads * dv * m.br),
     ]
-    return ops
+
+
+def _mla_prefill(m: _MLA) -> list[Op]:
+    """Forward / prefill: K,V up-projected from the latent, FlashAttention over them (the latent
+    cache written), the CP ring passing the latent KV or the queries."""
+    T, b, s, c, heads, dc, dr, dn, dv = m.T, m.b, m.s, m.c, m.heads, m.dc, m.dr, m.dn, m.dv
+    ba, bkv = m.ba, m.bkv
+    return [
+        _gemm("kv_b_proj", T, dc, heads * (dn + dv)),
+        Op(
+            "attention",
+            "attention",
+            2 * b * _pairs(s, m.W) / c * heads * (dn + dr + dv),
+            T * heads * (dn + dr + dv) * ba + b * s * heads * (dn + dr + dv) * ba + T * (dc + dr) * bkv,
+            0,
+            doc="FlashAttention IO over up-projected K,V; latent cache written",
+        ),
+        _coll("cp_pass_kv", "send_recv", "cp", b * (s / c) * (dc + dr) * bkv, "pass_kv"),
+        _coll("cp_pass_q", "send_recv", "cp", T * heads * (dn + dr) * ba, "pass_q"),
+        _coll("cp_q_return", "all_to_all", "cp", T * heads * dv * m.br, "pass_q"),
+    ]
+
+
+def _attention_mla(phase: str, q_lora: bool) -> list[Op]:
+    """Multi-head Latent Attention (DeepSeek-V2 §2.1): latent KV cache, absorbed projections in decode."""
+    m = _mla_symbols(phase)
+    ops = _mla_projections(m, q_lora)
+    ops += _mla_decode(m) if phase == "decode" else _mla_prefill(m)
+    return ops + [
+        _gemm("o_proj", m.T, m.heads * m.dv, m.h),
+        _coll("attn_allreduce", "all_reduce", "tp", m.T * m.h * m.br * S("sep_ar")),
+    ]
 
 
 def _cross(phase: str) -> list[Op]:

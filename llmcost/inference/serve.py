@@ -80,7 +80,7 @@ def spec_of(model: str | dict[str, Any] | ModelSpec) -> Any:
     by every command and by :mod:`llmcost.api`."""
     from pathlib import Path
 
-    from llmcost.model.spec import from_config
+    from llmcost.model.config import from_config
 
     if isinstance(model, ModelSpec):
         return model

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from llmcost.errors import CatalogError
-from llmcost.model.spec import from_config
+from llmcost.model.config import from_config
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _RESERVED = ("id", "name", "family", "sources", "official_params", "notes")
@@ -55,7 +55,7 @@ def import_config(path: str, name: str | None = None) -> dict[str, Any]:
 
     The entry is ``id`` (``name`` if given), ``name``, ``sources`` (naming the file) and
     then every key of the config verbatim. The config is validated with
-    :func:`llmcost.model.spec.from_config`, so an unsupported ``model_type`` or a missing
+    :func:`llmcost.model.config.from_config`, so an unsupported ``model_type`` or a missing
     key raises :class:`CatalogError` naming the file and the field.
     """
     p = Path(path)

@@ -2,8 +2,8 @@
 the HF defaults) into the fields of a :class:`llmcost.model.spec.ModelSpec`.
 
 :data:`READERS` maps every supported ``model_type`` to its reader; :func:`read_dropout` reads the
-training dropout. :func:`llmcost.model.spec.from_config` dispatches on them (the keys read per
-type are listed in :mod:`llmcost.model.spec`). Every failure is a one-line CatalogError.
+training dropout. :func:`llmcost.model.config.from_config` dispatches on them (the keys read per
+type are listed in :mod:`llmcost.model.config`). Every failure is a one-line CatalogError.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from llmcost.errors import CatalogError
+from llmcost.model.spec import MLASpec, MoESpec
 
 _MISSING: Any = object()
 
@@ -217,8 +218,6 @@ def _read_mistral(r: Reader) -> dict[str, Any]:
 
 
 def _read_mixtral(r: Reader) -> dict[str, Any]:
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     b = _read_mistral(r)
     b["moe"] = MoESpec(
         num_experts=r.int("num_local_experts"),
@@ -240,8 +239,6 @@ def _qwen_windows(r: Reader, b: dict[str, Any]) -> tuple[int | None, ...]:
 
 def _qwen_moe(r: Reader, b: dict[str, Any], *, shared: bool) -> None:
     """Qwen2/3-MoE experts and which layers are sparse (``decoder_sparse_step``)."""
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     n_exp = r.int("num_experts", default=0, minimum=0)
     step = r.int("decoder_sparse_step", default=1)
     dense = set(r.int_list("mlp_only_layers"))
@@ -366,8 +363,6 @@ def _read_nemotron(r: Reader) -> dict[str, Any]:
 
 def _read_deepseek(r: Reader) -> dict[str, Any]:
     """DeepSeek-V2/V3 (modeling_deepseek_v2.py / _v3.py, DeepSeek-V3 inference/model.py)."""
-    from llmcost.model.spec import MLASpec, MoESpec  # here: modelspec imports this module
-
     d = r.int("hidden_size")
     h = r.int("num_attention_heads")
     nope, rope = r.int("qk_nope_head_dim"), r.int("qk_rope_head_dim")
@@ -426,8 +421,6 @@ def _read_deepseek(r: Reader) -> dict[str, Any]:
 
 
 def _read_gpt_oss(r: Reader) -> dict[str, Any]:
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     b = _base(r, head_dim_default=64)
     b.update(
         qkv_bias=r.bool("attention_bias", True),
@@ -697,25 +690,54 @@ def _sparse_layers(n: int, n_sparse: int) -> tuple[int, ...]:
     return tuple(i for i in range(n) if step == 1 or i % step == 1)
 
 
+def _t5_ffn(r: Reader) -> tuple[bool, str]:
+    """(gated, activation) of a T5 FFN: Switch's ``dense_act_fn`` (never gated), else
+    ``feed_forward_proj`` ('relu', 'gelu', 'gated-gelu' = GeGLU with the tanh GELU, 'gated-silu')."""
+    if r.model_type == "switch_transformers":
+        return False, r.activation("dense_act_fn", "relu")[0]
+    proj = r.raw("feed_forward_proj") or "relu"
+    if not isinstance(proj, str):
+        raise r.fail("feed_forward_proj", "'relu', 'gelu', 'gated-gelu' or 'gated-silu'", proj)
+    gated = proj.startswith("gated-")
+    act_name = proj.split("-")[-1]
+    if act_name not in _ACT_CANON:
+        raise r.fail("feed_forward_proj", "'relu', 'gelu', 'gated-gelu' or 'gated-silu'", proj)
+    return gated, "gelu_tanh" if act_name == "gelu" and gated else _ACT_CANON[act_name]
+
+
+def _switch_experts(r: Reader, spec: dict[str, Any]) -> None:
+    """Switch Transformers: top-1 experts of the FFN width on every ``n // n_sparse``-th layer of
+    each stack (``num_sparse_*_layers``, else the explicit ``*_sparse_step``)."""
+    n_enc, n_dec = spec["num_encoder_layers"], spec["num_layers"]
+
+    def n_sparse(key: str, step_key: str, n: int) -> int:
+        v = r.int(key, default=None, minimum=0)
+        if v is None:  # fall back to an explicit step
+            step = r.int(step_key, default=0, minimum=0)
+            return n // step if step else 0
+        return v
+
+    spec["moe"] = MoESpec(
+        num_experts=r.int("num_experts"),
+        top_k=1,
+        expert_intermediate_size=spec["intermediate_size"],
+        router_bias=r.bool("router_bias", False),
+        expert_capacity=r.int("expert_capacity", default=None),
+    )
+    spec["encoder_moe_layers"] = _sparse_layers(
+        n_enc, n_sparse("num_sparse_encoder_layers", "encoder_sparse_step", n_enc)
+    )
+    spec["moe_layers"] = _sparse_layers(
+        n_dec, n_sparse("num_sparse_decoder_layers", "decoder_sparse_step", n_dec)
+    )
+
+
 def _read_t5(r: Reader) -> dict[str, Any]:
     """T5 / mT5 / UMT5 / Switch (modeling_t5.py, modeling_switch_transformers.py)."""
-    from llmcost.model.spec import MoESpec  # here: modelspec imports this module
-
     d, h, dkv = r.int("d_model"), r.int("num_heads"), r.int("d_kv")
     n_enc = r.int("num_layers")
     n_dec = r.int("num_decoder_layers", default=n_enc)
-    switch = r.model_type == "switch_transformers"
-    if switch:
-        gated, act = False, r.activation("dense_act_fn", "relu")[0]
-    else:
-        proj = r.raw("feed_forward_proj") or "relu"
-        if not isinstance(proj, str):
-            raise r.fail("feed_forward_proj", "'relu', 'gelu', 'gated-gelu' or 'gated-silu'", proj)
-        gated = proj.startswith("gated-")
-        act_name = proj.split("-")[-1]
-        if act_name not in _ACT_CANON:
-            raise r.fail("feed_forward_proj", "'relu', 'gelu', 'gated-gelu' or 'gated-silu'", proj)
-        act = "gelu_tanh" if act_name == "gelu" and gated else _ACT_CANON[act_name]
+    gated, act = _t5_ffn(r)
     tie_default = r.model_type in ("t5", "switch_transformers")
     spec: dict[str, Any] = {
         "num_layers": n_dec,
@@ -742,28 +764,8 @@ def _read_t5(r: Reader) -> dict[str, Any]:
         "relative_attention_num_buckets": r.int("relative_attention_num_buckets", default=32),
         "relative_attention_max_distance": r.int("relative_attention_max_distance", default=128),
     }
-    if switch:
-
-        def n_sparse(key: str, step_key: str, n: int) -> int:
-            v = r.int(key, default=None, minimum=0)
-            if v is None:  # fall back to an explicit step
-                step = r.int(step_key, default=0, minimum=0)
-                return n // step if step else 0
-            return v
-
-        spec["moe"] = MoESpec(
-            num_experts=r.int("num_experts"),
-            top_k=1,
-            expert_intermediate_size=spec["intermediate_size"],
-            router_bias=r.bool("router_bias", False),
-            expert_capacity=r.int("expert_capacity", default=None),
-        )
-        spec["encoder_moe_layers"] = _sparse_layers(
-            n_enc, n_sparse("num_sparse_encoder_layers", "encoder_sparse_step", n_enc)
-        )
-        spec["moe_layers"] = _sparse_layers(
-            n_dec, n_sparse("num_sparse_decoder_layers", "decoder_sparse_step", n_dec)
-        )
+    if r.model_type == "switch_transformers":
+        _switch_experts(r, spec)
     return spec
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-# catalog, graph, modelspec and the generated code: what the evaluation imports lazily, loaded with
+# catalog, graph, model config and the generated code: what the evaluation imports lazily, loaded with
 # this module (before the search's clock starts) rather than during the search
 from llmcost import catalog  # noqa: F401
 from llmcost import precision as Q
@@ -29,7 +29,7 @@ from llmcost.graph import ops as graph  # noqa: F401
 from llmcost.hardware import Hardware
 from llmcost.inference import serve as I
 from llmcost.kernels import roofline  # noqa: F401
-from llmcost.model import spec as modelspec  # noqa: F401
+from llmcost.model import config as model_config  # noqa: F401
 from llmcost.search.common import divisors
 
 DEFAULT_BATCHES = tuple(2**i for i in range(0, 11))
@@ -193,6 +193,158 @@ def _layouts(spec: Any, hw: Hardware, space: InferSpace) -> list[tuple[int, int,
     return out
 
 
+@dataclass(frozen=True)
+class _Formats:
+    """The format triples on one hardware, in :attr:`InferSpace` order: why each is refused
+    (None: it runs) and its resolved names (None: refused, or a default resolving to a triple
+    already listed, which is the same plan)."""
+
+    why: list[str | None]
+    names: list[tuple[str, str, str] | None]
+
+
+def _formats_on(hw: Hardware, fmts: list[tuple[str, str | None, str | None]]) -> _Formats:
+    """Formats on this hardware: their numbers, or why they are refused; duplicates skipped."""
+    why: list[str | None] = []
+    names: list[tuple[str, str, str] | None] = []
+    seen: set[tuple[str, str, str]] = set()
+    for w, a, kv in fmts:
+        try:
+            f = I.formats_on(hw, w, a, kv)
+        except PlanError as e:
+            why.append(_reason(str(e)))
+            names.append(None)
+            continue
+        why.append(None)
+        names.append(None if f.names in seen else f.names)
+        seen.add(f.names)
+    return _Formats(why, names)
+
+
+@dataclass(frozen=True)
+class _Candidates:
+    """Every candidate (layout, format, batch) of one hardware as one code: the index of its
+    rejection reason in ``labels``, -1 evaluated, -2 the same plan again. ``lay_code`` and
+    ``fmt_code`` are the codes of the layouts and the formats alone."""
+
+    layout: np.ndarray  # (layouts, 5): gpus, tp, pp, ep, dp (dp 0: tp*pp does not divide the GPUs)
+    lay_code: np.ndarray
+    fmt_code: np.ndarray
+    cand: np.ndarray  # flat, layout-major, then format, then batch
+    labels: list[str]
+    batch_reason: str
+
+
+def _candidates(
+    spec: Any, space: InferSpace, lay: np.ndarray, batches: np.ndarray, formats: _Formats
+) -> _Candidates:
+    """The code of every candidate: the plan rules but the batch one on each layout
+    (:data:`llmcost.inference.serve.RULES`), then the formats, then the batch rule."""
+    g, tp, pp, ep, dp = lay.T
+    nofact = dp == 0
+    dp1 = np.where(nofact, 1, dp)
+    shared = dict(prompt_len=space.prompt_len, output_len=space.output_len, gpus_per_node=space.gpus_per_node)
+    first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
+    batch_rule = I.RULES[I.BATCH_RULE]
+    bad_batch = np.broadcast_to(
+        batch_rule.broken(spec, I.Plan(dp=dp1[:, None], batch=batches[None, :], **shared)),
+        (len(lay), batches.size),
+    )
+    why, names = formats.why, formats.names
+    reasons = ["tp*pp*dp does not equal the GPUs", *(r.reason for r in I.RULES), *{w for w in why if w}]
+    code = {r: i for i, r in enumerate(dict.fromkeys(reasons))}
+    lay_code = np.where(nofact, code[reasons[0]], np.where(first >= 0, first + 1, -1))
+    fmt_code = np.array([code[w] if w else (-1 if n else -2) for w, n in zip(why, names, strict=True)])
+    cand = np.where(
+        (lay_code >= 0)[:, None, None],
+        lay_code[:, None, None],
+        np.where(
+            (fmt_code != -1)[None, :, None],
+            fmt_code[None, :, None],
+            np.where(bad_batch[:, None, :], code[batch_rule.reason], -1),
+        ),
+    ).ravel()
+    return _Candidates(lay, lay_code, fmt_code, cand, list(dict.fromkeys(reasons)), batch_rule.reason)
+
+
+def _count_rejections(rej: _Rejections, c: _Candidates, offset: int, n_batches: int) -> None:
+    """Count the rejected candidates of one hardware under their reasons, each placed at its
+    first candidate (``offset``: the candidates of the hardware before)."""
+    hit = np.flatnonzero(c.cand >= 0)
+    counts = np.bincount(c.cand[hit], minlength=len(c.labels))
+    for k in np.flatnonzero(counts).tolist():
+        rej.add(c.labels[k], int(counts[k]), offset + int(hit[np.argmax(c.cand[hit] == k)]))
+    reached = np.flatnonzero(((c.lay_code < 0)[:, None] & (c.fmt_code == -1)[None, :]).ravel())
+    if reached.size:  # a plan-by-plan loop counts the batch rule (maybe 0) once a plan gets there
+        rej.add(c.batch_reason, 0, offset + int(reached[0]) * n_batches)
+
+
+def _accepted(
+    c: _Candidates, formats: _Formats, batches: np.ndarray
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The candidates to evaluate (their flat indices) and their plan columns."""
+    n_fmt, n_batch = len(formats.names), batches.size
+    g, tp, pp, ep, dp = c.layout.T
+    ok = np.flatnonzero(c.cand == -1)
+    li, fi, bi = ok // (n_fmt * n_batch), (ok // n_batch) % n_fmt, ok % n_batch
+    fnames = np.array([n or ("", "", "") for n in formats.names], dtype=object).reshape(-1, 3)
+    rows = {"gpus": g[li], "tp": tp[li], "pp": pp[li], "dp": dp[li], "ep": ep[li], "batch": batches[bi]}
+    rows |= {k: fnames[fi, j] for j, k in enumerate(_FMT_KEYS)}
+    return ok, rows
+
+
+@dataclass
+class _Found:
+    """What the search accumulates: the plans, their metric columns, the rejections and the count."""
+
+    plans: Plans
+    cols: dict[str, list[np.ndarray]]
+    rej: _Rejections
+    evaluated: int = 0
+
+
+def _evaluate(
+    spec: Any,
+    h: int,
+    hw: Hardware,
+    space: InferSpace,
+    accepted: tuple[np.ndarray, dict[str, np.ndarray]],
+    offset: int,
+    found: _Found,
+    advance: Any,
+) -> None:
+    """Evaluate the accepted candidates of hardware ``h`` in chunks of at most :data:`CHUNK` plans
+    x decode steps; a plan whose collectives cannot be placed is rejected with every batch."""
+    ok, rows = accepted
+    per = max(1, CHUNK // max(1, space.output_len - 1))
+    for s in range(0, ok.size, per):
+        sub = slice(s, s + per)
+        chunk = {k: v[sub] for k, v in rows.items()}
+        ev = I.Evaluator(
+            spec,
+            hw,
+            I.Plan(
+                **{k: chunk[k] for k in (*_INT_KEYS, *_FMT_KEYS)},
+                prompt_len=space.prompt_len,
+                output_len=space.output_len,
+                gpus_per_node=space.gpus_per_node,
+            ),
+        )
+        out = _metrics(ev)
+        keep = np.ones(len(chunk["tp"]), dtype=bool)
+        for mask, msg in ev.failed:  # collective placement refused: every batch of those plans
+            new = mask & keep
+            if new.any():
+                found.rej.add(_reason(msg), int(new.sum()), offset + int(ok[sub][new][0]))
+            keep &= ~mask
+        found.plans.add(h, {k: v[keep] for k, v in chunk.items()})
+        for k, v in out.items():
+            found.cols.setdefault(k, []).append(np.asarray(v)[keep])
+        found.evaluated += int(keep.sum())
+        if advance:
+            advance(int(keep.sum()))
+
+
 def search_space(
     model: str, hws: list[Hardware], space: InferSpace, advance: Any = None
 ) -> tuple[Plans, dict[str, np.ndarray], Counter[str], int]:
@@ -204,101 +356,21 @@ def search_space(
     (:func:`llmcost.inference.serve.formats_on`; a default resolving to a triple already listed
     is the same plan, skipped), the batch rule, then the collectives' placement."""
     spec = I.spec_of(model)
-    rej = _Rejections()
-    plans = Plans(space, hws)
-    cols: dict[str, list[np.ndarray]] = {}
-    evaluated = 0
+    found = _Found(Plans(space, hws), {}, _Rejections())
     fmts = [(w, a, kv) for w in space.weights for a in space.activations for kv in space.kv_cache]
     batches = np.array(sorted(space.batch), dtype=np.int64)
-    nF, nB = len(fmts), batches.size
-    steps = max(1, space.output_len - 1)
     offset = 0  # candidates before this hardware's
     for h, hw in enumerate(hws):
-        # formats on this hardware: their numbers, or why they are refused; duplicates skipped
-        why: list[str | None] = []
-        names: list[tuple[str, str, str] | None] = []
-        seen: set[tuple[str, str, str]] = set()
-        for w, a, kv in fmts:
-            try:
-                f = I.formats_on(hw, w, a, kv)
-            except PlanError as e:
-                why.append(_reason(str(e)))
-                names.append(None)
-                continue
-            why.append(None)
-            names.append(None if f.names in seen else f.names)
-            seen.add(f.names)
+        formats = _formats_on(hw, fmts)
         lay = np.array(_layouts(spec, hw, space), dtype=np.int64).reshape(-1, 5)
         if not len(lay):
             continue
-        g, tp, pp, ep, dp = lay.T
-        nofact = dp == 0
-        dp1 = np.where(nofact, 1, dp)
-        shared = dict(
-            prompt_len=space.prompt_len, output_len=space.output_len, gpus_per_node=space.gpus_per_node
-        )
-        first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
-        batch_rule = I.RULES[I.BATCH_RULE]
-        bad_batch = np.broadcast_to(
-            batch_rule.broken(spec, I.Plan(dp=dp1[:, None], batch=batches[None, :], **shared)), (len(lay), nB)
-        )
-        # one code per candidate (layout, format, batch): a reason, -1 evaluated, -2 the same plan again
-        reasons = ["tp*pp*dp does not equal the GPUs", *(r.reason for r in I.RULES), *{w for w in why if w}]
-        code = {r: i for i, r in enumerate(dict.fromkeys(reasons))}
-        lay_code = np.where(nofact, code[reasons[0]], np.where(first >= 0, first + 1, -1))
-        fmt_code = np.array([code[w] if w else (-1 if n else -2) for w, n in zip(why, names, strict=True)])
-        cand = np.where(
-            (lay_code >= 0)[:, None, None],
-            lay_code[:, None, None],
-            np.where(
-                (fmt_code != -1)[None, :, None],
-                fmt_code[None, :, None],
-                np.where(bad_batch[:, None, :], code[batch_rule.reason], -1),
-            ),
-        ).ravel()
-        labels = list(dict.fromkeys(reasons))
-        hit = np.flatnonzero(cand >= 0)
-        counts = np.bincount(cand[hit], minlength=len(labels))
-        for c in np.flatnonzero(counts).tolist():
-            rej.add(labels[c], int(counts[c]), offset + int(hit[np.argmax(cand[hit] == c)]))
-        reached = np.flatnonzero(((lay_code < 0)[:, None] & (fmt_code == -1)[None, :]).ravel())
-        if reached.size:  # a plan-by-plan loop counts the batch rule (maybe 0) once a plan gets there
-            rej.add(batch_rule.reason, 0, offset + int(reached[0]) * nB)
-        ok = np.flatnonzero(cand == -1)
-        li, fi, bi = ok // (nF * nB), (ok // nB) % nF, ok % nB
-        fnames = np.array([n or ("", "", "") for n in names], dtype=object).reshape(-1, 3)
-        rows = {"gpus": g[li], "tp": tp[li], "pp": pp[li], "dp": dp[li], "ep": ep[li], "batch": batches[bi]}
-        rows |= {k: fnames[fi, j] for j, k in enumerate(_FMT_KEYS)}
-        per = max(1, CHUNK // steps)
-        for s in range(0, ok.size, per):
-            sub = slice(s, s + per)
-            chunk = {k: v[sub] for k, v in rows.items()}
-            ev = I.Evaluator(
-                spec,
-                hw,
-                I.Plan(
-                    **{k: chunk[k] for k in (*_INT_KEYS, *_FMT_KEYS)},
-                    prompt_len=space.prompt_len,
-                    output_len=space.output_len,
-                    gpus_per_node=space.gpus_per_node,
-                ),
-            )
-            out = _metrics(ev)
-            keep = np.ones(len(chunk["tp"]), dtype=bool)
-            for mask, msg in ev.failed:  # collective placement refused: every batch of those plans
-                new = mask & keep
-                if new.any():
-                    rej.add(_reason(msg), int(new.sum()), offset + int(ok[sub][new][0]))
-                keep &= ~mask
-            plans.add(h, {k: v[keep] for k, v in chunk.items()})
-            for k, v in out.items():
-                cols.setdefault(k, []).append(np.asarray(v)[keep])
-            evaluated += int(keep.sum())
-            if advance:
-                advance(int(keep.sum()))
-        offset += cand.size
-    merged = {k: np.concatenate(v) for k, v in cols.items()}
-    return plans, merged, rej.counter(), evaluated
+        c = _candidates(spec, space, lay, batches, formats)
+        _count_rejections(found.rej, c, offset, batches.size)
+        _evaluate(spec, h, hw, space, _accepted(c, formats, batches), offset, found, advance)
+        offset += c.cand.size
+    merged = {k: np.concatenate(v) for k, v in found.cols.items()}
+    return found.plans, merged, found.rej.counter(), found.evaluated
 
 
 def _reason(msg: str) -> str:

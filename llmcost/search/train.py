@@ -160,18 +160,10 @@ def _expand(cols: dict[str, np.ndarray], keep: np.ndarray, counts: Any) -> dict[
     return {k: np.repeat(v[keep], counts if np.ndim(counts) == 0 else counts[keep]) for k, v in cols.items()}
 
 
-def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
-    """Every plan of ``space`` that :func:`llmcost.training.plan.check` accepts (memory aside).
-
-    The dimensions are expanded level by level (:data:`LEVELS`: layout, ep, schedule,
-    micro-batch, per-plan options) and after each the rules of :data:`llmcost.training.plan.RULES`
-    that read only known fields mask the plans, counting each rejected one (with all the plans it
-    stands for) under the first rule it breaks. Layouts whose tp*pp*cp does not divide the GPUs
-    are counted only for degrees the user gave (otherwise they are not in the declared space)."""
-    rej: Counter[str] = Counter()
-    n_layers = len(TR.model_layers(spec))
-    gb, seq = space.global_batch, space.seq_len
-    # default: every training precision with a peak, fp16 only when asked (same peak as bf16, legacy)
+def _option_rows(space: TrainSpace, hw: Hardware) -> np.ndarray:
+    """The per-plan option rows (ZeRO mode, recompute, precision, sequence parallel -1 = auto,
+    TP overlap) as indices. Default precisions: every training precision with a peak, fp16 only
+    when asked (same peak as bf16, legacy)."""
     precs = (
         space.precision
         if space.precision is not None
@@ -182,7 +174,7 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
             raise UserError(f"--precision: '{p}' is not one of {', '.join(PREC)}")
     sps = space.sp if space.sp is not None else (None,)
     tpos = tuple(dict.fromkeys(bool(x) for x in space.tp_overlap)) or (False,)
-    cat = np.array(
+    return np.array(
         [
             (ZMODE_NAMES.index(z), RC.index(r), PREC.index(p), -1 if s is None else int(s), int(o))
             for z in space.zero
@@ -193,11 +185,10 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
         ],
         dtype=np.int64,
     ).reshape(-1, 5)
-    n_cat = len(cat)
-    experts = spec.moe.num_experts if spec.is_moe and spec.moe is not None else 1
-    eps = np.array(_pick(space.ep, divisors(experts) if spec.is_moe else [1]), dtype=np.int64)
-    mbs = np.array(_pick(space.micro_batch, divisors(gb)), dtype=np.int64)
-    # level 0, the layouts (gpus, tp, pp, cp)
+
+
+def _layout_cols(space: TrainSpace, hw: Hardware) -> dict[str, np.ndarray]:
+    """Level 0: the layouts (gpus, tp, pp, cp) with the derived dp and the node size."""
     lay: list[np.ndarray] = []
     for g in space.gpus:
         degs = [_pick(given, divisors(g)) for given in (space.tp, space.pp, space.cp)]
@@ -205,54 +196,138 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
         node = TR.node_size(hw, g, space.gpus_per_node)
         lay.append(np.column_stack([np.full(len(grid), g), grid, np.full(len(grid), node)]))
     g, tp, pp, cp, node = np.concatenate(lay).astype(np.int64).T if lay else np.zeros((5, 0), dtype=np.int64)
-    pps = sorted(set(pp.tolist()))
-    sched_of = {p: np.array(_schedules(space, p, n_layers), dtype=np.int64).reshape(-1, 2) for p in pps}
-    n_sched = np.array([len(sched_of[p]) for p in pps], dtype=np.int64)[np.searchsorted(pps, pp)]
-    cols = {"gpus": g, "tp": tp, "pp": pp, "cp": cp, "dp": g // (tp * pp * cp), "node": node}
-    weight = eps.size * n_sched * mbs.size * n_cat
-    f = TR.RuleFields(**cols, seq=seq, hw=hw)
+    return {"gpus": g, "tp": tp, "pp": pp, "cp": cp, "dp": g // (tp * pp * cp), "node": node}
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """What each level after the layouts expands a plan into: ep degrees, (schedule, virtual
+    stages) per pipeline degree, micro-batches and the per-plan option rows."""
+
+    eps: np.ndarray
+    pps: list[int]
+    sched_of: dict[int, np.ndarray]
+    mbs: np.ndarray
+    cat: np.ndarray
+
+    def n_sched(self, pp: np.ndarray) -> np.ndarray:
+        """Schedules searched for each pipeline degree of ``pp``."""
+        return np.array([len(self.sched_of[p]) for p in self.pps], dtype=np.int64)[
+            np.searchsorted(self.pps, pp)
+        ]
+
+
+def _layouts_level(
+    spec: ModelSpec,
+    space: TrainSpace,
+    hw: Hardware,
+    cols: dict[str, np.ndarray],
+    ch: _Choices,
+    rej: Counter[str],
+) -> tuple[np.ndarray, int]:
+    """Level 0: mask of the valid layouts and the size of the declared space."""
+    weight = ch.eps.size * ch.n_sched(cols["pp"]) * ch.mbs.size * len(ch.cat)
+    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
     narrowed = space.tp is not None or space.pp is not None or space.cp is not None
     factor = TR.RULES[0].reason
     declared = int(weight.sum()) if narrowed else int(weight[~TR.RULES[0].broken(spec, f)].sum())
-    keep = _apply(spec, f, 0, weight, rej, skip="" if narrowed else factor)
-    # level 1, ep
-    cols = _expand(cols, keep, eps.size)
-    cols["ep"] = np.tile(eps, len(cols["tp"]) // max(eps.size, 1))
-    f = TR.RuleFields(**cols, seq=seq, hw=hw)
-    n_sched = np.array([len(sched_of[p]) for p in pps], dtype=np.int64)[np.searchsorted(pps, cols["pp"])]
-    keep = _apply(spec, f, 1, n_sched * mbs.size * n_cat, rej)
-    # level 2, schedule and virtual stages (their choices depend on pp): row r's j-th child is
-    # entry j of its pp's list in the concatenated table
+    return _apply(spec, f, 0, weight, rej, skip="" if narrowed else factor), declared
+
+
+_Level = tuple[dict[str, np.ndarray], np.ndarray]
+
+
+def _ep_level(
+    spec: ModelSpec, space: TrainSpace, hw: Hardware, lv: _Level, ch: _Choices, rej: Counter[str]
+) -> _Level:
+    """Level 1: each kept layout times the ep degrees."""
+    cols = _expand(lv[0], lv[1], ch.eps.size)
+    cols["ep"] = np.tile(ch.eps, len(cols["tp"]) // max(ch.eps.size, 1))
+    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    return cols, _apply(spec, f, 1, ch.n_sched(cols["pp"]) * ch.mbs.size * len(ch.cat), rej)
+
+
+def _schedule_level(
+    spec: ModelSpec, space: TrainSpace, hw: Hardware, lv: _Level, ch: _Choices, rej: Counter[str]
+) -> _Level:
+    """Level 2, schedule and virtual stages (their choices depend on pp): row r's j-th child is
+    entry j of its pp's list in the concatenated table."""
+    cols, keep = lv
+    n_sched = ch.n_sched(cols["pp"])
     counts, row_pp = n_sched[keep], cols["pp"][keep]
     cols = _expand(cols, keep, n_sched)
+    pps, sched_of = ch.pps, ch.sched_of
     table = np.concatenate([sched_of[p] for p in pps] or [np.zeros((0, 2), dtype=np.int64)])
     start = np.cumsum([0, *(len(sched_of[p]) for p in pps)])[np.searchsorted(pps, row_pp)]
     idx = np.arange(int(counts.sum())) + np.repeat(start - (np.cumsum(counts) - counts), counts)
     cols["sched"], cols["v"] = table[idx].T
-    f = TR.RuleFields(**cols, seq=seq, hw=hw)
-    keep = _apply(spec, f, 2, mbs.size * n_cat, rej)
-    # level 3, micro-batch
-    cols = _expand(cols, keep, mbs.size)
-    cols["mb"] = np.tile(mbs, len(cols["tp"]) // max(mbs.size, 1))
-    f = TR.RuleFields(**cols, seq=seq, gb=gb, hw=hw)
-    keep = _apply(spec, f, 3, n_cat, rej)
-    # level 4, the per-plan options: ZeRO mode, recompute, precision, sequence parallel, TP overlap
-    cols = _expand(cols, keep, n_cat)
-    n = len(cols["tp"])
-    reps = n // max(n_cat, 1)
+    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    return cols, _apply(spec, f, 2, ch.mbs.size * len(ch.cat), rej)
+
+
+def _micro_batch_level(
+    spec: ModelSpec, space: TrainSpace, hw: Hardware, lv: _Level, ch: _Choices, rej: Counter[str]
+) -> _Level:
+    """Level 3: each kept plan times the micro-batch sizes."""
+    cols = _expand(lv[0], lv[1], ch.mbs.size)
+    cols["mb"] = np.tile(ch.mbs, len(cols["tp"]) // max(ch.mbs.size, 1))
+    f = TR.RuleFields(**cols, seq=space.seq_len, gb=space.global_batch, hw=hw)
+    return cols, _apply(spec, f, 3, len(ch.cat), rej)
+
+
+def _options_level(
+    spec: ModelSpec, space: TrainSpace, hw: Hardware, lv: _Level, ch: _Choices, rej: Counter[str]
+) -> _Level:
+    """Level 4, the per-plan options: ZeRO mode, recompute, precision, sequence parallel, TP overlap."""
+    n_cat = len(ch.cat)
+    cols = _expand(lv[0], lv[1], n_cat)
+    reps = len(cols["tp"]) // max(n_cat, 1)
     for j, k in enumerate(("zmode", "rc", "prec", "sp", "tpo")):
-        cols[k] = np.tile(cat[:, j], reps)
+        cols[k] = np.tile(ch.cat[:, j], reps)
     zero = np.array([z for z, _ in ZMODES], dtype=np.int64)[cols["zmode"]]
     distopt = np.array([d for _, d in ZMODES])[cols["zmode"]]
-    f = TR.RuleFields(**cols, seq=seq, gb=gb, zero=zero, distopt=distopt, offload=0, hw=hw)
-    keep = _apply(spec, f, 4, 1, rej)
+    f = TR.RuleFields(
+        **cols, seq=space.seq_len, gb=space.global_batch, zero=zero, distopt=distopt, offload=0, hw=hw
+    )
+    return cols, _apply(spec, f, 4, 1, rej)
+
+
+def _plan_cols(spec: ModelSpec, lv: _Level) -> dict[str, np.ndarray]:
+    """The kept plans as :data:`COLS`, with the values every searched plan shares."""
+    cols, keep = lv
+    n = len(cols["tp"])
     del cols["node"]
     cols["sp"] = TR.sequence_parallel(cols["sp"], cols["tp"]).astype(np.int64)
     cols["flash"] = TR.auto_flash(spec, cols["rc"] == RC.index("selective")).astype(np.int64)
     cols["auto"] = np.ones(n, dtype=np.int64)  # attention 'auto', no offload, DP overlapped
     cols["offload"] = np.zeros(n, dtype=np.int64)
     cols["overlap"] = np.ones(n, dtype=np.int64)
-    return Grid({k: cols[k][keep] for k in COLS}, rej, declared)
+    return {k: cols[k][keep] for k in COLS}
+
+
+def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
+    """Every plan of ``space`` that :func:`llmcost.training.plan.check` accepts (memory aside).
+
+    The dimensions are expanded level by level (:data:`LEVELS`: layout, ep, schedule,
+    micro-batch, per-plan options) and after each the rules of :data:`llmcost.training.plan.RULES`
+    that read only known fields mask the plans, counting each rejected one (with all the plans it
+    stands for) under the first rule it breaks. Layouts whose tp*pp*cp does not divide the GPUs
+    are counted only for degrees the user gave (otherwise they are not in the declared space)."""
+    rej: Counter[str] = Counter()
+    n_layers = len(TR.model_layers(spec))
+    cat = _option_rows(space, hw)
+    experts = spec.moe.num_experts if spec.is_moe and spec.moe is not None else 1
+    eps = np.array(_pick(space.ep, divisors(experts) if spec.is_moe else [1]), dtype=np.int64)
+    mbs = np.array(_pick(space.micro_batch, divisors(space.global_batch)), dtype=np.int64)
+    cols = _layout_cols(space, hw)
+    pps = sorted(set(cols["pp"].tolist()))
+    sched_of = {p: np.array(_schedules(space, p, n_layers), dtype=np.int64).reshape(-1, 2) for p in pps}
+    ch = _Choices(eps, pps, sched_of, mbs, cat)
+    keep, declared = _layouts_level(spec, space, hw, cols, ch, rej)
+    lv: _Level = (cols, keep)
+    for level in (_ep_level, _schedule_level, _micro_batch_level, _options_level):
+        lv = level(spec, space, hw, lv, ch, rej)
+    return Grid(_plan_cols(spec, lv), rej, declared)
 
 
 # --- evaluation ------------------------------------------------------------------------------------

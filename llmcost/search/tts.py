@@ -13,7 +13,7 @@ test-time compute the budget buys), then cost.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from llmcost.errors import PlanError, UserError
@@ -24,6 +24,119 @@ from llmcost.tts import query as T
 BUDGETS = {"eflops": "eflops_per_query", "usd": "usd_per_query", "seconds": "latency_s"}
 SAMPLES = (1, 2, 4, 8, 16, 32, 64)
 GEN_LENS = (1024, 2048, 4096, 8192, 16384, 32768)
+
+
+def _check_request(
+    hw: Hardware,
+    budget_kind: str,
+    budget: float,
+    strategies: tuple[str, ...],
+    accuracy: A.AccuracyTable | None,
+    pareto: bool,
+) -> None:
+    """UserError for a budget, strategy or option the search cannot run."""
+    if budget_kind not in BUDGETS:
+        raise UserError(f"budget '{budget_kind}': use one of {', '.join(BUDGETS)}")
+    if budget <= 0:
+        raise UserError(f"the budget must be positive, got {budget}")
+    if budget_kind == "usd" and not hw.price_per_hour:
+        raise UserError(
+            f"{hw.id} has no price in the catalog; use --budget-eflops or --budget-seconds, "
+            "or give a price with a catalog override"
+        )
+    if pareto and accuracy is None:
+        raise UserError("--pareto needs --accuracy FILE (the front is cost against accuracy)")
+    for s in strategies:
+        if s not in T.STRATEGIES:
+            raise UserError(f"strategy '{s}': use {', '.join(T.STRATEGIES)}")
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """The swept dimensions and what a plan is judged by: ``key`` (a metric) at most ``budget``."""
+
+    strategies: tuple[str, ...]
+    samples: tuple[int, ...]
+    gen_lens: tuple[int, ...]
+    key: str
+    budget: float
+    accuracy: A.AccuracyTable | None
+
+    @property
+    def size(self) -> int:
+        """Plans per model."""
+        return len(self.strategies) * len(self.samples) * len(self.gen_lens)
+
+
+@dataclass
+class _Found:
+    """What the sweep accumulates: plans evaluated, rejections by reason, the plans kept."""
+
+    evaluated: int = 0
+    rejected: dict[str, int] = field(default_factory=dict)
+    plans: list[dict[str, Any]] = field(default_factory=list)
+
+    def reject(self, reason: str) -> None:
+        self.rejected[reason] = self.rejected.get(reason, 0) + 1
+
+
+def _judge(
+    model: str, hw: Hardware, ctx: T.Context, plan: T.TTSPlan, pt: A.Point | None, grid: _Grid
+) -> str | dict[str, Any]:
+    """Why ``plan`` is rejected, or its metrics (with its accuracy when there is a table)."""
+    max_pos = ctx.spec.max_position_embeddings
+    if T.CONTEXT_RULE.broken(ctx.spec, plan):
+        return T.CONTEXT_RULE.reason
+    if max_pos and T.context_len(plan) > max_pos:  # RoPE etc.: not extrapolated here
+        return "context longer than max_position_embeddings"
+    if grid.accuracy is not None and pt is None:
+        return "no accuracy data for the model and length"
+    try:
+        r = T.cost(model, hw, plan, ctx)
+    except PlanError:
+        return "does not fit in memory"
+    m = r.metrics()
+    if m[grid.key] is None or m[grid.key] > grid.budget:
+        return "over budget"
+    if pt is not None:
+        m["accuracy"] = A.accuracy(plan.strategy, plan.samples, pt)
+    return m
+
+
+def _sweep(model: str, hw: Hardware, base: T.TTSPlan, grid: _Grid, found: _Found) -> None:
+    """Every plan of one model, in the order strategy, length, samples."""
+    try:
+        ctx = T.prepare(model, hw, base)
+    except PlanError as e:
+        for _ in range(grid.size):
+            found.reject(f"{model}: {e}")
+        found.evaluated += grid.size
+        return
+    for strategy in grid.strategies:
+        for L in grid.gen_lens:
+            pt = grid.accuracy.lookup(model, L, strategy) if grid.accuracy else None
+            for N in grid.samples:
+                found.evaluated += 1
+                plan = replace(base, strategy=strategy, samples=N, gen_len=L)
+                m = _judge(model, hw, ctx, plan, pt, grid)
+                if isinstance(m, str):
+                    found.reject(m)
+                    continue
+                found.plans.append({"plan": _plan_dict(model, plan), "metrics": m})
+
+
+def _ranked(
+    found: list[dict[str, Any]], key: str, ranked_by_accuracy: bool, pareto: bool, top: int
+) -> list[Any]:
+    """By accuracy (with a table) or generated tokens, then cost; the Pareto front or the ``top``."""
+    if ranked_by_accuracy:
+        found.sort(key=lambda e: (-e["metrics"]["accuracy"], e["metrics"][key]))
+    else:
+        found.sort(key=lambda e: (-e["metrics"]["generated_tokens"], e["metrics"][key]))
+    if pareto:
+        idx = A.pareto([e["metrics"][key] for e in found], [e["metrics"]["accuracy"] for e in found])
+        return [found[i] for i in idx]
+    return found[:top]
 
 
 def search(
@@ -42,79 +155,18 @@ def search(
     top: int = 20,
 ) -> dict[str, Any]:
     """Evaluate the grid; ``{"plans_evaluated", "elapsed_s", "rejected", "plans"[, "saturation"]}``."""
-    if budget_kind not in BUDGETS:
-        raise UserError(f"budget '{budget_kind}': use one of {', '.join(BUDGETS)}")
-    if budget <= 0:
-        raise UserError(f"the budget must be positive, got {budget}")
-    if budget_kind == "usd" and not hw.price_per_hour:
-        raise UserError(
-            f"{hw.id} has no price in the catalog; use --budget-eflops or --budget-seconds, "
-            "or give a price with a catalog override"
-        )
-    if pareto and accuracy is None:
-        raise UserError("--pareto needs --accuracy FILE (the front is cost against accuracy)")
-    for s in strategies:
-        if s not in T.STRATEGIES:
-            raise UserError(f"strategy '{s}': use {', '.join(T.STRATEGIES)}")
+    _check_request(hw, budget_kind, budget, strategies, accuracy, pareto)
     key = BUDGETS[budget_kind]
     t0 = time.perf_counter()
-    evaluated = 0
-    rejected: dict[str, int] = {}
-    found: list[dict[str, Any]] = []
-
-    def reject(reason: str) -> None:
-        rejected[reason] = rejected.get(reason, 0) + 1
-
+    grid = _Grid(strategies, samples, gen_lens, key, budget, accuracy)
+    found = _Found()
     for model in models:
-        try:
-            ctx = T.prepare(model, hw, base)
-        except PlanError as e:
-            for _ in range(len(strategies) * len(samples) * len(gen_lens)):
-                reject(f"{model}: {e}")
-            evaluated += len(strategies) * len(samples) * len(gen_lens)
-            continue
-        max_pos = ctx.spec.max_position_embeddings
-        for strategy in strategies:
-            for L in gen_lens:
-                pt = accuracy.lookup(model, L, strategy) if accuracy else None
-                for N in samples:
-                    evaluated += 1
-                    plan = replace(base, strategy=strategy, samples=N, gen_len=L)
-                    if T.CONTEXT_RULE.broken(ctx.spec, plan):
-                        reject(T.CONTEXT_RULE.reason)
-                        continue
-                    if max_pos and T.context_len(plan) > max_pos:  # RoPE etc.: not extrapolated here
-                        reject("context longer than max_position_embeddings")
-                        continue
-                    if accuracy is not None and pt is None:
-                        reject("no accuracy data for the model and length")
-                        continue
-                    try:
-                        r = T.cost(model, hw, plan, ctx)
-                    except PlanError:
-                        reject("does not fit in memory")
-                        continue
-                    m = r.metrics()
-                    if m[key] is None or m[key] > budget:
-                        reject("over budget")
-                        continue
-                    if pt is not None:
-                        m["accuracy"] = A.accuracy(strategy, N, pt)
-                    found.append({"plan": _plan_dict(model, plan), "metrics": m})
-    if accuracy is not None:
-        found.sort(key=lambda e: (-e["metrics"]["accuracy"], e["metrics"][key]))
-    else:
-        found.sort(key=lambda e: (-e["metrics"]["generated_tokens"], e["metrics"][key]))
-    if pareto:
-        idx = A.pareto([e["metrics"][key] for e in found], [e["metrics"]["accuracy"] for e in found])
-        plans = [found[i] for i in idx]
-    else:
-        plans = found[:top]
+        _sweep(model, hw, base, grid, found)
     out: dict[str, Any] = {
-        "plans_evaluated": evaluated,
+        "plans_evaluated": found.evaluated,
         "elapsed_s": time.perf_counter() - t0,
-        "rejected": rejected,
-        "plans": plans,
+        "rejected": found.rejected,
+        "plans": _ranked(found.plans, key, accuracy is not None, pareto, top),
     }
     if accuracy is not None:
         out["saturation"] = saturation_points(models, hw, base, accuracy, gen_lens, epsilon, key)

@@ -23,7 +23,7 @@ price, so no ``cost_usd``)."""
 def case_spec(case: dict[str, Any]) -> Any:
     """The case's model as a ModelSpec (catalog id or inline config)."""
     from llmcost.catalog import get_model_config
-    from llmcost.model.spec import from_config
+    from llmcost.model.config import from_config
 
     model = case["model"]
     cfg = model if isinstance(model, dict) else get_model_config(str(model))

@@ -1,0 +1,146 @@
+"""What ``llmcost infer`` prints: the result as a table or a document, per-operator rows, and the
+``--explain`` expressions with the plan's values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmcost.cli.explaining import Explanation
+from llmcost.units import GIB
+
+
+def ops_rows(r: Any, table: bool) -> list[dict[str, Any]]:
+    """One row per operator of both phases (``--breakdown``): time, FLOPs, bytes and bound."""
+    import numpy as np
+
+    from llmcost.units import fmt_time
+
+    rows = []
+    for phase, ph in (("prefill", r.prefill), ("decode", r.decode)):
+        for o in ph.ops:
+            t = float(np.mean(o.time)) * o.count
+            bound = str(np.atleast_1d(o.bound)[-1])
+            row = {
+                "phase": phase,
+                "group": o.group,
+                "op": o.name,
+                "kind": o.kind,
+                "count": o.count,
+                "bound": bound,
+            }
+            if table:
+                row |= {
+                    "time": fmt_time(t),
+                    "GFLOP": float(np.mean(o.flops)) * o.count / 1e9,
+                    "MB": float(np.mean(o.hbm_bytes)) * o.count / 1e6,
+                }
+            else:
+                row |= {
+                    "time_s": t,
+                    "flops": float(np.mean(o.flops)) * o.count,
+                    "hbm_bytes": float(np.mean(o.hbm_bytes)) * o.count,
+                }
+            rows.append(row)
+    return rows
+
+
+def views(model: str, rep: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
+    """(table data, machine data, title) of one inference result (an
+    :class:`llmcost.api.InferReport`); the machine data is its ``as_dict()``."""
+    from llmcost.units import fmt_time
+
+    r, hardware, plan = rep.result, rep.hardware, rep.result.plan
+    m = r.metrics()
+    mem = {k: v / GIB for k, v in r.memory.items()}
+    table: dict[str, Any] = {
+        "TTFT": fmt_time(r.ttft),
+        "TPOT": fmt_time(r.tpot),
+        "end-to-end latency": fmt_time(r.e2e),
+        "output tokens/s": m["output_tokens_per_s"],
+        "output tokens/s per GPU": m["output_tokens_per_s_per_gpu"],
+        "prefill tokens/s per GPU": m["input_tokens_per_s_per_gpu"],
+        "memory GiB per GPU": {k: round(v, 2) for k, v in mem.items()},
+        "largest batch that fits": r.max_batch,
+        "USD per 1M output tokens": m["usd_per_million_output_tokens"],
+        "J per output token (TDP)": m["joules_per_output_token"],
+        "precision": f"weights {r.formats[0]}, activations {r.formats[1]}, KV {r.formats[2]}; math "
+        f"{r.math[0]} (GEMM) / {r.math[1]} (attention)",
+    }
+    title = (
+        f"{model} on {r.gpus} x {hardware.id} (tp {plan.tp}, pp {plan.pp}, dp {plan.dp}, cp {plan.cp}, "
+        f"ep {plan.ep}), batch {r.batch}, {plan.prompt_len} in / {plan.output_len} out"
+    )
+    out = rep.as_dict()
+    return table, out if fmt != "csv" else [out], title
+
+
+# ----------------------------------------------------------------------------------- explain
+def _value(e: Any, vals: dict[str, float]) -> float:
+    """``e`` at ``vals`` (an infinite window as sympy's oo)."""
+    import sympy as sp
+
+    sub = {s: sp.Float(vals[s.name]) if vals[s.name] != float("inf") else sp.oo for s in e.free_symbols}
+    return float(e.subs(sub))
+
+
+def _explain_group(ex: Explanation, phase: str, g: Any, vals: dict[str, float]) -> None:
+    """The nonzero FLOPs (bytes of a collective) and HBM bytes of each operator of one layer group."""
+    import sympy as sp
+
+    from llmcost.cli.formula_index import location
+    from llmcost.graph import ops as G
+
+    label = f"{phase} {g.name}"
+    ex.add(
+        f"-- {phase} layer group {g.name} x{g.count} (per layer, per GPU):",
+        label,
+        f"{location(G.layer_ops)}('{g.shape}')",
+    )
+    for op in G.layer_ops(g.shape):
+        expr, q = (op.size, "size") if op.kind == "collective" else (op.flops, "flops")
+        e = sp.sympify(expr)
+        if e == 0:
+            continue
+        ex.add(f"   {op.name}.{q} = {e} = {_value(e, vals):.4g}")
+        if op.kind != "collective":
+            hb = sp.sympify(op.hbm_bytes)
+            ex.add(f"   {op.name}.hbm_bytes = {hb} = {_value(hb, vals):.4g}")
+
+
+def explain(model: str, hw: Any, plan: Any, r: Any) -> Explanation:
+    """The expressions behind TTFT and TPOT with the plan's values substituted, each with the
+    function that builds it."""
+    from llmcost.cli.formula_index import location
+    from llmcost.graph import ops as G
+    from llmcost.inference import serve as I
+    from llmcost.kernels import roofline
+
+    ev = I.Evaluator(I.spec_of(model), hw, plan)
+    ex = Explanation()
+    ex.add(
+        "TTFT = (m + p - 1)/p * T_prefill + (p - 1) * T_p2p;  TPOT = mean over decode steps of T_decode(ctx) "
+        "+ (p - 1) * T_p2p;  T_phase = sum_groups count * sum_ops T_op",
+        "TTFT, TPOT",
+        location(I.serve),
+    )
+    ex.add(
+        f"T_op = {roofline.expression()}  (per operator; collectives: llmcost collective)",
+        "T_op",
+        location(roofline.expression),
+    )
+    ex.add(
+        f"values: tp={plan.tp} pp={plan.pp} dp={plan.dp} cp={plan.cp} ep={plan.ep} batch/replica="
+        f"{r.batch // plan.dp} prompt={plan.prompt_len} output={plan.output_len}; math {r.math[0]} "
+        f"(GEMM) / {r.math[1]} (attention); peak {ev.peak_mm / 1e12:.1f} / {ev.peak_attn / 1e12:.1f} TFLOP/s, "
+        f"eta_c={hw.compute_efficiency}, W_hbm={hw.memory_bandwidth / 1e12:.2f} TB/s, eta_m={hw.memory_efficiency}"
+    )
+    m = max(1, min(r.batch // plan.dp, plan.pp))
+    for phase, work in (
+        ("forward", {"seq": plan.prompt_len, "ctx": plan.prompt_len}),
+        ("decode", {"seq": 1, "ctx": plan.prompt_len + plan.output_len // 2}),
+    ):
+        vals = dict(ev.vals, micro_batch=r.batch // plan.dp / m, **work)
+        for g in G.layer_groups(ev.spec, phase)[:3]:
+            vals["window"] = G.window_value(g.window)
+            _explain_group(ex, phase, g, vals)
+    return ex

@@ -1,0 +1,84 @@
+"""What ``llmcost train`` prints: the result (:meth:`llmcost.api.TrainReport.as_dict`) as
+(quantity, value) rows, and the ``--explain`` step-time expression with its values and builders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmcost.units import GIB
+
+
+def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows (quantity, value) for the rich table, of the ``--format json`` document ``out``."""
+    from llmcost.units import fmt_time
+
+    rows = [
+        {"quantity": "step time", "value": fmt_time(out["iteration_time_s"])},
+        *(
+            {"quantity": f"  {k.replace('_', ' ')}", "value": fmt_time(v)}
+            for k, v in out["time_breakdown_s"].items()
+            if v > 0
+        ),
+        {"quantity": "tokens/s", "value": f"{out['tokens_per_s']:,.0f}"},
+        {"quantity": "tokens/s per GPU", "value": f"{out['tokens_per_s_per_gpu']:,.1f}"},
+        {"quantity": "model TFLOP/s per GPU", "value": f"{out['model_tflops_per_gpu']:.1f}"},
+        {"quantity": "hardware TFLOP/s per GPU", "value": f"{out['hardware_tflops_per_gpu']:.1f}"},
+        {"quantity": "MFU", "value": f"{100 * out['mfu']:.1f}%"},
+        {"quantity": "HFU", "value": f"{100 * out['hfu']:.1f}%"},
+        {"quantity": "memory per GPU", "value": f"{out['memory_gib_per_gpu']:.1f} GiB"},
+        *(
+            {"quantity": f"  {k}", "value": f"{v / GIB:.2f} GiB"}
+            for k, v in out["memory_bytes"].items()
+            if v > 0
+        ),
+    ]
+    if "time_to_train_s" in out:
+        rows += [
+            {"quantity": "total FLOPs", "value": f"{out['total_flops']:.3e}"},
+            {"quantity": "time to train", "value": f"{out['time_to_train_s'] / 86400:.1f} days"},
+            {"quantity": "GPU-hours", "value": f"{out['gpu_hours']:,.0f}"},
+            {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
+            {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
+        ]
+    return rows
+
+
+def _builders(r: Any) -> tuple[Any, dict[str, str]]:
+    """The step-time expression of ``r``'s plan, and where it and each formula in it are built."""
+    from llmcost.cli.formula_index import find, location
+    from llmcost.training import formulas as F
+
+    plan = r.layout.plan
+    mode = "overlap" if plan.overlap_dp else "serial"
+    expr = F.step_expression(plan.schedule, mode, plan.zero == 3)
+    builders = {"T": location(F.step_expression)}
+    for name in (f"pipeline__{plan.schedule}", f"dp__{mode}", *(["zero3"] if plan.zero == 3 else [])):
+        f = find(f"training.{name}")
+        builders[name] = f"{f.location}" + (f" as {f.via}" if f.via else "")
+    return expr, builders
+
+
+def explain(r: Any, fmt: str) -> None:
+    """The step-time expression (:func:`llmcost.training.formulas.step_expression`) with the
+    values that went into it and the functions that build it."""
+    import sympy as sp
+
+    from llmcost.cli.explaining import explain_rows
+    from llmcost.report import emit
+
+    expr, builders = _builders(r)
+    rows = explain_rows(expr, dict(r.values))
+    text = f"T = {sp.sstr(expr)}"
+    if fmt != "table":
+        out = {"expression": text, "latex": sp.latex(expr), "symbols": rows, "step_time_s": r.step_time}
+        emit(out | {"builders": builders}, fmt)
+        return
+    print(text)
+    print(
+        f"= {r.step_time:.6g} s  (t_dp, t_ag, t_z3_ag, t_z3_rs, t_p2p: collective times, see llmcost collective)"
+    )
+    terms = [k for k in builders if k != "T"]
+    print(f"T is built by {builders['T']} from {', '.join(terms)} (llmcost explain NAME):")
+    for name in terms:
+        print(f"  {name}  [{builders[name]}]")
+    emit(rows, fmt, title="symbols")
