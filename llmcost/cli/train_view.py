@@ -1,5 +1,5 @@
-"""What ``llmcost train`` prints: the result as a document or (quantity, value) rows, and the
-``--explain`` step-time expression with its values and builders."""
+"""What ``llmcost train`` prints: the result (:meth:`llmcost.api.TrainReport.as_dict`) as
+(quantity, value) rows, and the ``--explain`` step-time expression with its values and builders."""
 
 from __future__ import annotations
 
@@ -8,52 +8,8 @@ from typing import Any
 from llmcost.units import GIB
 
 
-def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
-    """Machine-readable result: the validation README metric names plus breakdowns (SI units)."""
-    from llmcost.training import _generated as G
-
-    lay = r.layout
-    out: dict[str, Any] = dict(r.metrics())
-    out["tokens_per_s"] = r.tokens_per_s
-    out["model_flops_per_step"] = r.model_flops_step
-    out["hardware_flops_per_step"] = r.hw_flops_step
-    out["plan"] = {
-        "gpus": r.gpus,
-        "tp": lay.tp,
-        "pp": lay.pp,
-        "dp": lay.dp,
-        "cp": lay.cp,
-        "ep": lay.ep,
-        "sp": lay.sp,
-        "tp_overlap": lay.plan.tp_overlap,
-        "zero": lay.plan.zero,
-        "distributed_optimizer": lay.plan.distributed_optimizer,
-        "micro_batch": lay.plan.micro_batch,
-        "global_batch": lay.global_batch,
-        "micro_batches": lay.m,
-        "seq_len": lay.seq,
-        "recompute": lay.plan.recompute,
-        "schedule": lay.plan.schedule,
-        "virtual_stages": lay.v,
-        "precision": lay.plan.precision,
-        "attention": "flash" if lay.flash else "materialized",
-    }
-    out["time_breakdown_s"] = dict(r.breakdown)
-    out["memory_bytes"] = dict(r.memory)
-    if tokens is not None:
-        price = hw.price_per_hour
-        out["total_flops"] = r.model_flops_step / r.tokens_step * tokens
-        out["time_to_train_s"] = float(G.time_to_train(r.step_time, r.tokens_step, tokens))
-        out["gpu_hours"] = float(G.gpu_hours(r.gpus, r.step_time, r.tokens_step, tokens))
-        out["energy_j"] = float(G.energy_j(r.gpus, hw.tdp, r.step_time, r.tokens_step, tokens))
-        out["cost_usd"] = (
-            float(G.cost_usd(r.gpus, price, r.step_time, r.tokens_step, tokens)) if price else None
-        )
-    return out
-
-
 def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows (quantity, value) for the rich table."""
+    """Rows (quantity, value) for the rich table, of the ``--format json`` document ``out``."""
     from llmcost.units import fmt_time
 
     rows = [
