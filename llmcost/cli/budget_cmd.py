@@ -94,16 +94,16 @@ def _hardware(hw: str | None, precision: str) -> tuple[Any, float | None]:
 
 def _model_run(model: str, tokens: str | None, seq_len: int) -> tuple[dict[str, Any], float]:
     """FLOPs of training ``model`` on ``tokens``: per token (matmuls incl. attention) and 6ND."""
-    from llmcost.cli.common import load_spec
     from llmcost.economics import budget as B
     from llmcost.errors import UserError
+    from llmcost.inference.serve import spec_of
     from llmcost.model.params import count_params
     from llmcost.training.compute import model_flops_per_token
     from llmcost.training.run import run_totals
 
     if tokens is None:
         raise UserError("--model needs --tokens")
-    spec = load_spec(model)
+    spec = spec_of(model)
     d = B.parse_count(tokens, "--tokens")
     fpt = model_flops_per_token(spec, seq_len)
     n = count_params(spec).active

@@ -1,23 +1,12 @@
-"""Steps every costing command shares: options over a plan file, the model, the result printed."""
+"""Steps the costing commands share: the ``--explain`` check and the result printed.
+
+Plans are built and costed by :mod:`llmcost.api` (the one path from options to figures); what
+is left here is printing."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-
-
-def load_spec(model: str) -> Any:
-    """ModelSpec of a catalog id, or of a config file (YAML / JSON) when ``model`` is a path
-    (:func:`llmcost.inference.serve.spec_of`, the one resolver every command uses)."""
-    from llmcost.inference.serve import spec_of
-
-    return spec_of(model)
-
-
-def overlay(base: dict[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
-    """``base`` with every option the user gave (not None) put over it."""
-    base.update({k: v for k, v in given.items() if v is not None})
-    return base
 
 
 def check_explain(explain: bool, fmt: str) -> None:

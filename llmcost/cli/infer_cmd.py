@@ -3,36 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
-
-
-def _plan(plan_file: Path | None, given: dict[str, Any]) -> Any:
-    """Plan from ``--plan FILE`` (README infer plan keys) overridden by explicit options."""
-    from llmcost.cli.common import overlay
-    from llmcost.inference.serve import plan_from_dict
-
-    base: dict[str, Any] = {}
-    if plan_file is not None:
-        from llmcost.catalog import read_file
-        from llmcost.errors import UserError
-
-        if not plan_file.is_file():
-            raise UserError(f"--plan: file '{plan_file}' does not exist")
-        data = read_file(plan_file)
-        if isinstance(data, dict) and isinstance(data.get("plan"), dict):
-            data = data["plan"]
-        if not isinstance(data, dict):
-            raise UserError(
-                f"--plan {plan_file}: expected a mapping of plan keys (tp, pp, batch, prompt_len, ...)"
-            )
-        base = dict(data)
-    overlay(base, given)
-    base.setdefault("batch", 1)
-    return plan_from_dict(base)
 
 
 def infer(
@@ -76,10 +51,9 @@ def infer(
     fmt: FormatOpt = "table",
 ) -> None:
     """TTFT, TPOT, end-to-end latency, throughput, memory per GPU, cost and energy of an inference plan."""
-    from llmcost.catalog import get_hardware
+    from llmcost import api
     from llmcost.cli import infer_view as V
     from llmcost.cli.common import check_explain, emit_result
-    from llmcost.inference.serve import cost
     from llmcost.report import check_format, emit
 
     check_format(fmt)
@@ -99,14 +73,13 @@ def infer(
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }
-    plan = _plan(plan_file, given)
-    hardware = get_hardware(hw)
-    r = cost(model, hardware, plan)
+    rep = api.infer(model, hw, plan_file, **given)
+    r, hardware, plan = rep.result, rep.hardware, rep.result.plan
     if breakdown:
         title = f"{model} on {r.gpus} x {hardware.id}: per operator (all layers)"
         emit(V.ops_rows(r, fmt == "table"), fmt, title=title)
         return
-    table, machine, title = V.views(model, r, hardware, plan, fmt)
+    table, machine, title = V.views(model, rep, fmt)
     explanation = V.explain(model, hardware, plan, r) if explain else None
     emit_result(fmt, table, machine, title=title, notes=r.notes, explanation=explanation)
 

@@ -44,10 +44,12 @@ def ops_rows(r: Any, table: bool) -> list[dict[str, Any]]:
     return rows
 
 
-def views(model: str, r: Any, hardware: Any, plan: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
-    """(table data, machine data, title) of one inference result."""
+def views(model: str, rep: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
+    """(table data, machine data, title) of one inference result (an
+    :class:`llmcost.api.InferReport`); the machine data is its ``as_dict()``."""
     from llmcost.units import fmt_time
 
+    r, hardware, plan = rep.result, rep.hardware, rep.result.plan
     m = r.metrics()
     mem = {k: v / GIB for k, v in r.memory.items()}
     table: dict[str, Any] = {
@@ -68,10 +70,7 @@ def views(model: str, r: Any, hardware: Any, plan: Any, fmt: str) -> tuple[dict[
         f"{model} on {r.gpus} x {hardware.id} (tp {plan.tp}, pp {plan.pp}, dp {plan.dp}, cp {plan.cp}, "
         f"ep {plan.ep}), batch {r.batch}, {plan.prompt_len} in / {plan.output_len} out"
     )
-    out = dict(m)
-    out["memory_gib_per_gpu_by_component"] = mem
-    out["batch"] = r.batch
-    out["gpus"] = r.gpus
+    out = rep.as_dict()
     return table, out if fmt != "csv" else [out], title
 
 

@@ -17,12 +17,3 @@ TopOpt = Annotated[int, typer.Option("--top", help="Plans listed (ignored with -
 ParetoOpt = Annotated[
     bool, typer.Option("--pareto", help="Return the Pareto front instead of the top plans.")
 ]
-
-
-def check_top(top: int) -> int:
-    """``--top`` is a positive number of plans."""
-    from llmcost.errors import UserError
-
-    if top < 1:
-        raise UserError(f"--top: expected a positive integer, got {top}")
-    return top

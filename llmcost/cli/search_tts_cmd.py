@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, ParetoOpt, TopOpt, check_top
+from llmcost.cli.options import FormatOpt, ParetoOpt, TopOpt
 from llmcost.cli.tts_cmd import IntensityOpt, SparseOpt
 
 
@@ -78,6 +78,7 @@ def search_tts(
     from llmcost.errors import UserError
     from llmcost.report import check_format
     from llmcost.search import tts as S
+    from llmcost.search.common import check_top
 
     check_format(fmt)
     kind, budget = _budget(budget_eflops, budget_usd, budget_seconds)

@@ -10,31 +10,6 @@ import typer
 from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
 
 
-def _plan(plan_file: Path | None, gpus: int | None, given: dict[str, Any]) -> Any:
-    """TrainPlan from ``--plan FILE`` (validation-README plan keys) overridden by explicit options."""
-    from llmcost.cli.common import overlay
-    from llmcost.errors import UserError
-    from llmcost.training.plan import TrainPlan
-
-    base: dict[str, Any] = {}
-    if plan_file is not None:
-        from llmcost.catalog import read_file
-
-        data = read_file(plan_file)
-        if not isinstance(data, dict):
-            raise UserError(f"{plan_file}: a plan file is a mapping of train plan keys")
-        base = dict(data.get("plan", data))
-        if isinstance(data.get("cluster"), dict):
-            base.setdefault("gpus", data["cluster"].get("gpus"))
-            base.setdefault("gpus_per_node", data["cluster"].get("gpus_per_node"))
-    overlay(base, given)
-    if gpus is not None:
-        base["gpus"] = gpus
-    if "gpus" not in base or base["gpus"] is None:
-        raise UserError("give --gpus N (or gpus in --plan)")
-    return TrainPlan.from_mapping(base)
-
-
 def train(
     model: Annotated[str, typer.Argument(help="Model id (llmcost model list) or a config file.")],
     hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
@@ -94,11 +69,13 @@ def train(
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
+    from llmcost import api
     from llmcost.cli import train_view as V
     from llmcost.report import check_format
 
     check_format(fmt)
     given = {
+        "gpus": gpus,
         "tp": tp,
         "pp": pp,
         "dp": dp,
@@ -119,15 +96,12 @@ def train(
         "offload": offload,
         "gpus_per_node": gpus_per_node,
     }
-    plan = _plan(plan_file, gpus, given)
-    # every option is checked before the plan is costed (a bad --tokens is named, not "does not fit")
-    run_tokens = _run_tokens(tokens, plan)
-    spec, hardware, r = _cost(model, hw, plan)
-    out = V.result_dict(r, hardware, run_tokens)
+    rep = api.train(model, hw, plan_file, tokens=tokens, **given)
     if explain:
-        V.explain(r, fmt)
+        V.explain(rep.result, fmt)
         return
-    _emit(out, fmt, f"train {spec.name} on {plan.gpus} x {hardware.id}", r.notes)
+    title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
+    _emit(rep.as_dict(), fmt, title, rep.result.notes)
 
 
 def _zero(zero: str | None) -> Any:
@@ -137,31 +111,9 @@ def _zero(zero: str | None) -> Any:
     return "fsdp" if zero.strip().lower() == "fsdp" else _int_opt(zero, "--zero")
 
 
-def _run_tokens(tokens: str | None, plan: Any) -> float | None:
-    """Training tokens of the run: ``--tokens``, else the plan file's ``tokens``, else None."""
-    from llmcost.economics.budget import parse_count
-
-    if tokens is not None:
-        return parse_count(tokens, "--tokens")
-    return None if plan.tokens is None else parse_count(plan.tokens, "plan key 'tokens'")
-
-
-def _cost(model: str, hw: str, plan: Any) -> tuple[Any, Any, Any]:
-    """(spec, hardware, result) of the plan, memory checked; a note when --sp can do nothing."""
-    from llmcost.catalog import get_hardware
-    from llmcost.cli.common import load_spec
-    from llmcost.training.plan import evaluate
-
-    spec = load_spec(model)
-    hardware = get_hardware(hw)
-    r = evaluate(spec, plan, hardware, check_memory=True)
-    if plan.sp and r.layout.tp == 1:
-        r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
-    return spec, hardware, r
-
-
 def _emit(out: dict[str, Any], fmt: str, title: str, notes: list[str]) -> None:
-    """The result document, or its rows as a table with the plan on a note line."""
+    """The result document (:meth:`llmcost.api.TrainReport.as_dict`), or its rows as a table with
+    the plan on a note line."""
     from llmcost.cli.train_view import table_rows
     from llmcost.report import emit
 

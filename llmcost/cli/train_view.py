@@ -1,5 +1,5 @@
-"""What ``llmcost train`` prints: the result as a document or (quantity, value) rows, and the
-``--explain`` step-time expression with its values and builders."""
+"""What ``llmcost train`` prints: the result (:meth:`llmcost.api.TrainReport.as_dict`) as
+(quantity, value) rows, and the ``--explain`` step-time expression with its values and builders."""
 
 from __future__ import annotations
 
@@ -8,58 +8,8 @@ from typing import Any
 from llmcost.units import GIB
 
 
-def result_dict(r: Any, hw: Any, tokens: float | None) -> dict[str, Any]:
-    """Machine-readable result: the validation README metric names plus breakdowns (SI units)."""
-    from llmcost.training.run import run_totals
-
-    lay = r.layout
-    out: dict[str, Any] = dict(r.metrics())
-    out["tokens_per_s"] = r.tokens_per_s
-    out["model_flops_per_step"] = r.model_flops_step
-    out["hardware_flops_per_step"] = r.hw_flops_step
-    out["plan"] = {
-        "gpus": r.gpus,
-        "tp": lay.tp,
-        "pp": lay.pp,
-        "dp": lay.dp,
-        "cp": lay.cp,
-        "ep": lay.ep,
-        "sp": lay.sp,
-        "tp_overlap": lay.plan.tp_overlap,
-        "zero": lay.plan.zero,
-        "distributed_optimizer": lay.plan.distributed_optimizer,
-        "micro_batch": lay.plan.micro_batch,
-        "global_batch": lay.global_batch,
-        "micro_batches": lay.m,
-        "seq_len": lay.seq,
-        "recompute": lay.plan.recompute,
-        "schedule": lay.plan.schedule,
-        "virtual_stages": lay.v,
-        "precision": lay.plan.precision,
-        "attention": "flash" if lay.flash else "materialized",
-    }
-    out["time_breakdown_s"] = dict(r.breakdown)
-    out["memory_bytes"] = dict(r.memory)
-    if tokens is not None:
-        run = run_totals(
-            tokens,
-            r.tokens_step,
-            step_time=r.step_time,
-            gpus=r.gpus,
-            flops_step=r.model_flops_step,
-            power_w=hw.tdp,
-            price_h=hw.price_per_hour,
-        )
-        out["total_flops"] = run.total_flops
-        out["time_to_train_s"] = float(run.time_to_train_s)
-        out["gpu_hours"] = float(run.gpu_hours)
-        out["energy_j"] = float(run.energy_j)
-        out["cost_usd"] = None if run.cost_usd is None else float(run.cost_usd)
-    return out
-
-
 def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
-    """Rows (quantity, value) for the rich table."""
+    """Rows (quantity, value) for the rich table, of the ``--format json`` document ``out``."""
     from llmcost.units import fmt_time
 
     rows = [

@@ -40,26 +40,13 @@ def base_plan(
     weights: str | None,
     kv_cache: str | None,
 ) -> Any:
-    """A TTSPlan from CLI options (shared by ``tts`` and ``search tts``)."""
-    from llmcost.inference import serve as I
-    from llmcost.tts import query as T
+    """A TTSPlan from CLI options (shared by ``tts`` and ``search tts``): :func:`llmcost.api.tts_plan`."""
+    from llmcost import api
 
-    given = {"tp": tp, "ep": ep, "weights": weights, "kv_cache": kv_cache}
-    infer = I.plan_from_dict({k: v for k, v in given.items() if v is not None})
-    plan = T.TTSPlan(
-        strategy=strategy,
-        samples=samples,
-        prompt_len=prompt_len,
-        gen_len=gen_len,
-        beam_width=beam_width,
-        beam_step=beam_step,
-        verifier=verifier,
-        sparse=T.parse_sparse(sparse),
-        intensity=intensity,
-        infer=infer,
-    )
-    plan.check()
-    return plan
+    query = dict(strategy=strategy, samples=samples, prompt_len=prompt_len, gen_len=gen_len)
+    query |= dict(verifier=verifier, sparse_attention=sparse, intensity=intensity)
+    query |= dict(beam_width=beam_width, beam_step=beam_step)
+    return api.tts_plan(**query, tp=tp, ep=ep, weights=weights, kv_cache=kv_cache)
 
 
 def tts(
@@ -91,11 +78,10 @@ def tts(
     fmt: FormatOpt = "table",
 ) -> None:
     """FLOPs, bytes, Kinetics eFLOPs, latency, cost and energy of one test-time-scaling query."""
-    from llmcost.catalog import get_hardware
+    from llmcost import api
     from llmcost.cli import tts_view as V
     from llmcost.cli.common import check_explain, emit_result
     from llmcost.report import check_format
-    from llmcost.tts.query import cost
 
     check_format(fmt)
     check_explain(explain, fmt)
@@ -114,27 +100,10 @@ def tts(
         weights,
         kv_cache,
     )
-    _check_beam(strategy, samples, gen_len, beam_width, beam_step)
-    hardware = get_hardware(hw)
-    r = cost(model, hardware, plan)
-    table, machine, title = V.views(model, r, hardware, plan, fmt)
-    explanation = V.explain(r) if explain else None
-    emit_result(fmt, table, machine, title=title, notes=r.notes, explanation=explanation)
-
-
-def _check_beam(strategy: str, samples: int, gen_len: int, beam_width: int, beam_step: int) -> None:
-    """Beam search keeps at most --samples candidates, in steps no longer than --gen-len."""
-    from llmcost.errors import UserError
-
-    if strategy == "beam" and beam_width > samples:
-        raise UserError(
-            f"--beam-width {beam_width} exceeds --samples {samples} (the candidates kept per step); "
-            f"use --beam-width <= {samples} or raise --samples"
-        )
-    if strategy == "beam" and beam_step > gen_len:
-        raise UserError(
-            f"--beam-step {beam_step} is longer than --gen-len {gen_len}; use --beam-step <= {gen_len}"
-        )
+    rep = api.tts(model, hw, plan)
+    table, machine, title = V.views(model, rep, fmt)
+    explanation = V.explain(rep.result) if explain else None
+    emit_result(fmt, table, machine, title=title, notes=rep.result.notes, explanation=explanation)
 
 
 def register(app: typer.Typer) -> None:

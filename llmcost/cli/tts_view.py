@@ -41,27 +41,19 @@ def _table(r: Any, m: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def views(model: str, r: Any, hardware: Any, plan: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
-    """(table data, machine data, title) of one query's result."""
-    m = r.metrics()
-    t = r.totals
+def views(model: str, rep: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
+    """(table data, machine data, title) of one query's result (an :class:`llmcost.api.TTSReport`);
+    the machine data is its ``as_dict()`` (CSV: its scalar entries)."""
+    r, hardware = rep.result, rep.hardware
+    plan = r.plan
     sp = f", {plan.sparse.describe()}" if plan.sparse else ""
     title = (
         f"{model} on {r.devices} x {hardware.id}: {plan.strategy}, N={plan.samples}, "
         f"{plan.prompt_len} in / {plan.gen_len} out{sp}"
     )
-    out = dict(m)
-    out |= {
-        "latency_by_part_s": r.latency,
-        "flops_by_part": {k: t[k] for k in ("linear_flops", "attention_flops")},
-        "bytes_by_part": {k: t[k] for k in ("weight_bytes", "kv_read_bytes", "activation_bytes")},
-        "intensity": r.intensity,
-        "devices": r.devices,
-        "memory_gib_per_gpu": {k: v / GIB for k, v in r.memory.items()},
-        "notes": r.notes,
-    }
+    out = rep.as_dict()
     machine = out if fmt != "csv" else [{k: v for k, v in out.items() if not isinstance(v, (dict, list))}]
-    return _table(r, m), machine, title
+    return _table(r, r.metrics()), machine, title
 
 
 # ----------------------------------------------------------------------------------- explain

@@ -72,6 +72,13 @@ def parse_list(
     return tuple(dict.fromkeys(out))
 
 
+def check_top(top: int) -> int:
+    """``--top`` is a positive number of plans."""
+    if top < 1:
+        raise UserError(f"--top: expected a positive integer, got {top}")
+    return top
+
+
 def divisors(n: int) -> list[int]:
     """Positive divisors of ``n`` in increasing order."""
     small = [d for d in range(1, int(n**0.5) + 1) if n % d == 0]

@@ -1,0 +1,721 @@
+"""The Python API: ``llmcost.train``, ``infer``, ``tts``, ``collective``, ``search_train`` and
+``search_infer``, the CLI's costings as functions.
+
+One argument order: what to cost, the hardware, the plan — ``(model, hardware, plan)``;
+``collective`` takes ``(op, hardware, plan)`` (a collective has no model). Each argument is a
+catalog id or an object:
+
+* model: a catalog id, a config file (``.yaml`` / ``.yml`` / ``.json`` path), a Hugging Face
+  config mapping, or a :class:`llmcost.model.spec.ModelSpec`;
+* hardware: a catalog id or a :class:`llmcost.hardware.Hardware`;
+* plan: the cost layer's plan dataclass, a mapping of the plan keys of ``validation/README.md``,
+  or keyword arguments (which override the plan given).
+
+Each returns a report: the cost layer's result dataclass as ``result`` (its attributes read
+through the report: ``report.step_time``, ``report.ttft``) with ``metrics()`` (validation README
+metric names) and ``as_dict()`` (what the command prints with ``--format json``).
+
+The CLI commands call these functions: one path from input to figures, so the API and the CLI
+give the same numbers. Mistakes raise :class:`llmcost.errors.UserError` (a subclass) with the
+CLI's one-line message, which names the CLI flag where the CLI has one. The cost layer is
+imported inside the functions: importing this module loads neither numpy nor sympy.
+"""
+
+from __future__ import annotations
+
+import numbers
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from llmcost.errors import UserError
+
+if TYPE_CHECKING:
+    from llmcost.collectives.cost import CollectiveCost
+    from llmcost.hardware import Hardware
+    from llmcost.inference.serve import InferenceResult, Plan
+    from llmcost.model.spec import ModelSpec
+    from llmcost.search.common import SearchResult
+    from llmcost.search.infer import InferSpace
+    from llmcost.search.train import TrainSpace
+    from llmcost.training.plan import TrainPlan, TrainResult
+    from llmcost.tts.query import TTSPlan, TTSResult
+
+__all__ = [
+    "train",
+    "infer",
+    "tts",
+    "collective",
+    "search_train",
+    "search_infer",
+    "train_plan",
+    "infer_plan",
+    "tts_plan",
+    "TrainReport",
+    "InferReport",
+    "TTSReport",
+    "CollectiveReport",
+    "SearchReport",
+]
+
+TTS_DEFAULTS: dict[str, Any] = {
+    "strategy": "best_of_n",
+    "samples": 8,
+    "prompt_len": 512,
+    "gen_len": 4096,
+    "beam_width": 4,
+    "beam_step": 256,
+    "intensity": "kinetics",
+}
+"""The tts query of ``llmcost tts`` with no options, which :func:`tts` and :func:`tts_plan` share."""
+COLLECTIVE_DEFAULTS: dict[str, Any] = {
+    "size": "1GiB",
+    "gpus": 8,
+    "gpus_per_node": None,
+    "algorithm": "auto",
+    "protocol": "auto",
+}
+"""The collective of ``llmcost collective OP`` with no options."""
+_COLLECTIVE_ALIASES = {"size_bytes": "size", "algo": "algorithm"}
+"""Collective keys by their validation README name (``size_bytes``) and CLI flag (``--algo``)."""
+
+
+# ------------------------------------------------------------------------------ reports
+class _ReadsThrough:
+    """A report whose unknown attributes are read from its ``result``."""
+
+    def __repr__(self) -> str:  # the dataclass repr, without its cost at import (the CLI's start)
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self))
+        return f"{type(self).__name__}({shown})"
+
+    def __getattr__(self, name: str) -> Any:
+        result = self.__dict__.get("result")
+        if result is None or name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(result, name)
+
+
+@dataclass(repr=False)
+class TrainReport(_ReadsThrough):
+    """One training plan costed (``llmcost train``): ``result`` is the
+    :class:`llmcost.training.plan.TrainResult`; ``tokens`` the run's tokens, if given."""
+
+    result: TrainResult
+    spec: ModelSpec
+    hardware: Hardware
+    tokens: float | None = None
+
+    def metrics(self) -> dict[str, float]:
+        """The validation README's train metrics, per step."""
+        return self.result.metrics()
+
+    def as_dict(self) -> dict[str, Any]:
+        """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
+        (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""
+        from llmcost.training.run import run_totals
+
+        r, hw, tokens = self.result, self.hardware, self.tokens
+        out: dict[str, Any] = dict(r.metrics())
+        out["tokens_per_s"] = r.tokens_per_s
+        out["model_flops_per_step"] = r.model_flops_step
+        out["hardware_flops_per_step"] = r.hw_flops_step
+        out["plan"] = _train_plan_dict(r)
+        out["time_breakdown_s"] = dict(r.breakdown)
+        out["memory_bytes"] = dict(r.memory)
+        if tokens is not None:
+            run = run_totals(
+                tokens,
+                r.tokens_step,
+                step_time=r.step_time,
+                gpus=r.gpus,
+                flops_step=r.model_flops_step,
+                power_w=hw.tdp,
+                price_h=hw.price_per_hour,
+            )
+            out["total_flops"] = run.total_flops
+            out["time_to_train_s"] = float(run.time_to_train_s)
+            out["gpu_hours"] = float(run.gpu_hours)
+            out["energy_j"] = float(run.energy_j)
+            out["cost_usd"] = None if run.cost_usd is None else float(run.cost_usd)
+        return out
+
+
+def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
+    """The plan as costed (defaults resolved), in train plan keys."""
+    lay = r.layout
+    return {
+        "gpus": r.gpus,
+        "tp": lay.tp,
+        "pp": lay.pp,
+        "dp": lay.dp,
+        "cp": lay.cp,
+        "ep": lay.ep,
+        "sp": lay.sp,
+        "tp_overlap": lay.plan.tp_overlap,
+        "zero": lay.plan.zero,
+        "distributed_optimizer": lay.plan.distributed_optimizer,
+        "micro_batch": lay.plan.micro_batch,
+        "global_batch": lay.global_batch,
+        "micro_batches": lay.m,
+        "seq_len": lay.seq,
+        "recompute": lay.plan.recompute,
+        "schedule": lay.plan.schedule,
+        "virtual_stages": lay.v,
+        "precision": lay.plan.precision,
+        "attention": "flash" if lay.flash else "materialized",
+    }
+
+
+@dataclass(repr=False)
+class InferReport(_ReadsThrough):
+    """One inference plan costed (``llmcost infer``): ``result`` is the
+    :class:`llmcost.inference.serve.InferenceResult`."""
+
+    result: InferenceResult
+    hardware: Hardware
+
+    def metrics(self) -> dict[str, Any]:
+        """The validation README's infer metrics (plus max batch, $ and J per output token)."""
+        return self.result.metrics()
+
+    def as_dict(self) -> dict[str, Any]:
+        """``llmcost infer --format json``: the metrics, memory per component (GiB), batch and GPUs."""
+        from llmcost.units import GIB
+
+        r = self.result
+        out = dict(r.metrics())
+        out["memory_gib_per_gpu_by_component"] = {k: v / GIB for k, v in r.memory.items()}
+        out["batch"] = r.batch
+        out["gpus"] = r.gpus
+        return out
+
+
+@dataclass(repr=False)
+class TTSReport(_ReadsThrough):
+    """One test-time-scaling query costed (``llmcost tts``): ``result`` is the
+    :class:`llmcost.tts.query.TTSResult`."""
+
+    result: TTSResult
+    hardware: Hardware
+
+    def metrics(self) -> dict[str, Any]:
+        """The validation README's tts metrics (plus $ and J per query, generated tokens)."""
+        return self.result.metrics()
+
+    def as_dict(self) -> dict[str, Any]:
+        """``llmcost tts --format json``: the metrics and their parts, intensity, devices, memory, notes."""
+        from llmcost.units import GIB
+
+        r = self.result
+        t = r.totals
+        out = dict(r.metrics())
+        out |= {
+            "latency_by_part_s": r.latency,
+            "flops_by_part": {k: t[k] for k in ("linear_flops", "attention_flops")},
+            "bytes_by_part": {k: t[k] for k in ("weight_bytes", "kv_read_bytes", "activation_bytes")},
+            "intensity": r.intensity,
+            "devices": r.devices,
+            "memory_gib_per_gpu": {k: v / GIB for k, v in r.memory.items()},
+            "notes": r.notes,
+        }
+        return out
+
+
+@dataclass(repr=False)
+class CollectiveReport(_ReadsThrough):
+    """One collective costed: ``result`` is the :class:`llmcost.collectives.cost.CollectiveCost`
+    of the algorithm asked for, or of the one ``auto`` picks."""
+
+    result: CollectiveCost
+    hardware: Hardware
+
+    def metrics(self) -> dict[str, float]:
+        """The validation README's collective metrics (GB/s = 1e9 B/s)."""
+        r = self.result
+        return {
+            "time_s": float(r.time),
+            "busbw_gbps": float(r.busbw) / 1e9,
+            "algbw_gbps": float(r.algbw) / 1e9,
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        """The algorithm's row of ``llmcost collective --format json`` (without its ``auto`` and
+        ``fastest`` marks, which compare it with the algorithms not costed here)."""
+        r = self.result
+        return {
+            "algorithm": str(r.algo),
+            "protocol": str(r.protocol),
+            "size_bytes": r.size,
+            "time_s": float(r.time),
+            "algbw_Bps": float(r.algbw),
+            "busbw_Bps": float(r.busbw),
+        }
+
+
+@dataclass(repr=False)
+class SearchReport(_ReadsThrough):
+    """A plan search (``llmcost search train | infer``): ``result`` is the
+    :class:`llmcost.search.common.SearchResult`; ``space`` the space searched (defaults resolved)."""
+
+    result: SearchResult
+    model: str
+    hardware: list[Hardware]
+    space: TrainSpace | InferSpace
+
+    def as_dict(self) -> dict[str, Any]:
+        """``llmcost search train | infer --format json``."""
+        return self.result.to_dict()
+
+
+# ------------------------------------------------------------------------------ arguments
+def _model_arg(model: Any) -> Any:
+    """What the cost layer's model resolver takes: an id or path as a string, a mapping as a
+    dict, a ModelSpec as it is."""
+    from llmcost.model.spec import ModelSpec
+
+    if isinstance(model, ModelSpec):
+        return model
+    if isinstance(model, (str, os.PathLike)):
+        return os.fspath(model)
+    if isinstance(model, Mapping):
+        return dict(model)
+    raise UserError(
+        f"model: expected a catalog id, a config file, a config mapping or a ModelSpec, got {type(model).__name__}"
+    )
+
+
+def _spec(model: Any) -> ModelSpec:
+    from llmcost.inference.serve import spec_of
+
+    return spec_of(_model_arg(model))
+
+
+def _hardware(hw: Any) -> Hardware:
+    from llmcost.catalog import get_hardware
+    from llmcost.hardware import Hardware
+
+    if isinstance(hw, Hardware):
+        return hw
+    if isinstance(hw, str):
+        return get_hardware(hw)
+    raise UserError(f"hardware: expected a hardware id or a Hardware, got {type(hw).__name__}")
+
+
+def _given(keys: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys set (None: not given, as an option left out)."""
+    return {k: v for k, v in keys.items() if v is not None}
+
+
+def _fields(obj: Any, drop: Sequence[str] = ()) -> dict[str, Any]:
+    return {f.name: getattr(obj, f.name) for f in fields(obj) if f.name not in drop}
+
+
+def _plan_file(plan: Any) -> Path | None:
+    return Path(plan) if isinstance(plan, (str, os.PathLike)) else None
+
+
+# ------------------------------------------------------------------------------ plans
+def train_plan(
+    plan: TrainPlan | Mapping[str, Any] | str | os.PathLike[str] | None = None, **keys: Any
+) -> TrainPlan:
+    """A :class:`~llmcost.training.plan.TrainPlan` from a plan, a mapping of train plan keys (a
+    case's ``plan:`` / ``cluster:`` nesting is read too) or a YAML / JSON plan file (``--plan``),
+    with ``keys`` (train plan keys; None = not given) overriding it. ``gpus`` is required."""
+    from llmcost.training.plan import TrainPlan
+
+    given = _given(keys)
+    if isinstance(plan, TrainPlan):
+        if not given:
+            return plan
+        base = _fields(plan)
+    else:
+        base = _train_base(plan)
+    base.update(given)
+    if "gpus" not in base or base["gpus"] is None:
+        raise UserError("give --gpus N (or gpus in --plan)")
+    return TrainPlan.from_mapping(base)
+
+
+def _train_base(plan: Any) -> dict[str, Any]:
+    """Train plan keys of a mapping or plan file, ``cluster`` GPUs included."""
+    if plan is None:
+        return {}
+    path = _plan_file(plan)
+    if path is not None:
+        from llmcost.catalog import read_file
+
+        data = read_file(path)
+        if not isinstance(data, dict):
+            raise UserError(f"{path}: a plan file is a mapping of train plan keys")
+    elif isinstance(plan, Mapping):
+        data = dict(plan)
+    else:
+        raise UserError(
+            f"train plan: expected a TrainPlan, a mapping or a plan file, got {type(plan).__name__}"
+        )
+    base = dict(data.get("plan", data))
+    if isinstance(data.get("cluster"), dict):
+        base.setdefault("gpus", data["cluster"].get("gpus"))
+        base.setdefault("gpus_per_node", data["cluster"].get("gpus_per_node"))
+    return base
+
+
+def infer_plan(plan: Plan | Mapping[str, Any] | str | os.PathLike[str] | None = None, **keys: Any) -> Plan:
+    """An inference :class:`~llmcost.inference.serve.Plan` from a plan, a mapping of infer plan
+    keys (or a case's ``plan:`` within one) or a YAML / JSON plan file (``--plan``), with ``keys``
+    (infer plan keys; None = not given) overriding it. ``batch`` defaults to 1."""
+    from llmcost.inference.serve import Plan, plan_from_dict
+
+    given = _given(keys)
+    if isinstance(plan, Plan):
+        if not given:
+            return plan
+        base = _fields(plan)
+    else:
+        base = _infer_base(plan)
+    base.update(given)
+    base.setdefault("batch", 1)
+    return plan_from_dict(base)
+
+
+def _infer_base(plan: Any) -> dict[str, Any]:
+    """Infer plan keys of a mapping or plan file (a case's ``plan:`` mapping within it)."""
+    if plan is None:
+        return {}
+    path = _plan_file(plan)
+    if path is not None:
+        from llmcost.catalog import read_file
+
+        if not path.is_file():
+            raise UserError(f"--plan: file '{path}' does not exist")
+        data = read_file(path)
+    elif isinstance(plan, Mapping):
+        data = dict(plan)
+    else:
+        raise UserError(f"infer plan: expected a Plan, a mapping or a plan file, got {type(plan).__name__}")
+    if isinstance(data, dict) and isinstance(data.get("plan"), dict):
+        data = data["plan"]
+    if not isinstance(data, dict):
+        raise UserError(f"--plan {path}: expected a mapping of plan keys (tp, pp, batch, prompt_len, ...)")
+    return dict(data)
+
+
+def tts_plan(plan: TTSPlan | Mapping[str, Any] | None = None, **keys: Any) -> TTSPlan:
+    """A :class:`~llmcost.tts.query.TTSPlan` from a plan or a mapping of tts keys (``strategy``,
+    ``samples``, ``prompt_len``, ``gen_len``, ``sparse_attention``, ``verifier``, ``beam_width``,
+    ``beam_step``, ``intensity``) and serving keys (``tp``, ``ep``, ``weights``, ``kv_cache``...),
+    with ``keys`` (None = not given) overriding it; what is not given is ``llmcost tts``'s default
+    (:data:`TTS_DEFAULTS`)."""
+    from llmcost.tts.query import TTSPlan
+
+    given = _given(keys)
+    if isinstance(plan, TTSPlan):
+        if not given:
+            plan.check()
+            return plan
+        base = _tts_keys(plan)
+    elif plan is None or isinstance(plan, Mapping):
+        base = {**TTS_DEFAULTS, **(plan or {})}
+    else:
+        raise UserError(f"tts plan: expected a TTSPlan or a mapping of tts keys, got {type(plan).__name__}")
+    return _tts_from_keys({**base, **given})
+
+
+def _tts_keys(plan: TTSPlan) -> dict[str, Any]:
+    """A TTSPlan as the flat keys :func:`tts_plan` reads."""
+    out = _fields(plan, ("sparse", "infer"))
+    out["sparse_attention"] = asdict(plan.sparse) if plan.sparse is not None else None
+    out |= _fields(plan.infer, ("batch", "prompt_len", "output_len"))
+    return out
+
+
+def _tts_from_keys(keys: dict[str, Any]) -> TTSPlan:
+    """Serving keys (infer plan keys but the workload's) to the serving plan, the rest to the tts
+    keys of :func:`llmcost.tts.query.plan_from_dict` (which names an unknown key)."""
+    from llmcost.inference.serve import PLAN_KEYS
+    from llmcost.inference.serve import plan_from_dict as serving_plan
+    from llmcost.tts.query import plan_from_dict
+
+    workload = ("batch", "prompt_len", "output_len")
+    serving = {k: v for k, v in keys.items() if k in PLAN_KEYS and k not in workload}
+    query = {k: v for k, v in keys.items() if k not in serving}
+    serving_plan(serving)  # a serving mistake is named before a query mistake, as llmcost tts always has
+    return plan_from_dict(query, serving)
+
+
+# ------------------------------------------------------------------------------ costings
+def train(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware = "h100-sxm",
+    plan: TrainPlan | Mapping[str, Any] | str | os.PathLike[str] | None = None,
+    *,
+    tokens: float | str | None = None,
+    **plan_keys: Any,
+) -> TrainReport:
+    """Cost one training plan, as ``llmcost train``: step time and its breakdown, MFU / HFU,
+    memory per GPU; with ``tokens`` (a count or ``"15T"``) the run's time, GPU-hours, energy and cost.
+
+    ``plan``: see :func:`train_plan` (``gpus`` required), e.g.
+    ``train("llama-3.1-8b", "h100-sxm", gpus=8, tp=2)``. A plan that does not divide or fit
+    raises :class:`llmcost.errors.PlanError`."""
+    from llmcost.economics.budget import parse_count
+    from llmcost.training.plan import evaluate
+
+    p = train_plan(plan, **plan_keys)
+    # every input is checked before the plan is costed (a bad tokens is named, not "does not fit")
+    if tokens is not None:
+        run_tokens: float | None = parse_count(tokens, "--tokens")
+    else:
+        run_tokens = None if p.tokens is None else parse_count(p.tokens, "plan key 'tokens'")
+    spec = _spec(model)
+    hw = _hardware(hardware)
+    r = evaluate(spec, p, hw, check_memory=True)
+    if p.sp and r.layout.tp == 1:
+        r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
+    return TrainReport(r, spec, hw, run_tokens)
+
+
+def infer(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware = "h100-sxm",
+    plan: Plan | Mapping[str, Any] | str | os.PathLike[str] | None = None,
+    **plan_keys: Any,
+) -> InferReport:
+    """Cost one inference plan, as ``llmcost infer``: TTFT, TPOT, throughput, memory per GPU,
+    largest batch, $ and J per output token.
+
+    ``plan``: see :func:`infer_plan`, e.g. ``infer("llama-3.1-70b", "h100-sxm", tp=4, batch=16)``.
+    A plan that does not divide or fit raises :class:`llmcost.errors.PlanError`."""
+    from llmcost.inference.serve import cost
+
+    p = infer_plan(plan, **plan_keys)
+    hw = _hardware(hardware)
+    return InferReport(cost(_model_arg(model), hw, p), hw)
+
+
+def tts(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware = "h100-sxm",
+    plan: TTSPlan | Mapping[str, Any] | None = None,
+    **plan_keys: Any,
+) -> TTSReport:
+    """Cost one test-time-scaling query, as ``llmcost tts``: FLOPs, bytes, Kinetics eFLOPs,
+    latency, memory, $ and J.
+
+    ``plan``: see :func:`tts_plan`, e.g. ``tts("qwen3-8b", "h100-sxm", strategy="majority",
+    samples=16)``."""
+    from llmcost.tts.query import cost
+
+    p = tts_plan(plan, **plan_keys)
+    if p.strategy == "beam" and p.beam_width > p.samples:
+        raise UserError(
+            f"--beam-width {p.beam_width} exceeds --samples {p.samples} (the candidates kept per step); "
+            f"use --beam-width <= {p.samples} or raise --samples"
+        )
+    if p.strategy == "beam" and p.beam_step > p.gen_len:
+        raise UserError(
+            f"--beam-step {p.beam_step} is longer than --gen-len {p.gen_len}; use --beam-step <= {p.gen_len}"
+        )
+    hw = _hardware(hardware)
+    return TTSReport(cost(_model_arg(model), hw, p), hw)
+
+
+def collective(
+    op: str,
+    hardware: str | Hardware = "h100-sxm",
+    plan: Mapping[str, Any] | None = None,
+    **plan_keys: Any,
+) -> CollectiveReport:
+    """Cost one collective, as a row of ``llmcost collective``: ``(op, hardware, plan)``, the
+    operation in the model's place.
+
+    ``op``: all_reduce, reduce_scatter, all_gather, broadcast, all_to_all or send_recv. ``plan``
+    (a mapping, or keyword arguments over it): ``size`` (the full buffer per rank, nccl-tests
+    convention: bytes or ``"1GiB"``; ``size_bytes`` as in the validation README), ``gpus``,
+    ``gpus_per_node``, ``algorithm`` (``algo``; default ``auto``: the fastest that NCCL would
+    run) and ``protocol``; defaults :data:`COLLECTIVE_DEFAULTS`. E.g.
+    ``collective("all_reduce", "h100-sxm", size="1GiB", gpus=16)``."""
+    from llmcost.collectives import cost as C
+    from llmcost.units import parse
+
+    if plan is not None and not isinstance(plan, Mapping):
+        raise UserError(f"collective plan: expected a mapping of collective keys, got {type(plan).__name__}")
+    keys = _collective_keys({**(plan or {}), **plan_keys})
+    op = C.normalize_op(op)
+    hw = _hardware(hardware)
+    C.normalize_algo(op, str(keys["algorithm"]))
+    C.normalize_protocol(str(keys["protocol"]))
+    nbytes = parse(keys["size"], "bytes", what="--size", allow_bare=True)
+    gpus = keys["gpus"]
+    if isinstance(gpus, bool) or not isinstance(gpus, numbers.Integral):
+        raise UserError(f"--gpus: expected an integer, got {gpus!r}")
+    r = C.collective(
+        hw, op, nbytes, int(gpus), keys["gpus_per_node"], str(keys["algorithm"]), str(keys["protocol"])
+    )
+    return CollectiveReport(r, hw)
+
+
+def _collective_keys(given: Mapping[str, Any]) -> dict[str, Any]:
+    """Collective keys (aliases resolved) over :data:`COLLECTIVE_DEFAULTS`; UserError for an
+    unknown key or a key given twice."""
+    from llmcost.errors import did_you_mean
+
+    out: dict[str, Any] = {}
+    for k, v in given.items():
+        key = _COLLECTIVE_ALIASES.get(k, k)
+        if key not in COLLECTIVE_DEFAULTS:
+            known = [*COLLECTIVE_DEFAULTS, *_COLLECTIVE_ALIASES]
+            raise UserError(f"collective key '{k}' is not a collective key{did_you_mean(k, known)}")
+        if key in out:
+            raise UserError(f"collective: give '{key}' once (also given as '{k}')")
+        out[key] = v
+    return {**COLLECTIVE_DEFAULTS, **_given(out)}
+
+
+# ------------------------------------------------------------------------------ searches
+def search_train(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware = "h100-sxm",
+    space: TrainSpace | Mapping[str, Any] | None = None,
+    *,
+    tokens: float | str | None = None,
+    objective: str = "throughput",
+    top: int = 10,
+    pareto: bool = False,
+    axes: str | Sequence[str] | None = None,
+    min_throughput: float | None = None,
+    max_memory: float | None = None,
+    progress: bool = False,
+    **space_keys: Any,
+) -> SearchReport:
+    """Search training plans, as ``llmcost search train``: the ``top`` plans by ``objective``, or
+    the Pareto front (``pareto``, on ``axes``).
+
+    ``space``: a :class:`llmcost.search.train.TrainSpace`, or a mapping of the space options
+    (:data:`llmcost.search.space.TRAIN_KEYS`: each one value, several, or comma-separated text;
+    not given = every value the model allows), e.g. ``search_train("llama-3.1-70b", "h100-sxm",
+    gpus=64, tp=[4, 8], global_batch=512)``. ``max_memory`` in GiB per GPU, ``min_throughput``
+    in tokens/s; ``progress`` shows a progress bar on a terminal."""
+    from llmcost import checks
+    from llmcost.economics.budget import parse_count
+    from llmcost.search import run
+    from llmcost.search import space as S
+    from llmcost.search.common import check_top
+    from llmcost.search.train import TrainSpace
+
+    check_top(top)
+    min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
+    max_memory = checks.optional_positive(max_memory, "--max-memory")
+    run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
+    spec = _spec(model)
+    hw = _hardware(hardware)
+    if isinstance(space, TrainSpace):
+        _no_options(space, space_keys)
+        checks.gpus_per_node(hw, space.gpus_per_node)
+        S.check_precisions(spec, hw, space.precision)
+        declared = space
+    else:
+        keys = S.keys_of(space, space_keys, S.TRAIN_KEYS, "search train")
+        checks.gpus_per_node(hw, keys.get("gpus_per_node"))
+        declared = S.train_space(spec, hw, keys)
+    res = run.train_search(
+        spec,
+        hw,
+        declared,
+        tokens=run_tokens,
+        objective=objective,
+        top=top,
+        pareto=S.axes(axes, ("tokens_per_s", "memory_gib_per_gpu")) if pareto else None,
+        min_throughput=min_throughput,
+        max_memory_gib=max_memory,
+        show_progress=progress,
+    )
+    return SearchReport(res, spec.name, [hw], declared)
+
+
+def _no_options(space: Any, options: Mapping[str, Any]) -> None:
+    if options:
+        raise UserError(
+            f"give the space as a {type(space).__name__} or as options ({', '.join(options)}), not both"
+        )
+
+
+def _hardware_list(hardware: Any) -> list[Hardware]:
+    """Hardware to compare: ids (a list, or comma-separated text) and Hardware objects."""
+    from llmcost.hardware import Hardware
+    from llmcost.search.space import values
+
+    items = [hardware] if isinstance(hardware, (str, Hardware)) else hardware
+    if not isinstance(items, (Sequence, set, frozenset)):
+        _hardware(items)  # raises the message naming what a hardware is
+    out: list[Hardware] = []
+    for item in items:
+        if isinstance(item, Hardware):
+            out.append(item)
+        else:
+            out += [_hardware(h) for h in values(str(item), "--hw", str) or ()]
+    if not out:
+        values("", "--hw", str)  # raises the empty-list message
+    return out
+
+
+def search_infer(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware | Sequence[str | Hardware] = "h100-sxm",
+    space: InferSpace | Mapping[str, Any] | None = None,
+    *,
+    objective: str = "throughput_per_gpu",
+    top: int = 10,
+    pareto: bool = False,
+    axes: str | Sequence[str] | None = None,
+    max_ttft: float | str | None = None,
+    max_tpot: float | str | None = None,
+    max_latency: float | str | None = None,
+    min_throughput: float | None = None,
+    progress: bool = False,
+    **space_keys: Any,
+) -> SearchReport:
+    """Search inference plans, as ``llmcost search infer``, on one or more hardware (ids, Hardware,
+    or comma-separated ids) under SLOs (seconds, or text such as ``"50ms"``).
+
+    ``space``: a :class:`llmcost.search.infer.InferSpace`, or a mapping of the space options
+    (:data:`llmcost.search.space.INFER_KEYS`: each one value, several, or comma-separated text),
+    e.g. ``search_infer("llama-3.1-70b", ["h100-sxm", "mi300x"], max_tpot="50ms", top=5)``."""
+    from llmcost import checks
+    from llmcost.search import run
+    from llmcost.search import space as S
+    from llmcost.search.common import check_top
+    from llmcost.search.infer import InferSpace
+
+    check_top(top)
+    if isinstance(space, InferSpace):
+        _no_options(space, space_keys)
+        k = _fields(space)
+    else:
+        k = S.keys_of(space, space_keys, S.INFER_KEYS, "search infer")
+    if k.get("prompt_len", 1024) < 1 or k.get("output_len", 256) < 1:
+        raise UserError("--prompt-len and --output-len must be at least 1")
+    min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
+    hws = _hardware_list(hardware)
+    for h in hws:
+        checks.gpus_per_node(h, k.get("gpus_per_node"))
+    declared = space if isinstance(space, InferSpace) else S.infer_space(k)
+    m = _model_arg(model)
+    res = run.infer_search(
+        m,
+        hws,
+        declared,
+        objective=objective,
+        top=top,
+        pareto=S.axes(axes, ("output_tokens_per_s_per_gpu", "output_tokens_per_s_per_user"))
+        if pareto
+        else None,
+        max_ttft=S.slo_time(max_ttft, "--max-ttft"),
+        max_tpot=S.slo_time(max_tpot, "--max-tpot"),
+        max_latency=S.slo_time(max_latency, "--max-latency"),
+        min_throughput=min_throughput,
+        show_progress=progress,
+    )
+    return SearchReport(res, m if isinstance(m, str) else _spec(m).name, hws, declared)

@@ -1,0 +1,167 @@
+"""Search spaces from option values, as ``llmcost search train | infer`` and
+:func:`llmcost.api.search_train` / :func:`llmcost.api.search_infer` give them: each option one
+value, several, or comma-separated text ("4,8"); what is not given is every value the model
+allows, or the CLI's default. Messages name the CLI option (``--tp: ...``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from llmcost.errors import UserError, did_you_mean
+from llmcost.search.common import parse_list
+
+if TYPE_CHECKING:  # each search imports its own side (``search infer`` never loads the train step)
+    from llmcost.hardware import Hardware
+    from llmcost.model.spec import ModelSpec
+    from llmcost.search.infer import InferSpace
+    from llmcost.search.train import TrainSpace
+
+TRAIN_KEYS = (
+    *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
+    *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node"),
+)
+"""The options of ``search train`` that declare its space."""
+INFER_KEYS = (
+    *("gpus", "prompt_len", "output_len", "tp", "pp", "ep", "dp", "batch"),
+    *("weights", "activations", "kv_cache", "gpus_per_node"),
+)
+"""The options of ``search infer`` that declare its space."""
+
+
+def text(v: Any) -> str | None:
+    """A value, or values, as the comma-separated text an option reads (bools as on / off)."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    if isinstance(v, (Sequence, set, frozenset)):
+        return ",".join(str(text(x)) for x in v)
+    return str(v)
+
+
+def values(v: Any, what: str, cast: Any = int, choices: Any = None) -> tuple[Any, ...] | None:
+    """:func:`llmcost.search.common.parse_list` of :func:`text`: None when not given."""
+    return parse_list(text(v), what, cast, choices)
+
+
+def on_off(x: str) -> bool:
+    """on / off (true / false) as a bool; ValueError otherwise (parse_list reports it)."""
+    v = {"on": True, "off": False, "true": True, "false": False}.get(x.strip().lower())
+    if v is None:
+        raise ValueError(x)
+    return v
+
+
+def axes(given: str | Sequence[str] | None, default: tuple[str, str]) -> tuple[str, str]:
+    """The two Pareto metrics (``--axes A,B``), ``default`` when not given."""
+    if given is None:
+        return default
+    t = str(text(given))
+    parts = [x.strip() for x in t.split(",") if x.strip()]
+    if len(parts) != 2:
+        raise UserError(f"--axes: expected two metrics separated by a comma, got '{t}'")
+    return parts[0], parts[1]
+
+
+def slo_time(v: str | float | None, what: str) -> float | None:
+    """An SLO time: seconds, or text with a unit ('50ms'); None when not given."""
+    if v is None:
+        return None
+    from llmcost.units import parse
+
+    v = str(v)
+    try:
+        t = float(parse(v if any(c.isalpha() for c in v) else v + " s", "time", what=what))
+    except UserError:
+        raise
+    except Exception:
+        raise UserError(f"{what}: expected a time such as 1s or 50ms, got '{v}'") from None
+    if t <= 0:
+        raise UserError(f"{what}: expected a time > 0 such as 1s or 50ms, got '{v}'")
+    return t
+
+
+def keys_of(space: Any, keys: Mapping[str, Any], known: Sequence[str], what: str) -> dict[str, Any]:
+    """The options given (None: not given) of a mapping and keyword arguments; UserError for an
+    unknown key."""
+    if space is not None and not isinstance(space, Mapping):
+        raise UserError(f"{what}: expected a space or a mapping of {what} keys, got {type(space).__name__}")
+    out = {k: v for k, v in {**(space or {}), **keys}.items() if v is not None}
+    for k in out:
+        if k not in known:
+            raise UserError(f"{what} key '{k}' is not a {what} key{did_you_mean(str(k), known)}")
+    return out
+
+
+def check_precisions(spec: ModelSpec, hw: Hardware, precs: Sequence[str] | None) -> None:
+    """Each precision searched has a peak on the hardware (the train rule's message otherwise)."""
+    from llmcost.training import plan as TR
+
+    no_peak = next(r for r in TR.RULES if r.reason == "precision without compute on the hardware")
+    for p in precs or ():
+        fields = SimpleNamespace(hw=hw, prec=TR.PRECISIONS.index(p))
+        if no_peak.broken(spec, fields):
+            raise UserError(no_peak.message(spec, fields))
+
+
+def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpace:
+    """The train search space of options ``k`` (:data:`TRAIN_KEYS`); the global batch defaults to
+    8 sequences per GPU of the largest count, the sequence length to the model's (at most 4096)."""
+    from llmcost.search.train import ZMODE_NAMES, TrainSpace, default_seq
+    from llmcost.training import plan as TR
+
+    gl: Any = values(k.get("gpus", 8), "--gpus")
+    seq = k["seq_len"] if k.get("seq_len") is not None else default_seq(spec)
+    gb = k["global_batch"] if k.get("global_batch") is not None else 8 * max(gl)
+    if seq < 1 or gb < 1:
+        raise UserError("--seq-len and --global-batch must be positive")
+    zero = values(k.get("zero"), "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
+    sp = values(k.get("sp"), "--sp", on_off)
+    tpo = values(k.get("tp_overlap"), "--tp-overlap", on_off)
+    precs = values(k.get("precision"), "--precision", str.lower, TR.PRECISIONS)
+    check_precisions(spec, hw, precs)
+    return TrainSpace(
+        gpus=gl,
+        global_batch=gb,
+        seq_len=seq,
+        tp=values(k.get("tp"), "--tp"),
+        pp=values(k.get("pp"), "--pp"),
+        cp=values(k.get("cp"), "--cp"),
+        ep=values(k.get("ep"), "--ep"),
+        micro_batch=values(k.get("micro_batch"), "--micro-batch"),
+        virtual_stages=values(k.get("virtual_stages"), "--virtual-stages"),
+        zero=zero or ZMODE_NAMES,
+        recompute=values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE) or TR.RECOMPUTE,
+        schedule=values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES) or TR.SCHEDULES,
+        precision=precs,
+        sp=sp,
+        tp_overlap=tpo or (False,),
+        gpus_per_node=k.get("gpus_per_node"),
+    )
+
+
+def infer_space(k: Mapping[str, Any]) -> InferSpace:
+    """The infer search space of options ``k`` (:data:`INFER_KEYS`): 1024 prompt and 256 output
+    tokens, batches 1..1024, formats bf16 to fp4 unless given."""
+    from llmcost import precision as Q
+    from llmcost.search.infer import DEFAULT_BATCHES, DEFAULT_WEIGHTS, InferSpace
+
+    def fmts(v: Any, what: str) -> Any:
+        return values(v, what, lambda x: Q.normalize(x, what))
+
+    return InferSpace(
+        prompt_len=k.get("prompt_len", 1024),
+        output_len=k.get("output_len", 256),
+        gpus=values(k.get("gpus"), "--gpus"),
+        tp=values(k.get("tp"), "--tp"),
+        pp=values(k.get("pp"), "--pp"),
+        ep=values(k.get("ep"), "--ep"),
+        dp=values(k.get("dp"), "--dp"),
+        batch=values(k.get("batch"), "--batch") or DEFAULT_BATCHES,
+        weights=fmts(k.get("weights"), "--weights") or DEFAULT_WEIGHTS,
+        activations=fmts(k.get("activations"), "--activations") or (None, "fp8"),
+        kv_cache=fmts(k.get("kv_cache"), "--kv-cache") or (None, "fp8"),
+        gpus_per_node=k.get("gpus_per_node"),
+    )
