@@ -287,7 +287,7 @@ def _model_arg(model: Any) -> Any:
 
 
 def _spec(model: Any) -> ModelSpec:
-    from llmcost.inference.serve import spec_of
+    from llmcost.model.config import spec_of
 
     return spec_of(_model_arg(model))
 

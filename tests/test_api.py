@@ -19,7 +19,7 @@ import llmcost
 from llmcost import api
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import PlanError, UnknownIdError, UserError
-from llmcost.inference.serve import spec_of
+from llmcost.model.config import spec_of
 from llmcost.report import render
 from tests.conftest import ROOT
 

@@ -40,11 +40,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 # The imports allowed between packages of one layer: a DAG (checked acyclic below). Training
-# composes inference's per-phase graph costs; test-time scaling prices queries with inference.
+# prices the operator graph with the roofline and collectives; test-time scaling prices queries with inference.
 SIBLING_EDGES: dict[str, frozenset[str]] = {
-    "training": frozenset({"inference", "graph", "kernels", "collectives", "economics"}),
+    "training": frozenset({"graph", "kernels", "collectives", "economics"}),
     "tts": frozenset({"inference", "graph", "kernels", "economics"}),
     "inference": frozenset({"graph", "kernels", "collectives", "economics"}),
+    "model": frozenset({"catalog"}),
     "catalog": frozenset({"hardware"}),
     "units": frozenset({"errors"}),
 }

@@ -96,7 +96,7 @@ def _model_run(model: str, tokens: str | None, seq_len: int) -> tuple[dict[str, 
     """FLOPs of training ``model`` on ``tokens``: per token (matmuls incl. attention) and 6ND."""
     from llmcost.economics import budget as B
     from llmcost.errors import UserError
-    from llmcost.inference.serve import spec_of
+    from llmcost.model.config import spec_of
     from llmcost.model.params import count_params
     from llmcost.training.compute import model_flops_per_token
     from llmcost.training.run import run_totals

@@ -66,7 +66,7 @@ from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.infere
     plan_rows,
     resolve_formats,
 )
-from llmcost.model.spec import ModelSpec
+from llmcost.model.config import spec_of  # noqa: F401  (re-exported: llmcost.inference.serve.spec_of)
 from llmcost.units import GIB
 
 RESERVED_FRACTION = 0.10
@@ -76,29 +76,6 @@ memory: vLLM ``gpu_memory_utilization`` default 0.9 (vllm/config.py) and TensorR
 
 
 # ------------------------------------------------------------------------------ model
-def spec_of(model: str | dict[str, Any] | ModelSpec) -> Any:
-    """A ModelSpec from a catalog id, a config file (``.yaml``/``.yml``/``.json`` path) or an inline
-    HF-style mapping (a ModelSpec is returned as it is): the one resolver of a model argument, used
-    by every command and by :mod:`llmcost.api`."""
-    from pathlib import Path
-
-    from llmcost.model.config import from_config
-
-    if isinstance(model, ModelSpec):
-        return model
-    if isinstance(model, dict):
-        cfg = {k: v for k, v in model.items() if k != "name"}
-        return from_config(cfg, where=f"inline model {model.get('name', '')}".strip())
-    path = Path(str(model))
-    if path.suffix in (".yaml", ".yml", ".json") and path.is_file():
-        from llmcost.catalog import read_file
-
-        return from_config(read_file(path), where=str(path))
-    from llmcost.catalog import get_model_config
-
-    return from_config(get_model_config(str(model)), where=f"models/{model}")
-
-
 # ------------------------------------------------------------------------------ composition
 @dataclass
 class InferenceResult:

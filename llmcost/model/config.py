@@ -155,3 +155,24 @@ def _check(spec: ModelSpec, where: str) -> None:
         )
     if len(spec.layer_windows) != spec.num_layers:  # pragma: no cover - readers guarantee it
         raise CatalogError(f"{where}: layer pattern does not match num_hidden_layers")
+
+
+def spec_of(model: str | dict[str, Any] | ModelSpec) -> ModelSpec:
+    """A ModelSpec from a catalog id, a config file (``.yaml``/``.yml``/``.json`` path) or an inline
+    HF-style mapping (a ModelSpec is returned as it is): the one resolver of a model argument, used
+    by every command and by :mod:`llmcost.api`."""
+    from pathlib import Path
+
+    if isinstance(model, ModelSpec):
+        return model
+    if isinstance(model, dict):
+        cfg = {k: v for k, v in model.items() if k != "name"}
+        return from_config(cfg, where=f"inline model {model.get('name', '')}".strip())
+    path = Path(str(model))
+    if path.suffix in (".yaml", ".yml", ".json") and path.is_file():
+        from llmcost.catalog import read_file
+
+        return from_config(read_file(path), where=str(path))
+    from llmcost.catalog import get_model_config
+
+    return from_config(get_model_config(str(model)), where=f"models/{model}")
