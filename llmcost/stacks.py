@@ -15,9 +15,10 @@ what the best-tuned run of that year enabled: an opt-in fast path is recorded se
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 Attention = Literal["materialized", "flash1", "flash2", "flash3", "cudnn"]
 GatherUnit = Literal["tensor", "bucket", "layer"]
