@@ -52,6 +52,7 @@ def _register() -> None:
     """Attach every command group; modules import their heavy dependencies inside commands."""
     from llmcost.cli import (
         budget_cmd,
+        calibrate_cmd,
         catalog_cmd,
         collective_cmd,
         explain_cmd,
@@ -69,6 +70,7 @@ def _register() -> None:
         collective_cmd,
         explain_cmd,
         validate_cmd,
+        calibrate_cmd,
         infer_cmd,
         train_cmd,
         budget_cmd,

@@ -60,6 +60,14 @@ def validate(
     files: Annotated[
         list[Path] | None, typer.Argument(help="Case files (default: the shipped validation/*.yaml).")
     ] = None,
+    cross_validate: Annotated[
+        bool,
+        typer.Option(
+            "--cross-validate",
+            help="Also predict each source's cases with the fitted figures refitted without that source "
+            "(leave-one-source-out), beside the in-sample prediction.",
+        ),
+    ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Run validation cases: measured, predicted and relative error per case, summary per kind."""
@@ -67,6 +75,9 @@ def validate(
     from llmcost.validation.cases import as_json, run
 
     check_format(fmt)
+    if cross_validate:
+        _cross_validate(files, fmt)
+        return
     results, summary = run(files or None)
     if fmt == "json":
         emit(as_json(results, summary), "json")
@@ -78,6 +89,38 @@ def validate(
     if fmt == "table":
         print()
     emit(summary_rows(summary), fmt, title="summary per kind")
+
+
+def _cross_validate(files: list[Path] | None, fmt: str) -> None:
+    """``validate --cross-validate``: in-sample and leave-one-source-out side by side."""
+    from llmcost.report import emit
+    from llmcost.validation import calibrate as C
+    from llmcost.validation.cases import as_json, load_cases, shipped_files, summarize
+
+    cases = load_cases(files or shipped_files())
+    cv = C.cross_validate(cases, C.catalog_figures())
+    summary = summarize(cv.in_sample)
+    for kind, s in summary.items():
+        s["median_abs_error_out_of_sample"] = C.median_abs(cv.out_of_sample, kind)
+    if fmt in ("json", "yaml"):
+        doc = as_json(cv.in_sample, summary)
+        for case, oos in zip(doc["cases"], cv.out_of_sample, strict=True):
+            case["predicted_out_of_sample"] = oos.predicted
+            case["error_out_of_sample"] = oos.error
+        emit(doc, fmt)
+        return
+    rows = case_rows(cv.in_sample)
+    for row, oos in zip(rows, cv.out_of_sample, strict=True):
+        row["LOSO predicted"] = oos.predicted
+        row["LOSO error %"] = None if oos.error is None else 100 * oos.error
+    emit(rows, fmt, title="validation cases: in-sample and leave-one-source-out (LOSO)")
+    if fmt == "table":
+        print()
+    srows = summary_rows(summary)
+    for row, s in zip(srows, summary.values(), strict=True):
+        v = s["median_abs_error_out_of_sample"]
+        row["median |err| LOSO %"] = None if v is None else 100 * v
+    emit(srows, fmt, title="summary per kind (LOSO: each source predicted with figures fitted without it)")
 
 
 def register(app: typer.Typer) -> None:

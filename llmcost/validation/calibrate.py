@@ -1,0 +1,250 @@
+"""Calibration: the catalog figures fitted to published measurements, refitted on demand.
+
+A fitted figure is declared where it lives, in its hardware entry, by a ``fit`` mapping beside its
+value (docs/CATALOG.md "Fitted figures")::
+
+    efficiency:
+      compute: {value: 0.75, source: "...",
+                fit: {hardware: [a100-sxm4-80gb, a100-sxm4-40gb], kind: train,
+                      bounds: [0.4, 1.0]}}
+
+``hardware`` lists the entries that share the figure (the first is where it is declared; the
+others say ``fit: {same_as: a100-sxm4-80gb}``), ``kind`` the case kind it is fitted on: every
+validation case of that kind on one of those entries is a fitting case, so adding a published
+measurement changes the fit, and nobody picks cases by hand. The objective is the mean absolute
+log error ``mean |ln(predicted / measured)|`` (symmetric in over- and under-prediction, so a time
+and a throughput count alike), minimised over ``bounds`` by a grid of step 0.05 refined by golden
+section to 0.0025 (the objective is a sum of terms each monotone in the figure; the grid guards
+against a second local minimum). The result is rounded to two decimals, the catalog's precision.
+
+Leave-one-source-out (:func:`cross_validate`): a *source* is one paper, document or benchmark table,
+named by the case's ``source`` up to its first comma (``"Korthikanti et al. 2022 (arXiv
+2205.05198)"``). Each source's cases are predicted with every figure refitted without that source;
+a case that no figure is fitted on is out of sample already and keeps its prediction.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from llmcost.errors import UserError
+from llmcost.validation.cases import CaseResult, run_case
+
+GRID_STEP = 0.05
+TOLERANCE = 0.0025
+GOLDEN = (math.sqrt(5) - 1) / 2
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One fitted catalog figure: ``hardware[0]``'s ``efficiency.<key>``, shared by ``hardware``."""
+
+    key: str
+    hardware: tuple[str, ...]
+    kind: str
+    bounds: tuple[float, float]
+    value: float
+
+    @property
+    def name(self) -> str:
+        """``a100-sxm4-80gb:efficiency.compute``."""
+        return f"{self.hardware[0]}:efficiency.{self.key}"
+
+
+@dataclass
+class Fit:
+    """The result of fitting one figure: its value, the cases used and the objective at both ends."""
+
+    figure: Figure
+    value: float
+    cases: list[str]
+    objective_before: float
+    objective_after: float
+    excluded_source: str | None = None
+
+
+@dataclass
+class CrossValidation:
+    """Per case: the in-sample and the leave-one-source-out prediction, and the fits behind them."""
+
+    in_sample: list[CaseResult]
+    out_of_sample: list[CaseResult]
+    fits: dict[str, list[Fit]] = field(default_factory=dict)
+
+
+# --- figures ---------------------------------------------------------------------------------------
+def catalog_figures(ids: Sequence[str] | None = None) -> list[Figure]:
+    """The fitted figures the catalog declares (entries of ``ids``, default all hardware)."""
+    from llmcost.catalog import get_hardware, hardware_ids
+
+    out = []
+    for hw_id in ids or hardware_ids():
+        raw = get_hardware(hw_id).raw.get("efficiency") or {}
+        for key, entry in raw.items():
+            spec = entry.get("fit") if isinstance(entry, dict) else None
+            if isinstance(spec, dict) and "same_as" not in spec:
+                out.append(_figure(hw_id, key, entry, spec))
+    return out
+
+
+def _figure(hw_id: str, key: str, entry: dict[str, Any], spec: dict[str, Any]) -> Figure:
+    """A :class:`Figure` from its catalog ``fit`` mapping; one clear line when it is malformed."""
+    where = f"{hw_id}: efficiency.{key}.fit"
+    hardware = spec.get("hardware") or [hw_id]
+    bounds = spec.get("bounds") or [0.3, 1.0]
+    ok = (
+        isinstance(hardware, list)
+        and all(isinstance(h, str) for h in hardware)
+        and isinstance(bounds, list)
+        and len(bounds) == 2
+        and all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)
+        and 0 < bounds[0] < bounds[1] <= 1
+        and isinstance(spec.get("kind"), str)
+    )
+    if not ok:
+        raise UserError(
+            f"{where}: expected {{hardware: [ids], kind: train|infer, bounds: [lo, hi] in (0, 1]}}"
+        )
+    ids = (hw_id, *(h for h in hardware if h != hw_id))
+    return Figure(key, ids, spec["kind"], (float(bounds[0]), float(bounds[1])), float(entry["value"]))
+
+
+def source_key(case: dict[str, Any]) -> str:
+    """The source a case belongs to: its ``source`` up to the first comma."""
+    return str(case.get("source") or case["id"]).split(",")[0].strip()
+
+
+def fitting_cases(figure: Figure, cases: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cases a figure is fitted on: its kind, on one of its hardware entries."""
+    return [c for c in cases if c.get("kind") == figure.kind and str(c.get("hardware")) in figure.hardware]
+
+
+# --- evaluation with a figure set ----------------------------------------------------------------
+def with_figures(case: dict[str, Any], values: dict[Figure, float]) -> dict[str, Any]:
+    """The case with each figure that applies to its hardware set to ``values[figure]`` (as a
+    ``hardware_overrides`` entry, deep-merged under the case's own overrides)."""
+    over: dict[str, Any] = {}
+    for fig, v in values.items():
+        if str(case.get("hardware")) in fig.hardware:
+            over.setdefault("efficiency", {})[fig.key] = {"value": v}
+    if not over:
+        return case
+    out = copy.deepcopy(case)
+    own = out.get("hardware_overrides") or {}
+    eff = {**over["efficiency"], **(own.get("efficiency") or {})}
+    out["hardware_overrides"] = {**own, "efficiency": eff}
+    return out
+
+
+def log_error(r: CaseResult) -> float | None:
+    """``|ln(predicted / measured)|``, or None when the case was not evaluated or signs differ."""
+    if r.predicted is None or r.predicted <= 0 or r.measured <= 0:
+        return None
+    return abs(math.log(r.predicted / r.measured))
+
+
+def objective(figure: Figure, value: float, cases: Sequence[dict[str, Any]]) -> float:
+    """Mean absolute log error of ``cases`` with ``figure`` at ``value`` (inf when none evaluates)."""
+    errs = [log_error(run_case(with_figures(c, {figure: value}))) for c in cases]
+    vals = [e for e in errs if e is not None]
+    return statistics.fmean(vals) if vals else math.inf
+
+
+# --- fitting ---------------------------------------------------------------------------------------
+def minimize(f: Callable[[float], float], lo: float, hi: float) -> float:
+    """Argmin of ``f`` on ``[lo, hi]``: the best point of a grid of step :data:`GRID_STEP`, then golden
+    section within one step of it down to :data:`TOLERANCE`."""
+    n = max(2, round((hi - lo) / GRID_STEP) + 1)
+    grid = [lo + (hi - lo) * i / (n - 1) for i in range(n)]
+    values = [f(x) for x in grid]
+    best = min(range(n), key=lambda i: values[i])
+    a, b = grid[max(best - 1, 0)], grid[min(best + 1, n - 1)]
+    c, d = b - GOLDEN * (b - a), a + GOLDEN * (b - a)
+    fc, fd = f(c), f(d)
+    while b - a > TOLERANCE:
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - GOLDEN * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + GOLDEN * (b - a)
+            fd = f(d)
+    x = (a + b) / 2
+    return x if f(x) <= values[best] else grid[best]
+
+
+def fit_figure(figure: Figure, cases: Sequence[dict[str, Any]], exclude_source: str | None = None) -> Fit:
+    """Fit ``figure`` on its fitting cases (without ``exclude_source``'s); too few cases refuse."""
+    used = [c for c in fitting_cases(figure, cases) if source_key(c) != exclude_source]
+    if not used:
+        return Fit(figure, figure.value, [], math.nan, math.nan, exclude_source)
+    memo: dict[float, float] = {}
+
+    def f(x: float) -> float:
+        key = round(x, 6)
+        if key not in memo:
+            memo[key] = objective(figure, key, used)
+        return memo[key]
+
+    value = round(minimize(f, *figure.bounds), 2)
+    return Fit(figure, value, [str(c["id"]) for c in used], f(figure.value), f(value), exclude_source)
+
+
+def calibrate(cases: Sequence[dict[str, Any]], figures: Sequence[Figure]) -> list[Fit]:
+    """Refit every figure on all its fitting cases."""
+    return [fit_figure(fig, cases) for fig in figures]
+
+
+def cross_validate(cases: Sequence[dict[str, Any]], figures: Sequence[Figure]) -> CrossValidation:
+    """In-sample and leave-one-source-out predictions of every case (see the module docstring)."""
+    in_fit = {fig: fitting_cases(fig, cases) for fig in figures}
+    in_sample = [run_case(c) for c in cases]
+    out: list[CaseResult] = list(in_sample)
+    fits: dict[str, list[Fit]] = {}
+    index = {str(c["id"]): i for i, c in enumerate(cases)}
+    for src in sorted({source_key(c) for c in cases}):
+        touched = [fig for fig in figures if any(source_key(c) == src for c in in_fit[fig])]
+        if not touched:
+            continue
+        fits[src] = [fit_figure(fig, cases, exclude_source=src) for fig in touched]
+        values = {fit.figure: fit.value for fit in fits[src]}
+        for c in cases:
+            if source_key(c) == src:
+                out[index[str(c["id"])]] = run_case(with_figures(c, values))
+    return CrossValidation(in_sample, out, fits)
+
+
+def median_abs(results: Sequence[CaseResult], kind: str) -> float | None:
+    """Median absolute relative error of the evaluated ``kind`` cases (None when none)."""
+    errs = [abs(r.error) for r in results if r.kind == kind and r.error is not None]
+    return statistics.median(errs) if errs else None
+
+
+# --- writing a fit back ----------------------------------------------------------------------------
+def write_fit(fit: Fit) -> list[str]:
+    """Set the fitted value in the catalog files that hold the figure (the declaring entry and the
+    entries that say ``same_as`` it); returns the files changed. Only the ``value:`` on the line of
+    ``<key>: {...fit: ...}`` changes, so comments and sources stay as written."""
+    import re
+    from pathlib import Path
+
+    from llmcost.catalog import get_hardware
+
+    changed = []
+    pattern = re.compile(rf"^(\s*{re.escape(fit.figure.key)}:\s*\{{value:\s*)([0-9.]+)(.*\bfit:.*)$", re.M)
+    for hw_id in fit.figure.hardware:
+        path = Path(get_hardware(hw_id).where)
+        if not path.is_file():
+            continue
+        text = path.read_text()
+        new, n = pattern.subn(lambda m: f"{m.group(1)}{fit.value:.2f}{m.group(3)}", text)
+        if n and new != text:
+            path.write_text(new)
+            changed.append(str(path))
+    return changed
