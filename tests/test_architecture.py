@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("search",),
     ("validation",),
     ("training", "tts", "inference", "economics", "collectives", "kernels", "graph"),
-    ("model", "precision", "symbolic", "rules", "catalog", "hardware", "checks", "report"),
+    ("model", "precision", "symbolic", "rules", "catalog", "hardware", "checks", "report", "stacks"),
     ("units", "errors", "__init__"),
 )
 
