@@ -8,13 +8,25 @@ expected. Unit strings are parsed by :mod:`llmcost.units`.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from llmcost.errors import CatalogError, UserError
 from llmcost.units import parse
 
 DTYPES = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", "int4")
+ATTENTION_FAMILIES = ("flash1", "flash2", "flash3", "cudnn")
+"""Fused-attention kernel families a catalog entry may give a figure for (``efficiency.attention_<family>``)."""
+FAMILY_FALLBACK: dict[str, tuple[str, ...]] = {
+    "flash1": ("flash1", "flash2"),
+    "flash2": ("flash2",),
+    "flash3": ("flash3",),
+    "cudnn": ("cudnn",),
+}
+"""Which figure a family reads when the entry lacks its own: FlashAttention-1 (and Triton
+kernels of its design) runs no faster than FlashAttention-2 on the same device (Dao 2023,
+arXiv 2307.08691, abstract: FA2 is ~2x FA1), so it reads FA2's figure as an upper bound; the
+others read only their own, else ``attention``."""
 DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")
 TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree")
 CONFIDENCE = ("high", "medium", "low")
@@ -66,6 +78,11 @@ class Hardware:
     """``efficiency.compute_<dtype>`` (e.g. ``compute_fp8``): GEMMs in that datatype; others use ``compute``."""
     attention_efficiency_value: float | None = field(default=None, compare=False)
     """``efficiency.attention``: fused attention kernels (FlashAttention-class); None = the GEMM figure."""
+    train_efficiency_value: float | None = field(default=None, compare=False)
+    """``efficiency.compute_train``: 16-bit GEMMs sustained in a training step; None = ``compute``."""
+    attention_efficiency_by_family: dict[str, float] = field(default_factory=dict, compare=False)
+    """``efficiency.attention_<family>`` (:data:`ATTENTION_FAMILIES`): what one fused-attention kernel
+    family reaches on this device where it differs from ``attention`` (e.g. FlashAttention-2 on Hopper)."""
 
     def gemm_efficiency(self, dtype: str | None = None) -> float:
         """Sustained fraction of the dense peak a large GEMM in ``dtype`` reaches: ``efficiency.compute_<dtype>``
@@ -74,12 +91,30 @@ class Hardware:
             return self.compute_efficiency_by_dtype[dtype]
         return self.compute_efficiency
 
+    def train_gemm_efficiency(self, dtype: str | None = None) -> float:
+        """Sustained fraction of the peak the GEMMs of a training step reach: ``efficiency.compute_train``
+        for 16-bit GEMMs when the entry has it (a figure fitted on training runs, docs/CATALOG.md),
+        else :meth:`gemm_efficiency` (other datatypes read their own figures)."""
+        if self.train_efficiency_value is not None and dtype in (None, "bf16", "fp16"):
+            return self.train_efficiency_value
+        return self.gemm_efficiency(dtype)
+
     def attention_efficiency(self, dtype: str | None = None) -> float:
         """Fraction of the peak a fused (FlashAttention-class) attention kernel reaches:
         ``efficiency.attention`` when the entry has it, else :meth:`gemm_efficiency` of ``dtype``."""
         if self.attention_efficiency_value is not None:
             return self.attention_efficiency_value
         return self.gemm_efficiency(dtype)
+
+    def for_attention_family(self, family: str | None) -> Hardware:
+        """This device as a stack running fused-attention ``family`` sees it: ``attention`` becomes
+        ``attention_<family>`` (or the first family of its :data:`FAMILY_FALLBACK` chain the entry
+        has); unchanged when the entry has none. The one place a stack's kernel choice meets the
+        catalog."""
+        for fam in FAMILY_FALLBACK.get(family or "", ()):
+            if fam in self.attention_efficiency_by_family:
+                return replace(self, attention_efficiency_value=self.attention_efficiency_by_family[fam])
+        return self
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> Hardware:
         """A copy with ``overrides`` deep-merged into the entry (same keys as the YAML)."""
@@ -409,6 +444,22 @@ def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> tuple[dict[str, 
     return by_dtype, attn_eff
 
 
+def _optional_efficiency(r: _Reader, data: dict[str, Any], key: str) -> float | None:
+    """``efficiency.<key>`` when the entry gives it (with its source), else None."""
+    eff_raw = data.get("efficiency") if isinstance(data.get("efficiency"), dict) else {}
+    return _efficiency(r, key)[0] if eff_raw.get(key) is not None else None
+
+
+def _attention_families(r: _Reader, data: dict[str, Any]) -> dict[str, float]:
+    """``efficiency.attention_<family>`` figures the entry gives (each with its source)."""
+    eff_raw = data.get("efficiency") if isinstance(data.get("efficiency"), dict) else {}
+    return {
+        fam: _efficiency(r, f"attention_{fam}")[0]
+        for fam in ATTENTION_FAMILIES
+        if eff_raw.get(f"attention_{fam}") is not None
+    }
+
+
 def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     """Validate a resolved hardware mapping (``base`` already merged) and build :class:`Hardware`."""
     if not isinstance(data, dict):
@@ -450,4 +501,6 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         where=where,
         compute_efficiency_by_dtype=by_dtype,
         attention_efficiency_value=attn_eff,
+        attention_efficiency_by_family=_attention_families(r, data),
+        train_efficiency_value=_optional_efficiency(r, data, "compute_train"),
     )

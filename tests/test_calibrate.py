@@ -26,7 +26,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_catalog_declares_the_a100_figure() -> None:
     figs = {f.name: f for f in C.catalog_figures()}
-    fig = figs["a100-sxm4-80gb:efficiency.compute"]
+    fig = figs["a100-sxm4-80gb:efficiency.compute_train"]
     assert fig.kind == "train" and "a100-sxm4-40gb" in fig.hardware
     assert fig.bounds[0] < fig.value < fig.bounds[1]
 
@@ -67,7 +67,7 @@ def test_source_key_is_the_source_up_to_the_first_comma() -> None:
 
 def test_fit_lowers_the_objective_and_is_reproducible(small: Path) -> None:
     cases = load_cases([small])
-    fig = next(f for f in C.catalog_figures() if f.name == "a100-sxm4-80gb:efficiency.compute")
+    fig = next(f for f in C.catalog_figures() if f.name == "a100-sxm4-80gb:efficiency.compute_train")
     a = C.fit_figure(fig, cases)
     b = C.fit_figure(fig, cases)
     assert a.value == b.value and len(a.cases) == 4
@@ -106,8 +106,8 @@ def test_cli_calibrate_json(small: Path, capsys: pytest.CaptureFixture[str]) -> 
         main(["calibrate", str(small), "-f", "json"])
     assert e.value.code == 0
     doc = json.loads(capsys.readouterr().out)
-    (fig,) = doc["figures"]
-    assert fig["figure"] == "a100-sxm4-80gb:efficiency.compute" and fig["cases"] == 4
+    fig = next(f for f in doc["figures"] if f["figure"] == "a100-sxm4-80gb:efficiency.compute_train")
+    assert fig["cases"] == 4
     assert sorted(fig["case_ids"]) == sorted(PICK)
 
 
@@ -120,7 +120,7 @@ def test_write_fit_changes_only_the_value(tmp_path: Path) -> None:
         (tmp_path / "hardware" / f"{name}.yaml").write_text(text)
     set_user_dirs([tmp_path])
     try:
-        fig = next(f for f in C.catalog_figures() if f.name == "a100-sxm4-80gb:efficiency.compute")
+        fig = next(f for f in C.catalog_figures() if f.name == "a100-sxm4-80gb:efficiency.compute_train")
         before = {p.name: p.read_text() for p in (tmp_path / "hardware").iterdir()}
         changed = C.write_fit(C.Fit(fig, 0.66, [], 0.0, 0.0))
         assert len(changed) == 2

@@ -36,7 +36,9 @@ def test_training_cases_table(capsys) -> None:
         print("\n" + "\n".join(lines))
     assert len(errs) == len(results)  # every public case is modelled
     assert len(t5) == 8
-    # issue 5 goals (met with one set of per-hardware efficiency figures; the A100 sustained GEMM
-    # figure is calibrated in-sample on these cases, see hardware/a100-sxm4-80gb.yaml)
+    # Regression guards, not goals. The A100 training GEMM figure is fitted by `llmcost calibrate`
+    # over every public A100 case of a dense model (not hand-picked for Table 5 as before, when the
+    # Table 5 mean was 2.9%): Table 5 is now 5.8% (pessimistic), the price of fitting one figure to
+    # sources whose stacks differ. Issue 11's goal (Table 5 mean <= 3%) is not met.
     assert statistics.median(errs) <= 0.12
-    assert statistics.fmean(t5) <= 0.05
+    assert statistics.fmean(t5) <= 0.065

@@ -124,7 +124,8 @@ def machine(hw: Hardware, precision: str) -> Machine:
     """Peaks and efficiencies that price operators: GEMMs at the training precision's peak,
     attention at 16-bit unless the precision is 16-bit (FP8 training keeps attention in bf16;
     Transformer Engine), elementwise work at the vector peak. Efficiencies are the catalog's, the
-    same as inference (:meth:`Hardware.gemm_efficiency` of the GEMM datatype,
+    same as inference except the sustained training GEMM figure (:meth:`Hardware.train_gemm_efficiency`
+    of the GEMM datatype,
     :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
     GEMMs, :func:`llmcost.training.compute.layer_cost`); per-kernel floor as inference."""
     attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
@@ -132,7 +133,7 @@ def machine(hw: Hardware, precision: str) -> Machine:
         peak_mm=hw.peak[precision],
         peak_attn=hw.peak.get(attn, hw.peak[precision]),
         peak_vec=hw.peak[Q.vector_dtype(hw.peak)],
-        eta_c=hw.gemm_efficiency(precision),
+        eta_c=hw.train_gemm_efficiency(precision),
         eta_attn=hw.attention_efficiency(attn),
         mem_bw=hw.memory_bandwidth,
         eta_m=hw.memory_efficiency,

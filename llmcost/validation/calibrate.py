@@ -10,8 +10,9 @@ value (docs/CATALOG.md "Fitted figures")::
 
 ``hardware`` lists the entries that share the figure (the first is where it is declared; the
 others say ``fit: {same_as: a100-sxm4-80gb}``), ``kind`` the case kind it is fitted on: every
-validation case of that kind on one of those entries is a fitting case, so adding a published
-measurement changes the fit, and nobody picks cases by hand. The objective is the mean absolute
+validation case of that kind on one of those entries is a fitting case (with ``models: dense``,
+every such case of a dense model), so adding a published measurement changes the fit, and nobody
+picks cases by hand. The objective is the mean absolute
 log error ``mean |ln(predicted / measured)|`` (symmetric in over- and under-prediction, so a time
 and a throughput count alike), minimised over ``bounds`` by a grid of step 0.05 refined by golden
 section to 0.0025 (the objective is a sum of terms each monotone in the figure; the grid guards
@@ -35,6 +36,8 @@ from typing import Any
 from llmcost.errors import UserError
 from llmcost.validation.cases import CaseResult, run_case
 
+MODELS = ("all", "dense")
+"""Which models' cases fit a figure (``fit.models``)."""
 GRID_STEP = 0.05
 TOLERANCE = 0.0025
 GOLDEN = (math.sqrt(5) - 1) / 2
@@ -49,6 +52,7 @@ class Figure:
     kind: str
     bounds: tuple[float, float]
     value: float
+    models: str = "all"
 
     @property
     def name(self) -> str:
@@ -87,8 +91,12 @@ def catalog_figures(ids: Sequence[str] | None = None) -> list[Figure]:
         raw = get_hardware(hw_id).raw.get("efficiency") or {}
         for key, entry in raw.items():
             spec = entry.get("fit") if isinstance(entry, dict) else None
-            if isinstance(spec, dict) and "same_as" not in spec:
-                out.append(_figure(hw_id, key, entry, spec))
+            if (
+                isinstance(spec, dict)
+                and "same_as" not in spec
+                and hw_id == (spec.get("hardware") or [hw_id])[0]
+            ):
+                out.append(_figure(hw_id, key, entry, spec))  # a system inheriting the fit is not a figure
     return out
 
 
@@ -105,13 +113,16 @@ def _figure(hw_id: str, key: str, entry: dict[str, Any], spec: dict[str, Any]) -
         and all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in bounds)
         and 0 < bounds[0] < bounds[1] <= 1
         and isinstance(spec.get("kind"), str)
+        and spec.get("models", "all") in MODELS
     )
     if not ok:
         raise UserError(
-            f"{where}: expected {{hardware: [ids], kind: train|infer, bounds: [lo, hi] in (0, 1]}}"
+            f"{where}: expected {{hardware: [ids], kind: train|infer, bounds: [lo, hi] in (0, 1], "
+            f"models: {'|'.join(MODELS)}}}"
         )
     ids = (hw_id, *(h for h in hardware if h != hw_id))
-    return Figure(key, ids, spec["kind"], (float(bounds[0]), float(bounds[1])), float(entry["value"]))
+    bounds_f = (float(bounds[0]), float(bounds[1]))
+    return Figure(key, ids, spec["kind"], bounds_f, float(entry["value"]), spec.get("models", "all"))
 
 
 def source_key(case: dict[str, Any]) -> str:
@@ -120,8 +131,23 @@ def source_key(case: dict[str, Any]) -> str:
 
 
 def fitting_cases(figure: Figure, cases: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The cases a figure is fitted on: its kind, on one of its hardware entries."""
-    return [c for c in cases if c.get("kind") == figure.kind and str(c.get("hardware")) in figure.hardware]
+    """The cases a figure is fitted on: its kind, on one of its hardware entries, and with
+    ``models: dense`` only dense models (a dense GEMM figure is not fitted on MoE runs, whose
+    grouped GEMMs, routing and all-to-all are physics of their own)."""
+    out = [c for c in cases if c.get("kind") == figure.kind and str(c.get("hardware")) in figure.hardware]
+    if figure.models == "dense":
+        out = [c for c in out if not _is_moe(c)]
+    return out
+
+
+def _is_moe(case: dict[str, Any]) -> bool:
+    """Whether the case's model routes tokens to experts (an unreadable model counts as dense)."""
+    from llmcost.validation.training import case_spec
+
+    try:
+        return bool(case_spec(case).is_moe)
+    except UserError:
+        return False
 
 
 # --- evaluation with a figure set ----------------------------------------------------------------

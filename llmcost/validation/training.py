@@ -37,6 +37,7 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     from llmcost.training.compute import model_flops_per_token
     from llmcost.training.plan import TrainPlan, evaluate
     from llmcost.training.run import run_totals
+    from llmcost.training.stack import apply as apply_stack
 
     name = case["metric"]["name"]
     if name not in TRAIN_METRICS:
@@ -54,8 +55,9 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         return Prediction(run.total_flops, detail={"flops_per_token": fpt})
     if not cluster.get("gpus") and not plan_map.get("dp"):
         return Prediction(None, "the case gives no cluster size")
-    plan = TrainPlan.from_mapping(plan_map, cluster.get("gpus"), cluster.get("gpus_per_node"))
-    r = evaluate(spec, plan, hw)
+    choice = apply_stack(case.get("stack"), plan_map, hw)
+    plan = TrainPlan.from_mapping(choice.plan, cluster.get("gpus"), cluster.get("gpus_per_node"))
+    r = evaluate(spec, plan, choice.hardware)
     metrics = r.metrics()
     if tokens is not None:
         run = run_totals(
@@ -68,6 +70,6 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     detail = {
         "step_time_s": r.step_time,
         **{k: v for k, v in r.breakdown.items() if v},
-        "notes": "; ".join(r.notes),
+        "notes": "; ".join([choice.note, *r.notes]),
     }
     return Prediction(float(metrics[name]), detail=detail)

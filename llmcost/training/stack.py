@@ -1,0 +1,75 @@
+"""What a software stack decides for a training plan: the defaults a plan does not state.
+
+A stack (``stack: {framework, year}`` on a validation case or a plan; ``--stack NAME[:YEAR]``)
+selects a sourced :class:`llmcost.stacks.Profile`. Hardware says what the silicon can do; the
+profile says what the framework makes of it, as plan defaults, never as a factor:
+
+* attention: a stack whose default attention writes the scores to memory runs ``materialized``;
+  one that runs a fused kernel runs ``flash`` (fused kernels carry attention dropout since
+  FlashAttention-1, Dao et al. 2022 §3.1), priced at that kernel family's catalog figure
+  (:meth:`llmcost.hardware.Hardware.for_attention_family`, e.g. FlashAttention-2 on Hopper);
+* ``overlap_dp``: whether the gradient reduction is overlapped with the backward pass
+  (Megatron-LM before ``--overlap-grad-reduce`` reduced after the backward);
+* ``tp_overlap``: on where the stack turns TP communication overlap on by default (it needs
+  ``tp > 1`` with sequence parallelism).
+
+What the plan states wins. An unknown framework is never an error: the year's mainstream
+profile applies and a note says so (:func:`llmcost.stacks.profile_for`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from llmcost.errors import UserError
+from llmcost.hardware import Hardware
+from llmcost.stacks import Profile, profile_for
+
+
+@dataclass(frozen=True)
+class StackChoice:
+    """A plan mapping with the stack's defaults filled in, the device as the stack sees it, and
+    one note naming the profile used (and any guess made)."""
+
+    plan: dict[str, Any]
+    hardware: Hardware
+    profile: Profile
+    note: str
+
+
+def parse(stack: Any) -> tuple[str | None, int | None]:
+    """``(framework, year)`` from a ``{framework, year}`` mapping, ``"name"`` or ``"name:year"``."""
+    if stack is None:
+        return None, None
+    if isinstance(stack, Mapping):
+        name, year = stack.get("framework"), stack.get("year")
+    elif isinstance(stack, str):
+        name, _, y = stack.partition(":")
+        year = y.strip() or None
+    else:
+        raise UserError(f"stack: expected {{framework, year}} or 'NAME[:YEAR]', got {stack!r}")
+    if year is not None:
+        try:
+            year = int(year)
+        except (TypeError, ValueError):
+            raise UserError(f"stack: year must be an integer such as 2024, got {year!r}") from None
+    return (str(name) if name is not None else None), year
+
+
+def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
+    """The plan and device under ``stack`` (see the module docstring)."""
+    profile, guess = profile_for(*parse(stack))
+    out = dict(plan)
+    fused = profile.attention != "materialized"
+    if out.get("attention", "auto") == "auto":
+        out["attention"] = "flash" if fused else "materialized"
+    out.setdefault("overlap_dp", profile.dp_overlap)
+    tp, sp = out.get("tp") or 1, out.get("sp")
+    multi_tp = isinstance(tp, int) and not isinstance(tp, bool) and tp > 1
+    if "tp_overlap" not in out and profile.tp_comm_overlap and multi_tp and sp is not False:
+        out["tp_overlap"] = True
+    device = hw.for_attention_family(profile.attention) if fused and out["attention"] == "flash" else hw
+    note = f"stack: {profile.label}" + (f" ({guess})" if guess else "")
+    return StackChoice(out, device, profile, note)

@@ -1,0 +1,57 @@
+"""A software stack fills what a training plan does not state (attention kernel, DP / TP overlap)."""
+
+from __future__ import annotations
+
+import pytest
+
+from llmcost.catalog import get_hardware
+from llmcost.errors import UserError
+from llmcost.training.stack import apply, parse
+
+H100 = get_hardware("h100-sxm")
+A100 = get_hardware("a100-sxm4-80gb")
+
+
+def test_parse_accepts_mapping_and_name_year() -> None:
+    assert parse({"framework": "torchtitan", "year": 2025}) == ("torchtitan", 2025)
+    assert parse("megatron-lm:2021") == ("megatron-lm", 2021)
+    assert parse("nemo") == ("nemo", None)
+    assert parse(None) == (None, None)
+    with pytest.raises(UserError, match="year must be an integer"):
+        parse("nemo:soon")
+    with pytest.raises(UserError, match="stack: expected"):
+        parse(5)
+
+
+def test_materialized_stack_and_no_dp_overlap() -> None:
+    c = apply({"framework": "megatron-lm", "year": 2021}, {"tp": 8}, A100)
+    assert c.plan["attention"] == "materialized" and c.plan["overlap_dp"] is False
+    assert c.hardware is A100 and "megatron-lm" in c.note
+
+
+def test_flash_stack_prices_its_kernel_family() -> None:
+    c = apply({"framework": "torchtitan", "year": 2025}, {}, H100)
+    assert c.plan["attention"] == "flash"
+    assert c.hardware.attention_efficiency("bf16") == pytest.approx(0.35)  # FlashAttention-2 on Hopper
+    assert H100.attention_efficiency("bf16") == pytest.approx(0.60)  # the catalog entry is unchanged
+
+
+def test_plan_wins_over_stack() -> None:
+    c = apply({"framework": "torchtitan", "year": 2025}, {"attention": "materialized", "overlap_dp": False}, H100)
+    assert c.plan["attention"] == "materialized" and c.plan["overlap_dp"] is False
+    assert c.hardware is H100
+
+
+def test_unknown_framework_is_a_note_not_an_error() -> None:
+    c = apply({"framework": "my-own-trainer", "year": 2024}, {}, H100)
+    assert "unknown stack 'my-own-trainer'" in c.note
+
+
+def test_family_fallback_and_training_gemm_figure() -> None:
+    assert A100.for_attention_family("flash1").attention_efficiency("bf16") == pytest.approx(0.33)
+    assert A100.for_attention_family("flash2") is A100  # FA2 is the entry's own `attention` figure
+    assert H100.for_attention_family("flash1").attention_efficiency("bf16") == pytest.approx(0.35)
+    assert H100.for_attention_family(None) is H100
+    assert H100.train_gemm_efficiency("bf16") == H100.train_efficiency_value
+    assert H100.train_gemm_efficiency("fp8") == H100.gemm_efficiency("fp8")
+    assert get_hardware("b200").train_gemm_efficiency("bf16") == get_hardware("b200").gemm_efficiency("bf16")
