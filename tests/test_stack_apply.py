@@ -37,7 +37,9 @@ def test_flash_stack_prices_its_kernel_family() -> None:
 
 
 def test_plan_wins_over_stack() -> None:
-    c = apply({"framework": "torchtitan", "year": 2025}, {"attention": "materialized", "overlap_dp": False}, H100)
+    c = apply(
+        {"framework": "torchtitan", "year": 2025}, {"attention": "materialized", "overlap_dp": False}, H100
+    )
     assert c.plan["attention"] == "materialized" and c.plan["overlap_dp"] is False
     assert c.hardware is H100
 
