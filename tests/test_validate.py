@@ -70,7 +70,8 @@ def test_json_shape_matches_readme(cli) -> None:  # type: ignore[no-untyped-def]
     )
     assert r.code == 0, r.err
     data = json.loads(r.out)
-    assert set(data) == {"cases", "summary"}
+    assert set(data) == {"cases", "summary", "by_source"}
+    assert {r["source"] for r in data["by_source"] if r["kind"] == "tts"} == {"Sadhukhan et al. 2025"}
     for c in data["cases"]:
         assert {"id", "kind", "metric", "measured", "predicted", "error"} <= set(c)
         if c["predicted"] is None:

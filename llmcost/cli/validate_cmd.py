@@ -72,38 +72,67 @@ def validate(
 ) -> None:
     """Run validation cases: measured, predicted and relative error per case, summary per kind."""
     from llmcost.report import check_format, emit
-    from llmcost.validation.cases import as_json, run
+    from llmcost.validation.cases import as_json, by_source, load_cases, run_case, shipped_files, summarize
 
     check_format(fmt)
     if cross_validate:
         _cross_validate(files, fmt)
         return
-    results, summary = run(files or None)
-    if fmt == "json":
-        emit(as_json(results, summary), "json")
-        return
-    if fmt == "yaml":
-        emit(as_json(results, summary), "yaml")
+    cases = load_cases(files or shipped_files())
+    results = [run_case(c) for c in cases]
+    summary = summarize(results)
+    sources = by_source(cases, results)
+    if fmt in ("json", "yaml"):
+        emit({**as_json(results, summary), "by_source": sources}, fmt)
         return
     emit(case_rows(results), fmt, title="validation cases")
+    _summaries(summary_rows(summary), sources, fmt, "summary per kind")
+
+
+def _summaries(srows: list[dict[str, Any]], sources: list[dict[str, Any]], fmt: str, title: str) -> None:
+    """The per-kind summary, then the per-source table (signed medians show a biased source)."""
+    from llmcost.report import emit
+
     if fmt == "table":
         print()
-    emit(summary_rows(summary), fmt, title="summary per kind")
+    emit(srows, fmt, title=title)
+    if fmt == "table":
+        print()
+    emit(source_rows(sources), fmt, title="per source (median signed error: + over-predicts the metric)")
+
+
+def source_rows(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table rows of :func:`llmcost.validation.cases.by_source` (errors in %)."""
+    pct = lambda v: None if v is None else 100 * v  # noqa: E731
+    out = []
+    for s in sources:
+        row = {
+            "kind": s["kind"],
+            "source": s["source"][:70],
+            "cases": s["count"],
+            "median err %": pct(s["median_error"]),
+            "median |err| %": pct(s["median_abs_error"]),
+        }
+        if "median_error_out_of_sample" in s:
+            row["LOSO median err %"] = pct(s["median_error_out_of_sample"])
+        out.append(row)
+    return out
 
 
 def _cross_validate(files: list[Path] | None, fmt: str) -> None:
     """``validate --cross-validate``: in-sample and leave-one-source-out side by side."""
     from llmcost.report import emit
     from llmcost.validation import calibrate as C
-    from llmcost.validation.cases import as_json, load_cases, shipped_files, summarize
+    from llmcost.validation.cases import as_json, by_source, load_cases, shipped_files, summarize
 
     cases = load_cases(files or shipped_files())
     cv = C.cross_validate(cases, C.catalog_figures())
+    sources = by_source(cases, cv.in_sample, cv.out_of_sample)
     summary = summarize(cv.in_sample)
     for kind, s in summary.items():
         s["median_abs_error_out_of_sample"] = C.median_abs(cv.out_of_sample, kind)
     if fmt in ("json", "yaml"):
-        doc = as_json(cv.in_sample, summary)
+        doc = {**as_json(cv.in_sample, summary), "by_source": sources}
         for case, oos in zip(doc["cases"], cv.out_of_sample, strict=True):
             case["predicted_out_of_sample"] = oos.predicted
             case["error_out_of_sample"] = oos.error
@@ -114,13 +143,13 @@ def _cross_validate(files: list[Path] | None, fmt: str) -> None:
         row["LOSO predicted"] = oos.predicted
         row["LOSO error %"] = None if oos.error is None else 100 * oos.error
     emit(rows, fmt, title="validation cases: in-sample and leave-one-source-out (LOSO)")
-    if fmt == "table":
-        print()
     srows = summary_rows(summary)
     for row, s in zip(srows, summary.values(), strict=True):
         v = s["median_abs_error_out_of_sample"]
         row["median |err| LOSO %"] = None if v is None else 100 * v
-    emit(srows, fmt, title="summary per kind (LOSO: each source predicted with figures fitted without it)")
+    _summaries(
+        srows, sources, fmt, "summary per kind (LOSO: each source predicted with figures fitted without it)"
+    )
 
 
 def register(app: typer.Typer) -> None:

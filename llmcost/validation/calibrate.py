@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from llmcost.errors import UserError
-from llmcost.validation.cases import CaseResult, run_case
+from llmcost.validation.cases import CaseResult, run_case, source_key
 
 MODELS = ("all", "dense")
 """Which models' cases fit a figure (``fit.models``)."""
@@ -123,11 +123,6 @@ def _figure(hw_id: str, key: str, entry: dict[str, Any], spec: dict[str, Any]) -
     ids = (hw_id, *(h for h in hardware if h != hw_id))
     bounds_f = (float(bounds[0]), float(bounds[1]))
     return Figure(key, ids, spec["kind"], bounds_f, float(entry["value"]), spec.get("models", "all"))
-
-
-def source_key(case: dict[str, Any]) -> str:
-    """The source a case belongs to: its ``source`` up to the first comma."""
-    return str(case.get("source") or case["id"]).split(",")[0].strip()
 
 
 def fitting_cases(figure: Figure, cases: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -196,8 +196,43 @@ def summarize(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
             "max_abs_error": max(errs) if errs else None,
             "within_tolerance": sum(abs(r.error) <= r.tolerance for r in tol) if tol else None,  # type: ignore[arg-type,operator]
             "with_tolerance": len(tol),
+            "does_not_fit": [r.id for r in rs if r.detail.get("fits") == "NO"],
         }
     return out
+
+
+def source_key(case: dict[str, Any]) -> str:
+    """The source a case belongs to (one paper, document or benchmark table): its ``source`` up
+    to the first comma."""
+    return str(case.get("source") or case["id"]).split(",")[0].strip()
+
+
+def by_source(
+    cases: Sequence[dict[str, Any]], results: Sequence[CaseResult], oos: Sequence[CaseResult] | None = None
+) -> list[dict[str, Any]]:
+    """Per (kind, source): case count, median signed and median absolute error (and the
+    leave-one-source-out median signed error when ``oos`` is given), largest sources first. The
+    signed median shows a source family the model is biased on."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, c in enumerate(cases):
+        groups.setdefault((str(c["kind"]), source_key(c)), []).append(i)
+    rows = []
+    for (kind, src), idx in groups.items():
+        errs = [results[i].error for i in idx if results[i].error is not None]
+        if not errs:
+            continue
+        row: dict[str, Any] = {
+            "kind": kind,
+            "source": src,
+            "count": len(errs),
+            "median_error": statistics.median(errs),
+            "median_abs_error": statistics.median(abs(e) for e in errs),
+        }
+        if oos is not None:
+            o = [oos[i].error for i in idx if oos[i].error is not None]
+            row["median_error_out_of_sample"] = statistics.median(o) if o else None
+        rows.append(row)
+    return sorted(rows, key=lambda r: (r["kind"], -r["count"], r["source"]))
 
 
 def run(paths: Sequence[Path] | None = None) -> tuple[list[CaseResult], dict[str, dict[str, Any]]]:

@@ -67,7 +67,9 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         metrics["gpu_hours"] = float(run.gpu_hours)
     if name not in metrics:
         return Prediction(None, f"metric '{name}' needs plan.tokens")
+    fits = r.memory_total <= choice.hardware.memory_usable
     detail = {
+        **({} if fits else {"fits": "NO"}),
         "step_time_s": r.step_time,
         **{k: v for k, v in r.breakdown.items() if v},
         "notes": "; ".join([choice.note, *r.notes]),
