@@ -2,10 +2,10 @@
 distinct operator configuration of the plan rows (runtime: no sympy).
 
 Per layer shape and configuration (tp, cp, ep, micro-batch, sp, TP overlap, recompute, precision,
-bytes, attention, ranks per node, fused norm / activation): compute (:mod:`llmcost.training.compute`: the graph's generated
-layer functions in their training form, priced by the roofline), FLOPs, and the exposed TP / CP /
-EP communication of the layer (:func:`llmcost.collectives.grid.collective_v`); the embedding,
-head and loss per stage kind.
+bytes, attention, ranks per node, fused norm / activation): compute
+(:mod:`llmcost.training.compute`: the graph's generated layer functions in their training form,
+priced by the roofline), FLOPs, and the exposed TP / CP / EP communication of the layer
+(:func:`llmcost.collectives.grid.collective_v`); the embedding, head and loss per stage kind.
 """
 
 from __future__ import annotations
