@@ -204,6 +204,12 @@ _BRIDGE = (
 _LLAMA3 = "Llama 3 report (Dubey et al. 2024, arXiv 2407.21783) §3.3.2"
 _PTDP = "Narayanan et al. 2021 (arXiv 2104.04473)"
 _MAXTEXT = "AI-Hypercomputer/maxtext src/maxtext/configs/base.yml (2026)"
+_XLA_FUSION = (
+    "openxla.org/xla architecture (XLA architecture.md): XLA 'fuses pipelined operations to reduce memory "
+    "overhead' by target-independent operation fusion (HLO InstructionFusion); norms, activations and rotary "
+    "embeddings written as jnp elementwise chains compile into fused kernels"
+)
+_XLA_FUSED = {k: (True, _XLA_FUSION) for k in ("fused_norm", "fused_bias_act", "fused_rope")}
 _XLA_FLAGS = (
     "AI-Hypercomputer/maxtext benchmarks/xla_flags_library.py: recipes set --xla_tpu_enable_async_collective_fusion, "
     "--xla_tpu_overlap_compute_collective_tc, --xla_enable_async_all_gather (XLA async collectives under the latency-hiding scheduler)"
@@ -492,6 +498,11 @@ def _pytorch_native() -> list[Profile]:
             False,
             "torchtitan llama3 tomls (2024-12): norm_type rmsnorm (fused_rmsnorm opt-in, removed 2025-02-06 #826); compile false",
         ),
+        "fused_bias_act": (
+            False,
+            "pytorch/torchtitan torchtitan/models/llama/model.py FeedForward.forward: w2(F.silu(w1(x)) * w3(x)), "
+            "eager silu and mul kernels; compile false in the llama3 tomls (torch.compile, opt-in, fuses them)",
+        ),
     }
     return [
         _p(
@@ -587,6 +598,7 @@ def _jax_and_others() -> list[Profile]:
             dp_overlap=(True, _XLA_FLAGS),
             zero3_prefetch=(True, _XLA_FLAGS),
             tp_comm_overlap=(False, f"{_MAXTEXT}: te_comm_gemm_overlap 'disabled' (GPU TE collective-GEMM)"),
+            **_XLA_FUSED,
         ),
         _p(
             "t5x",
@@ -597,6 +609,7 @@ def _jax_and_others() -> list[Profile]:
                 "materialized",
                 "google/flaxformer components/attention/dense_attention.py dot_product_attention (einsum, softmax, einsum)",
             ),
+            **_XLA_FUSED,
         ),
         _p(
             "pathways",
@@ -608,6 +621,7 @@ def _jax_and_others() -> list[Profile]:
                 "materialized",
                 "Chowdhery et al. 2022 §4-5: no FlashAttention in PaLM (pre-dates it); XLA TPU einsum attention",
             ),
+            **_XLA_FUSED,
         ),
         _p(
             "colossal-ai",

@@ -303,6 +303,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level) -> dict[str, np.ndarray]:
     cols["auto"] = np.ones(n, dtype=np.int64)  # attention 'auto', no offload, DP overlapped
     cols["offload"] = np.zeros(n, dtype=np.int64)
     cols["overlap"] = np.ones(n, dtype=np.int64)
+    cols["fnorm"] = np.ones(n, dtype=np.int64)  # fused norms and activations (the plan default)
+    cols["fact"] = np.ones(n, dtype=np.int64)
     return {k: cols[k][keep] for k in COLS}
 
 

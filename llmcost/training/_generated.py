@@ -100,6 +100,26 @@ def bwd__bytes(hbm_bytes):
     return 2*hbm_bytes
 
 
+def bwd__extra_kernels(k_x):
+    """Extra kernel launches of the backward of an unfused chain of ``k_x`` extra forward kernels:"""
+    return 2*k_x
+
+
+def norm__unfused_bytes(b_a, n_el):
+    """HBM bytes of an eager (unfused) RMSNorm forward over ``n_el`` activation elements, each kernel"""
+    return n_el*(4*b_a + 28)
+
+
+def act__unfused_bytes(b_a, bias_a, n_el, n_up):
+    """HBM bytes of an unfused MLP activation over ``n_el`` output elements (``n_up`` up projections;"""
+    return b_a*n_el*(2*bias_a*n_up + 3*n_up - 1)
+
+
+def act__unfused_kernels(bias_a, n_up):
+    """Extra kernels of an unfused activation over the fused one (:func:`act_unfused_bytes`):"""
+    return bias_a + n_up - 1
+
+
 def flops__fwd_bwd(flops):
     """Model FLOPs of forward + backward (:func:`backward_flops`): ``3×`` the forward (PaLM App. B;"""
     return 3*flops
@@ -250,6 +270,10 @@ FUNCTIONS = {
     'bwd__flops': (bwd__flops, ('flops',), '6f762d70e3ef5b7a'),
     'bwd__flops_flash': (bwd__flops_flash, ('flops',), 'def032f469fb6856'),
     'bwd__bytes': (bwd__bytes, ('hbm_bytes',), '3d2b81e041d4cfd5'),
+    'bwd__extra_kernels': (bwd__extra_kernels, ('k_x',), 'c4cd83afb4873f52'),
+    'norm__unfused_bytes': (norm__unfused_bytes, ('b_a', 'n_el'), 'cfe19c2bdb0b91f4'),
+    'act__unfused_bytes': (act__unfused_bytes, ('b_a', 'bias_a', 'n_el', 'n_up'), 'df32c5a525ee622f'),
+    'act__unfused_kernels': (act__unfused_kernels, ('bias_a', 'n_up'), '10220aaf481782b7'),
     'flops__fwd_bwd': (flops__fwd_bwd, ('flops',), 'c603e396f908f41e'),
     'optimizer': (optimizer, ('b_g', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '1a9baa4b9ab2e1e0'),
     'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),

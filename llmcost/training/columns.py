@@ -34,10 +34,13 @@ COLS = (
     "offload",
     "overlap",
     "tpo",
+    "fnorm",
+    "fact",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
-FlashAttention), offload index, DP overlap, TP communication overlap."""
+FlashAttention), offload index, DP overlap, TP communication overlap, fused norm, fused activation
+(plan ``fused_norm`` / ``fused_act``)."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,16 @@ roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor o
   (Megatron's fused bias-dropout-add: read 2 tensors, write 1, a 1-byte mask when hidden
   dropout is on; Korthikanti 2022 §4.1 tensors) and the fused softmax cross-entropy over the
   vocabulary (reads and writes the fp32 logits; Megatron-LM theoretical_memory_usage.py).
+* unfused elementwise chains (plan ``fused_norm`` / ``fused_act`` false: eager PyTorch without
+  a fused kernel or a compiler; :class:`Eager`): an RMSNorm runs as the eager composite
+  (``norm__unfused_bytes``, 8 kernels instead of 1) and a gated activation as ``silu`` then
+  ``mul`` (``act__unfused_bytes``, 5 tensor passes instead of 3; Megatron's un-fused bias adds a
+  bias kernel); each extra kernel pays :data:`~llmcost.kernels.roofline.T_KERNEL`, the backward
+  twice as many (``bwd__extra_kernels``). LayerNorm is one kernel in eager PyTorch
+  (``native_layer_norm``) and stays so. Not modelled: rotary embeddings, absent from the graph
+  (shared with inference) for fused and unfused stacks alike; an eager RoPE (torchtitan
+  ``apply_rotary_emb``: fp32 upcast, complex multiply, downcast of q and k) would add memory-bound
+  passes over q and k that no stack is charged today.
 * a materialized attention (no FlashAttention; Megatron before FlashAttention, and what
   selective recomputation recomputes) computes the whole s² score matrix and moves it through
   HBM: scores written, softmax read/written, dropout read/written with its mask, probabilities
@@ -58,6 +68,45 @@ class TOp:
     comm: str | None = None
     group: str | None = None
     variant: str | None = None
+    weight_bytes: Any = 0.0  # weights it reads (part of ``bytes``)
+    extra_kernels: float = 0.0  # kernels beyond one launched in the forward (unfused chains)
+
+
+@dataclass(frozen=True)
+class Eager:
+    """Which elementwise chains of a layer run unfused, and the model facts their cost reads:
+    ``norm`` (RMSNorm as the eager composite: plan ``fused_norm`` false and an RMSNorm model),
+    ``act`` (plan ``fused_act`` false), ``n_up`` (2 gated, 1 plain), ``bias`` (the MLP has a bias,
+    added in its own kernel when unfused)."""
+
+    norm: bool = False
+    act: bool = False
+    n_up: int = 1
+    bias: bool = False
+
+    @classmethod
+    def of(cls, spec: Any, fused_norm: bool, fused_act: bool) -> Eager:
+        """The unfused chains of ``spec`` under the plan's ``fused_norm`` / ``fused_act``."""
+        return cls(
+            norm=not fused_norm and spec.norm_type == "rmsnorm",
+            act=not fused_act,
+            n_up=2 if spec.gated_mlp else 1,
+            bias=bool(spec.mlp_bias),
+        )
+
+
+RMSNORM_EAGER_KERNELS = 8
+"""Kernels of one eager RMSNorm forward: ``to(float32)``, ``pow``, ``mean``, ``add_(eps)``,
+``rsqrt``, ``mul``, ``type_as``, ``mul(weight)`` (pytorch/pytorch aten/src/ATen/native/layer_norm.cpp
+``rms_norm_symint``, the composite behind ``torch.nn.RMSNorm`` / ``F.rms_norm`` in PyTorch 2.4-2.7,
+and the Llama reference ``RMSNorm._norm(x.float()).type_as(x) * weight`` that torchtitan ran: the
+same sequence). A fused kernel (apex / Transformer Engine / Triton, or a compiler) is one."""
+
+
+FUSED = Eager()
+"""Every chain fused (the plan default)."""
+ACT_OPS = ("act", "experts_act", "shared_act")
+"""Graph operators that are the MLP activation (dense, routed experts, shared experts)."""
 
 
 @dataclass(frozen=True)
@@ -122,8 +171,8 @@ def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TO
         out = fn(*(v[n] for n in names))
     ops = []
     for i, (name, kind, comm, group, variant) in enumerate(gen.LAYOUTS[shape]):
-        fl, hb, _wb, _dq, sz = (_num(x) for x in out[5 * i : 5 * i + 5])
-        ops.append(TOp(name, kind, fl, fl if kind in MATMUL_KINDS else 0.0, hb, sz, comm, group, variant))
+        fl, hb, wb, _dq, sz = (_num(x) for x in out[5 * i : 5 * i + 5])
+        ops.append(TOp(name, kind, fl, fl if kind in MATMUL_KINDS else 0.0, hb, sz, comm, group, variant, wb))
     return ops
 
 
@@ -140,13 +189,14 @@ def training_ops(
     heads: float,
     seq_kv: float,
     b_a: float,
+    eager: Eager = FUSED,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
-    materialized scores, sequence-parallel norms, dropout + residual. ``attention_dropout`` /
-    ``hidden_dropout``: the model trains with dropout on the attention probabilities / on the
-    attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`)."""
+    materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``).
+    ``attention_dropout`` / ``hidden_dropout``: the model trains with dropout on the attention
+    probabilities / on the attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`)."""
     out: list[TOp] = []
-    for o in ops:
+    for o in unfused(ops, eager, b_a):
         if o.kind == "attention":
             full = 2 * o.flops if (causal and o.name == "attention") else o.flops
             if flash:
@@ -155,7 +205,7 @@ def training_ops(
                 per = 8 + (5 if attention_dropout else 0)
                 out.append(TOp(o.name, o.kind, full, full, o.bytes + per * tokens * seq_kv * heads))
         elif o.kind == "norm":
-            out.append(TOp(o.name, o.kind, o.flops / t_sp, 0.0, o.bytes / t_sp))
+            out.append(replace(o, flops=o.flops / t_sp, model_flops=0.0, bytes=o.bytes / t_sp))
         else:
             out.append(o)
     blocks = sum(1 for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce")
@@ -163,6 +213,36 @@ def training_ops(
     out.append(
         TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens)
     )
+    return out
+
+
+def unfused(ops: list[TOp], eager: Eager, b_a: float) -> list[TOp]:
+    """The graph's ops with the chains ``eager`` leaves unfused priced as they run (module
+    docstring): a norm's activation traffic (its bytes less its weights: read input, write output,
+    ``2·n_el·b_a``) becomes ``norm__unfused_bytes`` over 8 kernels; an activation's
+    (``(n_up+1)·n_el·b_a``) becomes ``act__unfused_bytes`` with ``act__unfused_kernels`` more.
+    Every other op, and every op when nothing is unfused, is returned as it is."""
+    act = eager.act and (eager.n_up > 1 or eager.bias)
+    if not (eager.norm or act):
+        return ops
+    out = []
+    bias = 1.0 if eager.bias else 0.0
+    for o in ops:
+        if eager.norm and o.kind == "norm":
+            n_el = (o.bytes - o.weight_bytes) / (2 * b_a)
+            o = replace(
+                o,
+                bytes=G.norm__unfused_bytes(b_a, n_el) + o.weight_bytes,
+                extra_kernels=RMSNORM_EAGER_KERNELS - 1.0,
+            )
+        elif act and o.kind == "elementwise" and o.name in ACT_OPS:
+            n_el = o.bytes / ((eager.n_up + 1) * b_a)
+            o = replace(
+                o,
+                bytes=G.act__unfused_bytes(b_a, bias, n_el, eager.n_up),
+                extra_kernels=float(G.act__unfused_kernels(bias, eager.n_up)),
+            )
+        out.append(o)
     return out
 
 
@@ -212,9 +292,11 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
     )
     eta = _col([m.eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
     live = (fl > 0) | (by > 0)
-    t = roofline(
-        fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=np.where(live, m.t_kernel, 0.0)
-    ).time
+    extra = _col([o.extra_kernels for o in comp], nd)
+    if backward:
+        extra = G.bwd__extra_kernels(extra)
+    launch = np.where(live, m.t_kernel * (1.0 + extra), 0.0)
+    t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=launch).time
     return t, np.array([k == "attention" for k in kinds])
 
 
@@ -292,10 +374,19 @@ def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:
 
 
 def io_cost(
-    io: list[TOp], m: Machine, last_stage: bool, first_stage: bool, tokens: float, vocab: int, tp: int
+    io: list[TOp],
+    m: Machine,
+    last_stage: bool,
+    first_stage: bool,
+    tokens: float,
+    vocab: int,
+    tp: int,
+    eager: Eager = FUSED,
+    b_a: float = 2.0,
 ) -> tuple[float, float, float]:
     """(forward time, backward time, model FLOPs fwd+bwd) of the embedding (first stage) and the
-    final norm + LM head + loss (last stage)."""
+    final norm + LM head + loss (last stage); an unfused final RMSNorm per ``eager`` (:func:`unfused`)."""
+    io = unfused(io, eager, b_a)
     ops = [o for o in io if (o.kind == "embedding" and first_stage) or (o.kind != "embedding" and last_stage)]
     if last_stage:
         ops.append(loss_ops(tokens, vocab, tp))

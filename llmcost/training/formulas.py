@@ -44,6 +44,14 @@ define(
     "bytes/2 of FFN activations per FFN unit: 4 non-gated (fc1 out + act out), 6 gated",
     latex=r"\phi_a",
 )
+define("n_el", "1", "activation elements an elementwise operator reads per tensor pass", latex=r"n_{el}")
+define(
+    "bias_a",
+    "1",
+    "1 when an unfused activation adds the up projections' bias in its own kernel, else 0",
+    latex=r"\beta_a",
+)
+define("k_x", "1", "extra kernels an unfused elementwise chain launches in the forward", latex="k_x")
 define(
     "drop_h",
     "1",
@@ -382,6 +390,52 @@ def backward_bytes() -> sp.Expr:
     return 2 * S("hbm_bytes")
 
 
+# --- unfused (eager) elementwise chains ---------------------------------------------------------
+_FP32 = 4  # bytes of the fp32 intermediates of an eager RMSNorm (the op-math type of 16-bit input)
+
+
+def norm_unfused_bytes() -> sp.Expr:
+    """HBM bytes of an eager (unfused) RMSNorm forward over ``n_el`` activation elements, each kernel
+    of :data:`llmcost.training.compute.RMSNORM_EAGER_KERNELS` reading and writing whole tensors: upcast (read ``b_a``, write 4),
+    pow (read 4, write 4), mean (read 4; its ``T``-sized output, the ``add_`` and ``rsqrt`` are
+    negligible), mul by the reciprocal RMS (read 4, write 4), downcast (read 4, write ``b_a``), mul by
+    the weight (read ``b_a``, write ``b_a``): ``n_el·(4·b_a + 28)``, 9× the fused kernel's
+    ``2·n_el·b_a`` at 16-bit activations (source: :data:`llmcost.training.compute.RMSNORM_EAGER_KERNELS`). Assumes 16-bit
+    activations (at fp32 the casts are no-ops). ``nn.LayerNorm`` is one fused CUDA kernel in eager
+    PyTorch (``native_layer_norm``), so this applies to RMSNorm only."""
+    b = S("b_a")
+    return S("n_el") * (b + _FP32 + 2 * _FP32 + _FP32 + 2 * _FP32 + _FP32 + b + 2 * b)
+
+
+def act_unfused_bytes() -> sp.Expr:
+    """HBM bytes of an unfused MLP activation over ``n_el`` output elements (``n_up`` up projections;
+    ``bias_a`` 1 when the activation adds the up projections' bias). Gated (SwiGLU, ``n_up`` 2) in
+    eager PyTorch: ``silu(gate)`` (read 1, write 1) then ``* up`` (read 2, write 1), 5 tensor passes
+    instead of the fused kernel's 3 (pytorch/torchtitan torchtitan/models/llama/model.py
+    FeedForward.forward ``w2(F.silu(w1(x)) * w3(x))``; Megatron-LM ``--no-bias-swiglu-fusion`` path
+    ``F.silu(x[0]) * x[1]``). A plain activation (GeLU, ReLU) is one kernel either way (2 passes).
+    Megatron's un-fused bias path adds the bias in its own kernel before the activation
+    (megatron/model/transformer.py ParallelMLP: ``activation_func(intermediate + bias)`` when
+    ``bias_gelu_fusion`` is off; the GEMM runs with ``skip_bias_add``): 2 more passes per up
+    projection. Passes are tensors of ``n_el·b_a`` bytes."""
+    n_up = S("n_up")
+    return S("n_el") * S("b_a") * ((n_up + 1) + 2 * (n_up - 1) + 2 * n_up * S("bias_a"))
+
+
+def act_unfused_kernels() -> sp.Expr:
+    """Extra kernels of an unfused activation over the fused one (:func:`act_unfused_bytes`):
+    the separate ``silu`` of a gated activation (``n_up − 1``) and the bias add (``bias_a``)."""
+    return (S("n_up") - 1) + S("bias_a")
+
+
+def backward_extra_kernels() -> sp.Expr:
+    """Extra kernel launches of the backward of an unfused chain of ``k_x`` extra forward kernels:
+    2× (the same multiplier as :func:`backward_bytes`: autograd runs one backward node per forward
+    op, and a binary op (``mul``) computes two gradients, ``grad·other`` and ``grad·self``;
+    pytorch/pytorch tools/autograd/derivatives.yaml ``mul``, ``pow``, ``mean``, ``rsqrt``)."""
+    return 2 * S("k_x")
+
+
 def fwd_bwd_flops() -> sp.Expr:
     """Model FLOPs of forward + backward (:func:`backward_flops`): ``3×`` the forward (PaLM App. B;
     Narayanan 2021 §5.1: ``72BsLh²`` = 3 × the forward's ``24BsLh²``)."""
@@ -567,6 +621,10 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "bwd__flops": backward_flops,
     "bwd__flops_flash": backward_flops_flash,
     "bwd__bytes": backward_bytes,
+    "bwd__extra_kernels": backward_extra_kernels,
+    "norm__unfused_bytes": norm_unfused_bytes,
+    "act__unfused_bytes": act_unfused_bytes,
+    "act__unfused_kernels": act_unfused_kernels,
     "flops__fwd_bwd": fwd_bwd_flops,
     "optimizer": optimizer_time,
     "offload__cpu": offload_host,

@@ -2,10 +2,10 @@
 distinct operator configuration of the plan rows (runtime: no sympy).
 
 Per layer shape and configuration (tp, cp, ep, micro-batch, sp, TP overlap, recompute, precision,
-bytes, attention, ranks per node): compute (:mod:`llmcost.training.compute`: the graph's generated
-layer functions in their training form, priced by the roofline), FLOPs, and the exposed TP / CP /
-EP communication of the layer (:func:`llmcost.collectives.grid.collective_v`); the embedding,
-head and loss per stage kind.
+bytes, attention, ranks per node, fused norm / activation): compute
+(:mod:`llmcost.training.compute`: the graph's generated layer functions in their training form,
+priced by the roofline), FLOPs, and the exposed TP / CP / EP communication of the layer
+(:func:`llmcost.collectives.grid.collective_v`); the embedding, head and loss per stage kind.
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ class ModelLayers:
 
 
 class OpConfig(NamedTuple):
-    """Operator configurations sharing recompute, precision, bytes, attention and ranks per node:
-    per-configuration arrays ``tp`` ... ``tpo`` and the shared scalars."""
+    """Operator configurations sharing recompute, precision, bytes, attention, ranks per node and
+    fusion: per-configuration arrays ``tp`` ... ``tpo`` and the shared scalars (``eager``: the
+    unfused elementwise chains, :class:`llmcost.training.compute.Eager`)."""
 
     tp: np.ndarray
     cp: np.ndarray
@@ -72,6 +73,7 @@ class OpConfig(NamedTuple):
     b_a: float
     flash: bool
     gpn: int
+    eager: TC.Eager = TC.FUSED
 
 
 @dataclass
@@ -105,12 +107,26 @@ def layer_table(
     configurations grouped by what :class:`OpConfig` shares, each group costed at once."""
     c = p.c
     bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
+    fused = c["fnorm"] * 2 + c["fact"]
     first, inv = key(
-        c["gpus"], c["tp"], c["cp"], c["ep"], c["mb"], c["sp"], c["tpo"], c["rc"], c["prec"], bwa, c["flash"]
+        c["gpus"],
+        c["tp"],
+        c["cp"],
+        c["ep"],
+        c["mb"],
+        c["sp"],
+        c["tpo"],
+        c["rc"],
+        c["prec"],
+        bwa,
+        c["flash"],
+        fused,
     )
-    u = {k: c[k][first] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "rc", "prec", "flash")}
+    u = {
+        k: c[k][first] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "rc", "prec", "flash", "fnorm", "fact")
+    }
     ubw, uba, ugpn = p.b_w[first], p.b_a[first], p.gpn[first]
-    gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"])
+    gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"], fused[first])
     table: dict[str, np.ndarray] = {}
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
@@ -122,6 +138,7 @@ def layer_table(
             b_a=float(uba[f0]),
             flash=bool(u["flash"][f0]),
             gpn=int(ugpn[f0]),
+            eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0])),
         )
         q = _group_table(spec, hw, mdl, p.seq, cfg)
         for f in fields(q):
@@ -176,6 +193,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             heads=spec.num_heads / tpf,
             seq_kv=min(seq, win) if win else seq,
             b_a=cfg.b_a,
+            eager=cfg.eager,
         )
         lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash)
         for k, v in (
@@ -188,12 +206,18 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             out[k][j] = v
         for k, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
             out[k][j] = v
-    io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n)
+    io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n, cfg)
     return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
 
 
 def _io_table(
-    spec: ModelSpec, mach: Machine, vals: dict[str, Any], tokens_dev: Any, tpf: np.ndarray, n: int
+    spec: ModelSpec,
+    mach: Machine,
+    vals: dict[str, Any],
+    tokens_dev: Any,
+    tpf: np.ndarray,
+    n: int,
+    cfg: OpConfig,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Embedding (first stage) and norm + head + loss (last stage) forward / backward times per
     [last, first] stage kind, and their model FLOPs on a stage holding both."""
@@ -202,7 +226,9 @@ def _io_table(
     lg = np.zeros(n)
     for last in (False, True):
         for first in (False, True):
-            f, b, fl = TC.io_cost(io_ops, mach, last, first, tokens_dev, spec.vocab_size, tpf)
+            f, b, fl = TC.io_cost(
+                io_ops, mach, last, first, tokens_dev, spec.vocab_size, tpf, cfg.eager, cfg.b_a
+            )
             io_f[int(last), int(first)] = np.broadcast_to(np.asarray(f, dtype=float), (n,))
             io_b[int(last), int(first)] = np.broadcast_to(np.asarray(b, dtype=float), (n,))
             if last and first:

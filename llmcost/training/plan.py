@@ -82,6 +82,8 @@ _PLAN_KEYS = (
     "overlap_dp",
     "tp_overlap",
     "offload",
+    "fused_norm",
+    "fused_act",
 )
 
 
@@ -118,6 +120,13 @@ class TrainPlan:
     Engine does with ``--tp-comm-overlap`` (userbuffers; requires sequence parallelism). Off by
     default: plain Megatron-LM / PyTorch TP runs its collectives on the critical path."""
     offload: str = "none"
+    fused_norm: bool = True
+    """Norms run as one fused kernel (apex / Transformer Engine / a compiler). False: eager PyTorch,
+    where an RMSNorm is a chain of elementwise kernels (:mod:`llmcost.training.compute`); a stack
+    sets it (:mod:`llmcost.training.stack`)."""
+    fused_act: bool = True
+    """The MLP activation runs as one fused kernel (with its bias). False: a gated activation runs
+    ``silu`` then ``mul``, a bias its own add (:mod:`llmcost.training.compute`)."""
 
     @classmethod
     def from_mapping(
@@ -379,8 +388,9 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    if not isinstance(plan.tp_overlap, bool):
-        raise PlanError(f"tp_overlap must be true or false, got {plan.tp_overlap!r}")
+    for key in ("tp_overlap", "fused_norm", "fused_act"):
+        if not isinstance(getattr(plan, key), bool):
+            raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     sched = SCHEDULES.index(plan.schedule)
     if sched == _INTERLEAVED:
         v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")
@@ -463,6 +473,8 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "offload": OFFLOAD.index(p.offload),
         "overlap": int(p.overlap_dp),
         "tpo": int(p.tp_overlap),
+        "fnorm": int(p.fused_norm),
+        "fact": int(p.fused_act),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

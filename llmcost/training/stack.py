@@ -11,7 +11,11 @@ profile says what the framework makes of it, as plan defaults, never as a factor
 * ``overlap_dp``: whether the gradient reduction is overlapped with the backward pass
   (Megatron-LM before ``--overlap-grad-reduce`` reduced after the backward);
 * ``tp_overlap``: on where the stack turns TP communication overlap on by default (it needs
-  ``tp > 1`` with sequence parallelism).
+  ``tp > 1`` with sequence parallelism);
+* ``fused_norm`` / ``fused_act``: the profile's ``fused_norm`` / ``fused_bias_act`` where its
+  source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
+  elementwise kernels, :mod:`llmcost.training.compute`); a field the profile does not document
+  (``NOT_DOCUMENTED``) leaves the plan default (fused): no guess moves a prediction.
 
 What the plan states wins. An unknown framework is never an error: the year's mainstream
 profile applies and a note says so (:func:`llmcost.stacks.profile_for`).
@@ -25,7 +29,10 @@ from typing import Any
 
 from llmcost.errors import UserError
 from llmcost.hardware import Hardware
-from llmcost.stacks import Profile, profile_for
+from llmcost.stacks import NOT_DOCUMENTED, Profile, profile_for
+
+FUSION_KEYS = (("fused_norm", "fused_norm"), ("fused_act", "fused_bias_act"))
+"""(plan key, profile field) pairs :func:`apply` fills from a profile."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,9 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
     multi_tp = isinstance(tp, int) and not isinstance(tp, bool) and tp > 1
     if "tp_overlap" not in out and profile.tp_comm_overlap and multi_tp and sp is not False:
         out["tp_overlap"] = True
+    for key, fld in FUSION_KEYS:
+        if key not in out and profile.sources.get(fld, NOT_DOCUMENTED) != NOT_DOCUMENTED:
+            out[key] = bool(getattr(profile, fld))
     device = hw.for_attention_family(profile.attention) if fused and out["attention"] == "flash" else hw
     note = f"stack: {profile.label}" + (f" ({guess})" if guess else "")
     return StackChoice(out, device, profile, note)
