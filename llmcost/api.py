@@ -338,6 +338,25 @@ def train_plan(
     return TrainPlan.from_mapping(base)
 
 
+def _stacked(
+    plan: Any, keys: dict[str, Any], stack: Any, hw: Hardware
+) -> tuple[TrainPlan, Hardware, str | None]:
+    """The train plan with a software stack's defaults (from ``stack`` or the plan's ``stack``
+    key), the device as that stack sees it, and the note naming the profile; without a stack,
+    :func:`train_plan` unchanged."""
+    from llmcost.training.plan import TrainPlan
+    from llmcost.training.stack import apply
+
+    if isinstance(plan, TrainPlan) or (stack is None and "stack" not in _train_base(plan)):
+        return train_plan(plan, **keys), hw, None
+    base = _train_base(plan)
+    base.update(_given(keys))
+    chosen = base.pop("stack", None) if stack is None else stack
+    base.pop("stack", None)
+    choice = apply(chosen, base, hw)
+    return train_plan(choice.plan), choice.hardware, choice.note
+
+
 def _train_base(plan: Any) -> dict[str, Any]:
     """Train plan keys of a mapping or plan file, ``cluster`` GPUs included."""
     if plan is None:
@@ -452,26 +471,32 @@ def train(
     plan: TrainPlan | Mapping[str, Any] | str | os.PathLike[str] | None = None,
     *,
     tokens: float | str | None = None,
+    stack: Mapping[str, Any] | str | None = None,
     **plan_keys: Any,
 ) -> TrainReport:
     """Cost one training plan, as ``llmcost train``: step time and its breakdown, MFU / HFU,
     memory per GPU; with ``tokens`` (a count or ``"15T"``) the run's time, GPU-hours, energy and cost.
 
     ``plan``: see :func:`train_plan` (``gpus`` required), e.g.
-    ``train("llama-3.1-8b", "h100-sxm", gpus=8, tp=2)``. A plan that does not divide or fit
+    ``train("llama-3.1-8b", "h100-sxm", gpus=8, tp=2)``. ``stack`` (``{framework, year}`` or
+    ``"torchtitan:2025"``; also a ``stack`` key of a plan mapping or file): the software stack's
+    profile fills what the plan does not state (attention kernel, DP / TP overlap, fused
+    elementwise kernels; :mod:`llmcost.training.stack`). A plan that does not divide or fit
     raises :class:`llmcost.errors.PlanError`."""
     from llmcost.economics.budget import parse_count
     from llmcost.training.plan import evaluate
 
-    p = train_plan(plan, **plan_keys)
+    hw = _hardware(hardware)
+    p, hw, stack_note = _stacked(plan, plan_keys, stack, hw)
     # every input is checked before the plan is costed (a bad tokens is named, not "does not fit")
     if tokens is not None:
         run_tokens: float | None = parse_count(tokens, "--tokens")
     else:
         run_tokens = None if p.tokens is None else parse_count(p.tokens, "plan key 'tokens'")
     spec = _spec(model)
-    hw = _hardware(hardware)
     r = evaluate(spec, p, hw, check_memory=True)
+    if stack_note:
+        r.notes.insert(0, stack_note)
     if p.sp and r.layout.tp == 1:
         r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
     return TrainReport(r, spec, hw, run_tokens)

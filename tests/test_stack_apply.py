@@ -57,3 +57,22 @@ def test_family_fallback_and_training_gemm_figure() -> None:
     assert H100.train_gemm_efficiency("bf16") == H100.train_efficiency_value
     assert H100.train_gemm_efficiency("fp8") == H100.gemm_efficiency("fp8")
     assert get_hardware("b200").train_gemm_efficiency("bf16") == get_hardware("b200").gemm_efficiency("bf16")
+
+
+def test_api_and_cli_take_a_stack() -> None:
+    import llmcost
+
+    plain = llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, seq_len=8192, global_batch=16)
+    titan = llmcost.train(
+        "llama-3.2-1b", "h100-sxm", gpus=8, seq_len=8192, global_batch=16, stack="torchtitan:2025"
+    )
+    from_plan = llmcost.train(
+        "llama-3.2-1b",
+        "h100-sxm",
+        {"gpus": 8, "seq_len": 8192, "global_batch": 16, "stack": {"framework": "torchtitan", "year": 2025}},
+    )
+    assert titan.step_time > plain.step_time  # FlashAttention-2 on Hopper and unfused RMSNorm / SwiGLU
+    assert from_plan.step_time == titan.step_time
+    assert titan.result.notes[0].startswith("stack: torchtitan")
+    with pytest.raises(UserError, match="year must be an integer"):
+        llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, stack="torchtitan:soon")

@@ -54,6 +54,14 @@ def train(
     precision: Annotated[str | None, typer.Option("--precision", help="bf16, fp16, fp8 or fp4.")] = None,
     attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
     offload: Annotated[str | None, typer.Option("--offload", help="none, cpu or nvme (needs ZeRO).")] = None,
+    stack: Annotated[
+        str | None,
+        typer.Option(
+            "--stack",
+            help="Software stack NAME[:YEAR] (megatron-lm:2021, torchtitan:2025, nemo, ...): its profile"
+            " fills what the plan does not state (attention kernel, overlaps, fused kernels).",
+        ),
+    ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
     tokens: Annotated[
         str | None, typer.Option("--tokens", help="Training tokens of the run, e.g. 15T.")
@@ -96,7 +104,7 @@ def train(
         "offload": offload,
         "gpus_per_node": gpus_per_node,
     }
-    rep = api.train(model, hw, plan_file, tokens=tokens, **given)
+    rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     if explain:
         V.explain(rep.result, fmt)
         return
