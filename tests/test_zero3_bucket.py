@@ -82,6 +82,10 @@ def test_zero3_bucket_is_checked(gpt3, bad) -> None:
         TR.check(gpt3, TR.TrainPlan.from_mapping({**PLAN, "zero3_bucket": bad}), A100)
 
 
+def test_yaml_style_bucket_string_is_a_number(gpt3) -> None:
+    assert _z3(gpt3, zero3_bucket="5e7") == _z3(gpt3, zero3_bucket=5e7)
+
+
 def test_stack_sets_bucket_where_gathered_per_tensor() -> None:
     ds = apply({"framework": "deepspeed", "year": 2021}, {"zero": 3}, A100).plan
     assert ds["zero3_bucket"] == 5e7

@@ -33,6 +33,7 @@ What overlaps and what is exposed (reported separately in :class:`TrainResult`):
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -377,9 +378,12 @@ counts each rejected plan under the first rule it breaks. Ordered by the dimensi
 
 
 def _bucket(b: Any) -> int:
-    """``zero3_bucket`` as a column value: parameters per collective, 0 for None (one per layer)."""
+    """``zero3_bucket`` as a column value: parameters per collective, 0 for None (one per layer);
+    a numeric string is read as a number (YAML 1.1 reads ``5e7`` as a string)."""
     if b is None:
         return 0
+    if isinstance(b, str) and re.fullmatch(r"\s*[0-9.]+(e[+-]?[0-9]+)?\s*", b, re.IGNORECASE):
+        b = float(b)
     if isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b) or b < 1:
         raise PlanError(f"zero3_bucket must be a number of parameters >= 1 (or unset), got {b!r}")
     return int(round(b))
@@ -504,7 +508,7 @@ ZERO3_NOTE = (
 )
 
 
-def _bucket_note(bucket: float) -> str:
+def _bucket_note(bucket: int) -> str:
     """The ZeRO-3 note of a plan whose parameters move in prefetch buckets."""
     return (
         f"ZeRO-3: parameters gathered (and gradients reduce-scattered) in buckets of {bucket:.3g} "
@@ -648,7 +652,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
     ]
     notes += [n for n in (R.context_note(spec, lay.seq),) if n]
     if plan.zero == 3:
-        notes.append(ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(plan.zero3_bucket))
+        notes.append(ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(_bucket(plan.zero3_bucket)))
     notes += [n for n in (hw.assumed_note(),) if n]
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:
