@@ -52,7 +52,10 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
     mode = "overlap" if plan.overlap_dp else "serial"
     expr = F.step_expression(plan.schedule, mode, plan.zero == 3)
     builders = {"T": location(F.step_expression)}
-    for name in (f"pipeline__{plan.schedule}", f"dp__{mode}", *(["zero3"] if plan.zero == 3 else [])):
+    z3 = ["zero3"] if plan.zero == 3 else []
+    if z3 and plan.zero3_bucket is not None:  # t_z3_ag / t_z3_rs are n_z3 bucket collectives
+        z3 += ["zero3__collectives", "zero3__layer_comm"]
+    for name in (f"pipeline__{plan.schedule}", f"dp__{mode}", *z3):
         f = find(f"training.{name}")
         builders[name] = f"{f.location}" + (f" as {f.via}" if f.via else "")
     return expr, builders

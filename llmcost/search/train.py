@@ -305,6 +305,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level) -> dict[str, np.ndarray]:
     cols["overlap"] = np.ones(n, dtype=np.int64)
     cols["fnorm"] = np.ones(n, dtype=np.int64)  # fused norms and activations (the plan default)
     cols["fact"] = np.ones(n, dtype=np.int64)
+    cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
     return {k: cols[k][keep] for k in COLS}
 
 

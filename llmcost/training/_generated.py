@@ -60,6 +60,21 @@ def zero3(layers_stage, n_micro, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
     return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag + t_z3_rs - t_bwd/layers_stage))
 
 
+def zero3__collectives(psi_layer, z3_bucket):
+    """ZeRO-3 collectives per layer and pass when parameters move in prefetch buckets,"""
+    return numpy.ceil(psi_layer/z3_bucket)
+
+
+def zero3__collective_bytes(layer_bytes, n_z3):
+    """Bytes of one ZeRO-3 collective: the layer's ``M_ℓ`` split evenly over its ``n_z3``"""
+    return layer_bytes/n_z3
+
+
+def zero3__layer_comm(n_z3, t_z3_one):
+    """One layer's ZeRO-3 gather (or reduce-scatter) in one pass as ``n_z3`` collectives of"""
+    return n_z3*t_z3_one
+
+
 def tp__sp(n_fpass, t_tp_ag, t_tp_rs):
     """TP with sequence parallelism, not overlapped: per block an all-gather of its input and a"""
     return (n_fpass + 1)*(t_tp_ag + t_tp_rs)
@@ -262,6 +277,9 @@ FUNCTIONS = {
     'dp__overlap': (dp__overlap, ('n_buckets', 't_ag', 't_bwd', 't_dp', 't_fwd'), '6c2ffedbaa7880e9'),
     'dp__serial': (dp__serial, ('t_ag', 't_dp'), '4ae7d94d64d1bd2f'),
     'zero3': (zero3, ('layers_stage', 'n_micro', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), 'ea3417ee4e405c05'),
+    'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),
+    'zero3__collective_bytes': (zero3__collective_bytes, ('layer_bytes', 'n_z3'), 'cdecf2bb964551bc'),
+    'zero3__layer_comm': (zero3__layer_comm, ('n_z3', 't_z3_one'), 'c523583b06582006'),
     'tp__sp': (tp__sp, ('n_fpass', 't_tp_ag', 't_tp_rs'), '691f9858740691a9'),
     'tp__all_reduce': (tp__all_reduce, ('n_fpass', 't_tp_ar'), 'ad3fb9e9b5127683'),
     'tp__overlap': (tp__overlap, ('n_fpass', 't_gemm_in', 't_gemm_out', 't_tp_ag', 't_tp_rs'), '466407088ed9e45c'),

@@ -36,11 +36,13 @@ COLS = (
     "tpo",
     "fnorm",
     "fact",
+    "z3b",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
 FlashAttention), offload index, DP overlap, TP communication overlap, fused norm, fused activation
-(plan ``fused_norm`` / ``fused_act``)."""
+(plan ``fused_norm`` / ``fused_act``), ZeRO-3 parameters per collective (plan ``zero3_bucket``; 0:
+one collective per layer)."""
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@ layer, and the optimizer step or host offload (runtime: no sympy).
 
 Gradients are reduced over the ``d·c`` data x context ranks (experts over their expert-data-
 parallel ranks); the sharded optimizer (ZeRO-1/2, Megatron distributed optimizer) reduce-scatters
-the gradients and all-gathers the parameters once per step, ZeRO-3 one layer at a time. What is
+the gradients and all-gathers the parameters once per step, ZeRO-3 one layer at a time (in
+prefetch buckets, one collective each, where the plan sets ``zero3_bucket``). What is
 exposed: ``dp__overlap`` / ``dp__serial`` and ``zero3`` of :mod:`llmcost.training.formulas`;
 the optimizer step ``optimizer``; host offload :func:`offload_time`.
 """
@@ -52,22 +53,32 @@ class DataParallelTimes:
 
 def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> DPCollectives:
     """The data-parallel collectives of every row, once per configuration they depend on. ZeRO-3
-    moves one layer at a time (the average layer of the busiest stage); the sharded optimizer
-    (ZeRO-1/2, distributed optimizer) the whole shard once per step; plain DP all-reduces."""
+    moves one layer at a time (the average layer of the busiest stage), in ``n_z3`` collectives
+    of ``1/n_z3`` of it each where the plan sets ``zero3_bucket`` (:func:`zero3_collectives`);
+    the sharded optimizer (ZeRO-1/2, distributed optimizer) the whole shard once per step; plain
+    DP all-reduces."""
     c, tp, dpc, exp_dp, dense, expert = p.c, p.tp, p.dpc, p.exp_dp, sp.dense, sp.expert
     gpn_dp = group_gpn(p.gpn, dpc, tp)
     gpn_edp = np.where(exp_dp > 1, group_gpn(p.gpn, exp_dp, tp * p.ep), 1)
     z3, dist_opt = p.zero == 3, p.dist_opt
-    df, dinv = key(c["gpus"], tp, p.pp, p.v, p.cp, p.ep, c["zmode"], c["prec"])
+    df, dinv = key(c["gpus"], tp, p.pp, p.v, p.cp, p.ep, c["zmode"], c["prec"], c["z3b"])
 
     def coll(op: str, size: np.ndarray, group: np.ndarray, gpn: np.ndarray) -> np.ndarray:
         return collective_v(hw, op, size[df], group[df], gpn[df])[dinv]
 
     per = np.where(z3, 1.0 / np.maximum(st.n_lay, 1.0), np.where(dist_opt, 1.0, 0.0))
-    ag_d = coll("all_gather", dense * p.b_w * per, dpc, gpn_dp)
-    ag_e = coll("all_gather", expert * p.b_w * per, exp_dp, gpn_edp)
-    rs_d = coll("reduce_scatter", dense * p.b_g * per, dpc, gpn_dp)
-    rs_e = coll("reduce_scatter", expert * p.b_g * per, exp_dp, gpn_edp)
+    n_d, n_e = (zero3_collectives(x * per, z3, c["z3b"]) for x in (dense, expert))
+
+    def moved(
+        op: str, psi: np.ndarray, b: np.ndarray, n: np.ndarray, group: np.ndarray, gpn: np.ndarray
+    ) -> np.ndarray:
+        """``n`` collectives of ``1/n`` of ``psi·b·per`` bytes (``zero3__layer_comm``)."""
+        return G.zero3__layer_comm(n, coll(op, G.zero3__collective_bytes(psi * b * per, n), group, gpn))
+
+    ag_d = moved("all_gather", dense, p.b_w, n_d, dpc, gpn_dp)
+    ag_e = moved("all_gather", expert, p.b_w, n_e, exp_dp, gpn_edp)
+    rs_d = moved("reduce_scatter", dense, p.b_g, n_d, dpc, gpn_dp)
+    rs_e = moved("reduce_scatter", expert, p.b_g, n_e, exp_dp, gpn_edp)
     plain = ~(z3 | dist_opt)
     ar_d = coll("all_reduce", np.where(plain, dense * p.b_g, 0.0), dpc, gpn_dp)
     ar_e = coll("all_reduce", np.where(plain, expert * p.b_g, 0.0), exp_dp, gpn_edp)
@@ -77,6 +88,16 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
         z3_ag=np.where(z3, ag_d + ag_e, 0.0),  # per layer, per pass
         z3_rs=np.where(z3, rs_d + rs_e, 0.0),
     )
+
+
+def zero3_collectives(psi_layer: np.ndarray, z3: np.ndarray, bucket: np.ndarray) -> np.ndarray:
+    """ZeRO-3 collectives per layer and pass of every row (``zero3__collectives``): one where the
+    plan gathers per layer (``zero3_bucket`` unset, column 0), without ZeRO-3, or with nothing to
+    move."""
+    bucketed = z3 & (bucket > 0) & (psi_layer > 0)
+    if not bucketed.any():
+        return np.ones(np.shape(psi_layer))
+    return np.where(bucketed, G.zero3__collectives(psi_layer, np.maximum(bucket, 1)), 1.0)
 
 
 def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> DataParallelTimes:

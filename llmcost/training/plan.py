@@ -33,6 +33,7 @@ What overlaps and what is exposed (reported separately in :class:`TrainResult`):
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -84,6 +85,7 @@ _PLAN_KEYS = (
     "offload",
     "fused_norm",
     "fused_act",
+    "zero3_bucket",
 )
 
 
@@ -127,6 +129,12 @@ class TrainPlan:
     fused_act: bool = True
     """The MLP activation runs as one fused kernel (with its bias). False: a gated activation runs
     ``silu`` then ``mul``, a bias its own add (:mod:`llmcost.training.compute`)."""
+    zero3_bucket: float | None = None
+    """Parameters per ZeRO-3 gather / reduce-scatter collective (DeepSpeed
+    ``stage3_prefetch_bucket_size``): each layer moves in ``ceil(layer params / zero3_bucket)``
+    collectives, each paying its own latency. None: one collective per layer (FSDP per-block
+    units); a stack whose profile gathers per tensor / bucket sets it
+    (:mod:`llmcost.training.stack`)."""
 
     @classmethod
     def from_mapping(
@@ -369,6 +377,18 @@ counts each rejected plan under the first rule it breaks. Ordered by the dimensi
 (layout, ep, schedule, batch, then the per-plan options), the order the search enumerates in."""
 
 
+def _bucket(b: Any) -> int:
+    """``zero3_bucket`` as a column value: parameters per collective, 0 for None (one per layer);
+    a numeric string is read as a number (YAML 1.1 reads ``5e7`` as a string)."""
+    if b is None:
+        return 0
+    if isinstance(b, str) and re.fullmatch(r"\s*[0-9.]+(e[+-]?[0-9]+)?\s*", b, re.IGNORECASE):
+        b = float(b)
+    if isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b) or b < 1:
+        raise PlanError(f"zero3_bucket must be a number of parameters >= 1 (or unset), got {b!r}")
+    return int(round(b))
+
+
 def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     """The fields :data:`RULES` read of one plan, each key checked for its type and domain
     (PlanError naming the key); ``dp`` defaults to what the GPU count leaves (rounded down: a
@@ -391,6 +411,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     for key in ("tp_overlap", "fused_norm", "fused_act"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
+    _bucket(plan.zero3_bucket)
     sched = SCHEDULES.index(plan.schedule)
     if sched == _INTERLEAVED:
         v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")
@@ -475,6 +496,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "tpo": int(p.tp_overlap),
         "fnorm": int(p.fused_norm),
         "fact": int(p.fused_act),
+        "z3b": _bucket(p.zero3_bucket),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
@@ -484,6 +506,15 @@ ZERO3_NOTE = (
     "prefetch); DeepSpeed's 2021 ZeRO-3 runs (Narayanan et al. 2021 Table 2) measured far slower, so treat "
     "ZeRO-3 figures as optimistic"
 )
+
+
+def _bucket_note(bucket: int) -> str:
+    """The ZeRO-3 note of a plan whose parameters move in prefetch buckets."""
+    return (
+        f"ZeRO-3: parameters gathered (and gradients reduce-scattered) in buckets of {bucket:.3g} "
+        "parameters, one collective each over the data-parallel ranks (zero3_bucket); each bucket's "
+        "gather is assumed to overlap the previous layer's compute"
+    )
 
 
 def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
@@ -621,7 +652,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
     ]
     notes += [n for n in (R.context_note(spec, lay.seq),) if n]
     if plan.zero == 3:
-        notes.append(ZERO3_NOTE)
+        notes.append(ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(_bucket(plan.zero3_bucket)))
     notes += [n for n in (hw.assumed_note(),) if n]
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:

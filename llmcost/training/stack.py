@@ -16,6 +16,10 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
   elementwise kernels, :mod:`llmcost.training.compute`); a field the profile does not document
   (``NOT_DOCUMENTED``) leaves the plan default (fused): no guess moves a prediction.
+* ``zero3_bucket``: the profile's ``zero3_gather_bucket_params`` where its ``zero3_gather_unit``
+  is ``tensor`` or ``bucket`` (DeepSpeed ZeRO-3 fetches parameters in prefetch buckets of
+  ``stage3_prefetch_bucket_size`` elements, one all-gather each); FSDP stacks (unit ``layer``)
+  leave it unset: one collective per transformer block.
 
 What the plan states wins. An unknown framework is never an error: the year's mainstream
 profile applies and a note says so (:func:`llmcost.stacks.profile_for`).
@@ -80,6 +84,20 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
     for key, fld in FUSION_KEYS:
         if key not in out and profile.sources.get(fld, NOT_DOCUMENTED) != NOT_DOCUMENTED:
             out[key] = bool(getattr(profile, fld))
+    bucket = zero3_bucket(profile)
+    if "zero3_bucket" not in out and bucket is not None:
+        out["zero3_bucket"] = bucket
     device = hw.for_attention_family(profile.attention) if fused and out["attention"] == "flash" else hw
     note = f"stack: {profile.label}" + (f" ({guess})" if guess else "")
     return StackChoice(out, device, profile, note)
+
+
+def zero3_bucket(profile: Profile) -> float | None:
+    """Parameters per ZeRO-3 collective under ``profile``: its documented
+    ``zero3_gather_bucket_params`` where parameters are gathered per tensor or bucket, else None
+    (one collective per layer)."""
+    if profile.zero3_gather_unit not in ("tensor", "bucket"):
+        return None
+    if profile.sources.get("zero3_gather_bucket_params", NOT_DOCUMENTED) == NOT_DOCUMENTED:
+        return None
+    return profile.zero3_gather_bucket_params or None

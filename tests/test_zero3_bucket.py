@@ -1,0 +1,122 @@
+"""ZeRO-3 parameters gathered in prefetch buckets (plan key ``zero3_bucket``): each layer moves in
+``ceil(layer params / bucket)`` collectives of the smaller size, the stack mapping, the key's
+checks, and a grid mixing bucketed and per-layer rows costing each row as alone."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from llmcost.catalog import get_hardware, get_model_config
+from llmcost.collectives.cost import collective
+from llmcost.errors import PlanError
+from llmcost.model.config import from_config
+from llmcost.training import data_parallel as DP
+from llmcost.training import plan as TR
+from llmcost.training import step as TS
+from llmcost.training.stack import apply
+
+A100 = get_hardware("a100-sxm4-80gb")
+LAT, INV_BW = 1e-3, 1e-11  # the fake collective: latency + bytes / bandwidth
+PLAN = {
+    "gpus": 1536,
+    "gpus_per_node": 8,
+    "dp": 1536,
+    "zero": 3,
+    "micro_batch": 1,
+    "global_batch": 1536,
+    "seq_len": 2048,
+    "recompute": "full",
+    "precision": "fp16",
+}
+
+
+@pytest.fixture(scope="module")
+def gpt3() -> object:
+    return from_config(get_model_config("gpt3-175b"), where="gpt3-175b")
+
+
+def _z3(spec, **kw) -> dict[str, float]:
+    return TR.evaluate(spec, TR.TrainPlan.from_mapping({**PLAN, **kw}), A100).values
+
+
+def _fake(hw, op, size, group, gpn) -> np.ndarray:
+    size, group = np.broadcast_arrays(np.asarray(size, dtype=float), np.asarray(group))
+    return np.where((group >= 2) & (size > 0), LAT + size * INV_BW, 0.0)
+
+
+def test_bucketed_gather_is_n_collectives_of_the_smaller_size(gpt3, monkeypatch) -> None:
+    with monkeypatch.context() as m:  # a linear collective gives the layer's bytes back
+        m.setattr(DP, "collective_v", _fake)
+        whole = _z3(gpt3)["t_z3_ag"]
+        layer_bytes = (whole - LAT) / INV_BW
+        n = math.ceil(layer_bytes / 2 / 5e7)  # fp16 parameters
+        assert n > 1
+        bucketed = _z3(gpt3, zero3_bucket=5e7)["t_z3_ag"]
+        assert bucketed == pytest.approx(n * (LAT + layer_bytes / n * INV_BW), rel=1e-12)
+    real = _z3(gpt3, zero3_bucket=5e7)
+    one = float(collective(A100, "all_gather", np.array([layer_bytes / n]), 1536, 8).time[0])
+    assert real["t_z3_ag"] == pytest.approx(n * one, rel=1e-12)
+    rs = float(collective(A100, "reduce_scatter", np.array([layer_bytes / n]), 1536, 8).time[0])
+    assert real["t_z3_rs"] == pytest.approx(n * rs, rel=1e-12)
+    assert real["t_z3_ag"] > _z3(gpt3)["t_z3_ag"]  # each bucket pays the ring latency
+
+
+def test_bucket_larger_than_a_layer_is_one_collective(gpt3) -> None:
+    assert _z3(gpt3, zero3_bucket=1e12) == _z3(gpt3)
+    assert _z3(gpt3, zero3_bucket=1e12, zero=2) == _z3(gpt3, zero=2)
+
+
+def test_bucket_only_moves_zero3(gpt3) -> None:
+    plan = {**PLAN, "zero": 1, "distributed_optimizer": False}
+    a = TR.evaluate(gpt3, TR.TrainPlan.from_mapping(plan), A100).metrics()
+    b = TR.evaluate(gpt3, TR.TrainPlan.from_mapping({**plan, "zero3_bucket": 5e7}), A100).metrics()
+    assert a == b
+
+
+@pytest.mark.parametrize("bad", ["big", 0, -5, True, float("inf")])
+def test_zero3_bucket_is_checked(gpt3, bad) -> None:
+    with pytest.raises(PlanError, match="zero3_bucket"):
+        TR.check(gpt3, TR.TrainPlan.from_mapping({**PLAN, "zero3_bucket": bad}), A100)
+
+
+def test_yaml_style_bucket_string_is_a_number(gpt3) -> None:
+    assert _z3(gpt3, zero3_bucket="5e7") == _z3(gpt3, zero3_bucket=5e7)
+
+
+def test_stack_sets_bucket_where_gathered_per_tensor() -> None:
+    ds = apply({"framework": "deepspeed", "year": 2021}, {"zero": 3}, A100).plan
+    assert ds["zero3_bucket"] == 5e7
+    stated = apply({"framework": "deepspeed", "year": 2021}, {"zero3_bucket": 5e8}, A100).plan
+    assert stated["zero3_bucket"] == 5e8
+    for fw, year in (
+        ("torchtitan", 2024),
+        ("llm-foundry", 2023),
+        ("deepspeed", 2020),
+        ("megatron-core", 2024),
+    ):
+        assert "zero3_bucket" not in apply({"framework": fw, "year": year}, {"zero": 3}, A100).plan
+
+
+def test_grid_mixing_bucketed_and_per_layer_rows_is_each_row_alone(gpt3) -> None:
+    plans = [
+        TR.TrainPlan.from_mapping({**PLAN, **kw})
+        for kw in (
+            {},
+            {"zero3_bucket": 5e7},
+            {"zero3_bucket": 5e8},
+            {"zero": 1},
+            {"zero": 1, "zero3_bucket": 5e7},
+        )
+    ]
+    lays = [TR.check(gpt3, p, A100) for p in plans]
+    cols = [TR.plan_columns(lay) for lay in lays]
+    grid = {k: np.concatenate([c[k] for c in cols]) for k in cols[0]}
+    out = TS.evaluate(gpt3, A100, grid, lays[0].seq, lays[0].global_batch, 8)
+    for i, lay in enumerate(lays):
+        alone = TS.evaluate(gpt3, A100, cols[i], lay.seq, lay.global_batch, 8)
+        assert all(float(alone[k][0]) == float(out[k][i]) for k in ("iteration_time_s", *TS.BREAKDOWN))
+    t = out["iteration_time_s"]
+    assert t[1] > t[2] > t[0] and t[3] == t[4]
