@@ -114,6 +114,7 @@ class TrainReport(_ReadsThrough):
     def as_dict(self) -> dict[str, Any]:
         """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
         (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""
+        from llmcost.training.plan import goodput_of
         from llmcost.training.run import run_totals
 
         r, hw, tokens = self.result, self.hardware, self.tokens
@@ -133,6 +134,7 @@ class TrainReport(_ReadsThrough):
                 flops_step=r.model_flops_step,
                 power_w=hw.tdp,
                 price_h=hw.price_per_hour,
+                goodput=goodput_of(r.layout.plan),
             )
             out["total_flops"] = run.total_flops
             out["time_to_train_s"] = float(run.time_to_train_s)
@@ -497,6 +499,13 @@ def train(
     r = evaluate(spec, p, hw, check_memory=True)
     if stack_note:
         r.notes.insert(0, stack_note)
+    if run_tokens is not None:
+        from llmcost.training.plan import goodput_of
+
+        r.notes.append(
+            f"the run's time, GPU-hours, energy and cost are wall time at goodput {goodput_of(p):g} "
+            "(share of wall time that trains; default from the Llama 3 report, --goodput)"
+        )
     if p.sp and r.layout.tp == 1:
         r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
     return TrainReport(r, spec, hw, run_tokens)

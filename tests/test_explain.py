@@ -62,7 +62,7 @@ def test_one_formula_by_name(cli) -> None:  # noqa: ANN001
     r = cli("explain", "time_to_train")
     assert r.code == 0, r.err
     assert r.out.startswith("training.time_to_train: built by llmcost/training/formulas.py:time_to_train")
-    assert "Run length" in r.out and "time_to_train = t_step*train_tokens/tokens_step" in r.out
+    assert "Run length" in r.out and "time_to_train = t_step*train_tokens/(goodput*tokens_step)" in r.out
     assert "train_tokens" in r.out and "symbols" in r.out
     r = cli("explain", "pipeline__1f1b")
     assert "llmcost/training/formulas.py:pipeline_time as pipeline_time(bubble_1f1b)" in r.out

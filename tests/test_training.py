@@ -501,3 +501,20 @@ def test_auto_attention_falls_back_to_flash_when_scores_do_not_fit() -> None:
     assert not forced.layout.flash and forced.memory_total > hw.memory_usable
     small = evaluate(spec, TrainPlan(**{**plan.__dict__, "seq_len": 1024}), hw)
     assert not small.layout.flash  # fits: the materialized kernel stays
+
+
+def test_goodput_stretches_the_run_and_nothing_else() -> None:
+    """The run's wall-time figures are over the goodput; the step is not (Llama 3 report default)."""
+    import llmcost
+    from llmcost.errors import PlanError
+    from llmcost.training.run import GOODPUT
+
+    base = dict(gpus=8, zero=1, global_batch=16, seq_len=2048)
+    ideal = llmcost.train("llama-3.2-1b", "h100-sxm", tokens="1T", goodput=1.0, **base).as_dict()
+    dflt = llmcost.train("llama-3.2-1b", "h100-sxm", tokens="1T", **base).as_dict()
+    assert dflt["iteration_time_s"] == ideal["iteration_time_s"]
+    assert dflt["time_to_train_s"] == pytest.approx(ideal["time_to_train_s"] / GOODPUT)
+    assert dflt["gpu_hours"] == pytest.approx(ideal["gpu_hours"] / GOODPUT)
+    assert dflt["total_flops"] == ideal["total_flops"]
+    with pytest.raises(PlanError, match="goodput must be a fraction"):
+        llmcost.train("llama-3.2-1b", "h100-sxm", tokens="1T", goodput=0, **base)

@@ -180,6 +180,12 @@ def _emit(out: dict[str, Any], fmt: str, fit: str, model: str | None) -> None:
         if model is None
         else ["total_flops: matmuls incl. attention (full s^2), no recompute"]
     )
+    if "gpu_hours" in out:
+        from llmcost.training.run import GOODPUT
+
+        notes.append(
+            f"GPU-hours, energy, cost and time are wall time at goodput {GOODPUT:g} (Llama 3 report)"
+        )
     emit(
         [{"quantity": k, "value": _show(v)} for k, v in out.items()],
         fmt,

@@ -66,6 +66,14 @@ def train(
     tokens: Annotated[
         str | None, typer.Option("--tokens", help="Training tokens of the run, e.g. 15T.")
     ] = None,
+    goodput: Annotated[
+        float | None,
+        typer.Option(
+            "--goodput",
+            help="Share of wall time that trains (default 0.9, Llama 3 report); the run's time,"
+            " GPU-hours and cost are over it.",
+        ),
+    ] = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
@@ -103,6 +111,7 @@ def train(
         "attention": attention,
         "offload": offload,
         "gpus_per_node": gpus_per_node,
+        "goodput": goodput,
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     if explain:

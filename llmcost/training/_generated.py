@@ -170,14 +170,14 @@ def tokens_per_s(t_step, tokens_step):
     return tokens_step/t_step
 
 
-def time_to_train(t_step, tokens_step, train_tokens):
-    """Run length: ``(D/B_tok)·T`` [derived]."""
-    return t_step*train_tokens/tokens_step
+def time_to_train(goodput, t_step, tokens_step, train_tokens):
+    """Run length in wall time: ``(D/B_tok)·T/g``, the steps' time over the goodput ``g``, the"""
+    return t_step*train_tokens/(goodput*tokens_step)
 
 
-def gpu_hours(n_gpus, t_step, tokens_step, train_tokens):
-    """Device-hours of the run: ``N·(D/B_tok)·T/3600``."""
-    return (1/3600)*n_gpus*t_step*train_tokens/tokens_step
+def gpu_hours(goodput, n_gpus, t_step, tokens_step, train_tokens):
+    """Device-hours of the run: ``N·(D/B_tok)·T/(3600·g)``, wall time over the goodput."""
+    return (1/3600)*n_gpus*t_step*train_tokens/(goodput*tokens_step)
 
 
 def total_flops(flops_step, tokens_step, train_tokens):
@@ -185,14 +185,14 @@ def total_flops(flops_step, tokens_step, train_tokens):
     return train_tokens*(flops_step/tokens_step)
 
 
-def energy_j(n_gpus, power_w, t_step, tokens_step, train_tokens):
-    """Energy: ``N·P·time`` with P = TDP, an upper bound on the draw [derived]."""
-    return n_gpus*power_w*t_step*train_tokens/tokens_step
+def energy_j(goodput, n_gpus, power_w, t_step, tokens_step, train_tokens):
+    """Energy: ``N·P·time`` over the wall time, with P = TDP, an upper bound on the draw [derived]."""
+    return n_gpus*power_w*t_step*train_tokens/(goodput*tokens_step)
 
 
-def cost_usd(n_gpus, price_h, t_step, tokens_step, train_tokens):
+def cost_usd(goodput, n_gpus, price_h, t_step, tokens_step, train_tokens):
     """Rental cost: device-hours × price per device-hour [derived]."""
-    return (1/3600)*n_gpus*price_h*t_step*train_tokens/tokens_step
+    return (1/3600)*n_gpus*price_h*t_step*train_tokens/(goodput*tokens_step)
 
 
 def memory__weights(b_w, d_edp, psi, psi_e, z_w):
@@ -299,11 +299,11 @@ FUNCTIONS = {
     'mfu': (mfu, ('flops_step', 'n_gpus', 'peak_flops', 't_step'), 'ef552f7f28946d1a'),
     'tflops_per_gpu': (tflops_per_gpu, ('flops_step', 'n_gpus', 't_step'), '6841dc47f0349102'),
     'tokens_per_s': (tokens_per_s, ('t_step', 'tokens_step'), '189d8f5a43d1360d'),
-    'time_to_train': (time_to_train, ('t_step', 'tokens_step', 'train_tokens'), '790d1a2575cb6fb4'),
-    'gpu_hours': (gpu_hours, ('n_gpus', 't_step', 'tokens_step', 'train_tokens'), 'fef6f2bc32e07094'),
+    'time_to_train': (time_to_train, ('goodput', 't_step', 'tokens_step', 'train_tokens'), '09efc95d2b47a7ac'),
+    'gpu_hours': (gpu_hours, ('goodput', 'n_gpus', 't_step', 'tokens_step', 'train_tokens'), 'c64c5c80ba5bc6af'),
     'total_flops': (total_flops, ('flops_step', 'tokens_step', 'train_tokens'), 'c7bc7098cb413423'),
-    'energy_j': (energy_j, ('n_gpus', 'power_w', 't_step', 'tokens_step', 'train_tokens'), '1a755838bdfe8d36'),
-    'cost_usd': (cost_usd, ('n_gpus', 'price_h', 't_step', 'tokens_step', 'train_tokens'), '46d1708de79f3268'),
+    'energy_j': (energy_j, ('goodput', 'n_gpus', 'power_w', 't_step', 'tokens_step', 'train_tokens'), 'dc74cb4355194c60'),
+    'cost_usd': (cost_usd, ('goodput', 'n_gpus', 'price_h', 't_step', 'tokens_step', 'train_tokens'), '444b6356821f0cfa'),
     'memory__weights': (memory__weights, ('b_w', 'd_edp', 'psi', 'psi_e', 'z_w'), '15a965b167072a48'),
     'memory__gradients': (memory__gradients, ('b_g', 'd_edp', 'psi', 'psi_e', 'z_g'), '5f30eab0aee2fc83'),
     'memory__optimizer': (memory__optimizer, ('b_o', 'd_edp', 'psi', 'psi_e', 'z_o'), 'fae3a0856cd17d17'),

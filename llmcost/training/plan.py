@@ -86,6 +86,7 @@ _PLAN_KEYS = (
     "fused_norm",
     "fused_act",
     "zero3_bucket",
+    "goodput",
 )
 
 
@@ -135,6 +136,9 @@ class TrainPlan:
     collectives, each paying its own latency. None: one collective per layer (FSDP per-block
     units); a stack whose profile gathers per tensor / bucket sets it
     (:mod:`llmcost.training.stack`)."""
+    goodput: float | None = None
+    """Share of the run's wall time that trains (failures, restarts, checkpoints lost): the
+    run's time, GPU-hours, energy and cost are over it. None: :data:`llmcost.training.run.GOODPUT`."""
 
     @classmethod
     def from_mapping(
@@ -389,6 +393,18 @@ def _bucket(b: Any) -> int:
     return int(round(b))
 
 
+def goodput_of(plan: TrainPlan) -> float:
+    """The plan's goodput, checked: a fraction in (0, 1]; None gives the sourced default."""
+    from llmcost.training.run import GOODPUT
+
+    g = plan.goodput
+    if g is None:
+        return GOODPUT
+    if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g) or not 0 < g <= 1:
+        raise PlanError(f"goodput must be a fraction of wall time in (0, 1], e.g. 0.9, got {g!r}")
+    return float(g)
+
+
 def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     """The fields :data:`RULES` read of one plan, each key checked for its type and domain
     (PlanError naming the key); ``dp`` defaults to what the GPU count leaves (rounded down: a
@@ -412,6 +428,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     _bucket(plan.zero3_bucket)
+    goodput_of(plan)
     sched = SCHEDULES.index(plan.schedule)
     if sched == _INTERLEAVED:
         v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")

@@ -35,7 +35,7 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     from llmcost import checks
     from llmcost.economics.budget import parse_count
     from llmcost.training.compute import model_flops_per_token
-    from llmcost.training.plan import TrainPlan, evaluate
+    from llmcost.training.plan import TrainPlan, evaluate, goodput_of
     from llmcost.training.run import run_totals
     from llmcost.training.stack import apply as apply_stack
 
@@ -61,7 +61,11 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     metrics = r.metrics()
     if tokens is not None:
         run = run_totals(
-            parse_count(tokens, "plan.tokens"), r.tokens_step, step_time=r.step_time, gpus=r.gpus
+            parse_count(tokens, "plan.tokens"),
+            r.tokens_step,
+            step_time=r.step_time,
+            gpus=r.gpus,
+            goodput=goodput_of(plan),
         )
         metrics["time_to_train_s"] = float(run.time_to_train_s)
         metrics["gpu_hours"] = float(run.gpu_hours)
