@@ -52,6 +52,7 @@ from llmcost.inference.evaluator import (  # noqa: F401  (re-exported: llmcost.i
     OpCost,
     PhaseCost,
 )
+from llmcost.inference.metrics import METRICS  # noqa: F401  (re-exported: llmcost.inference.serve.METRICS)
 from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
     BATCH_RULE,
     PLAN_KEYS,
@@ -76,6 +77,8 @@ memory: vLLM ``gpu_memory_utilization`` default 0.9 (vllm/config.py) and TensorR
 
 
 # ------------------------------------------------------------------------------ model
+
+
 # ------------------------------------------------------------------------------ composition
 @dataclass
 class InferenceResult:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from llmcost.errors import UserError
+from llmcost.inference.metrics import METRICS as INFER_README_METRICS
 from llmcost.search.common import SearchResult, nothing_fits, pareto_front, progress, reasons, top_k
 from llmcost.training import plan as TR
 from llmcost.units import GIB
@@ -46,13 +47,7 @@ INFER_OBJECTIVES = {
 TRAIN_METRICS = (*TR.METRICS, "tokens_per_s", "usd_per_million_tokens", *TR.RUN_METRICS)
 """Metrics a train search reports per plan (:data:`llmcost.training.plan.METRICS` and the run's)."""
 INFER_METRICS = (
-    "ttft_s",
-    "tpot_s",
-    "e2e_latency_s",
-    "output_tokens_per_s",
-    "output_tokens_per_s_per_gpu",
-    "input_tokens_per_s_per_gpu",
-    "memory_gib_per_gpu",
+    *INFER_README_METRICS,
     "output_tokens_per_s_per_user",
     "usd_per_million_output_tokens",
     "joules_per_output_token",

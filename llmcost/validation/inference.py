@@ -7,18 +7,9 @@ from typing import Any
 
 from llmcost.errors import UserError
 from llmcost.hardware import Hardware
+from llmcost.inference.metrics import METRICS
 from llmcost.inference.serve import InferenceResult, cost, dominant, plan_from_dict
 from llmcost.validation.prediction import Prediction
-
-METRICS = (
-    "ttft_s",
-    "tpot_s",
-    "e2e_latency_s",
-    "output_tokens_per_s",
-    "output_tokens_per_s_per_gpu",
-    "input_tokens_per_s_per_gpu",
-    "memory_gib_per_gpu",
-)
 
 
 def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
