@@ -76,3 +76,26 @@ def test_api_and_cli_take_a_stack() -> None:
     assert titan.result.notes[0].startswith("stack: torchtitan")
     with pytest.raises(UserError, match="year must be an integer"):
         llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, stack="torchtitan:soon")
+
+
+@pytest.mark.parametrize("stack", ["torchtitan:2025", "deepspeed:2021", "megatron-lm:2021"])
+def test_search_with_a_stack_recosts_bit_for_bit(stack: str) -> None:
+    """A plan the search returns under a stack carries it, and ``train`` of that plan gives the
+    same figures (one composition, the same stack defaults)."""
+    import llmcost
+
+    res = llmcost.search_train(
+        "llama-3.2-1b", "h100-sxm", gpus=8, global_batch=32, seq_len=4096, zero=["1", "3"], top=3, stack=stack
+    )
+    for row in res.plans:
+        assert row["plan"]["stack"] == stack
+        again = llmcost.train("llama-3.2-1b", "h100-sxm", row["plan"]).as_dict()
+        for k in ("iteration_time_s", "mfu", "memory_gib_per_gpu"):
+            assert again[k] == row["metrics"][k]
+
+
+def test_search_rejects_a_bad_stack_at_once() -> None:
+    import llmcost
+
+    with pytest.raises(UserError, match="year must be an integer"):
+        llmcost.search_train("llama-3.2-1b", "h100-sxm", gpus=8, stack="torchtitan:soon")

@@ -50,6 +50,14 @@ def search_train(
             help="TP comm overlap (Megatron-Core --tp-comm-overlap): on, off or on,off (default off).",
         ),
     ] = None,
+    stack: Annotated[
+        str | None,
+        typer.Option(
+            "--stack",
+            help="Software stack NAME[:YEAR]: its profile fills what the space does not search"
+            " (attention kernel, DP overlap, fused kernels, ZeRO-3 buckets).",
+        ),
+    ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
     objective: Annotated[
         str,
@@ -98,6 +106,7 @@ def search_train(
         sp=sp,
         tp_overlap=tp_overlap,
         gpus_per_node=gpus_per_node,
+        stack=stack,
         tokens=tokens,
         objective=objective,
         top=top,

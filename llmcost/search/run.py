@@ -126,6 +126,7 @@ def train_search(
 
     t0 = time.perf_counter()
     grid = T.enumerate_space(spec, hw, space)
+    hw = T.stacked(space, hw)[1]  # the device as the space's stack sees it
     rej = Counter(grid.rejected)
     n = len(grid)
     outs: list[dict[str, np.ndarray]] = []
@@ -152,7 +153,7 @@ def train_search(
     for i in idx:
         plans.append(
             {
-                "plan": T.plan_dict(grid, int(i), space.global_batch, space.seq_len, tokens),
+                "plan": T.plan_dict(grid, int(i), space.global_batch, space.seq_len, tokens, space.stack),
                 "metrics": {k: float(cols[k][i]) for k in TRAIN_METRICS if k in cols},
                 "bottleneck": T.bottleneck(cols, int(i)),
                 "attention": "flash" if cols["flash"][i] else "materialized",

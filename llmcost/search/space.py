@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # each search imports its own side (``search infer`` never lo
 
 TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
-    *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node"),
+    *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -139,7 +139,18 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         sp=sp,
         tp_overlap=tpo or (False,),
         gpus_per_node=k.get("gpus_per_node"),
+        stack=_stack(k.get("stack")),
     )
+
+
+def _stack(stack: Any) -> Any:
+    """A search's ``stack``, checked now (one clear line) rather than per plan."""
+    if stack is None:
+        return None
+    from llmcost.training.stack import parse
+
+    parse(stack)
+    return stack
 
 
 def infer_space(k: Mapping[str, Any]) -> InferSpace:

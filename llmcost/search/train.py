@@ -59,6 +59,7 @@ class TrainSpace:
     sp: tuple[bool, ...] | None = None  # None: on when tp > 1 (Megatron default)
     tp_overlap: tuple[bool, ...] = (False,)  # TP comm overlap: searched only when asked
     gpus_per_node: int | None = None
+    stack: Any = None  # a software stack ({framework, year} or "NAME[:YEAR]"): its plan defaults
 
 
 @dataclass
@@ -293,8 +294,9 @@ def _options_level(
     return cols, _apply(spec, f, 4, 1, rej)
 
 
-def _plan_cols(spec: ModelSpec, lv: _Level) -> dict[str, np.ndarray]:
-    """The kept plans as :data:`COLS`, with the values every searched plan shares."""
+def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str, np.ndarray]:
+    """The kept plans as :data:`COLS`, with the values every searched plan shares (``shared``:
+    a stack's defaults, :func:`stacked`)."""
     cols, keep = lv
     n = len(cols["tp"])
     del cols["node"]
@@ -306,7 +308,29 @@ def _plan_cols(spec: ModelSpec, lv: _Level) -> dict[str, np.ndarray]:
     cols["fnorm"] = np.ones(n, dtype=np.int64)  # fused norms and activations (the plan default)
     cols["fact"] = np.ones(n, dtype=np.int64)
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
+    for k, v in shared.items():
+        cols[k] = np.full(n, v, dtype=np.int64)
     return {k: cols[k][keep] for k in COLS}
+
+
+def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, str | None]:
+    """What the space's software stack decides for every plan (:func:`llmcost.training.stack.apply`
+    on an empty plan, as ``llmcost train --stack`` would): column values, the device as the stack
+    sees it (its attention kernel family) and the note naming the profile; nothing without a stack."""
+    if space.stack is None:
+        return {}, hw, None
+    from llmcost.training.stack import apply
+
+    choice = apply(space.stack, {}, hw)
+    p = choice.plan
+    flash = int(p["attention"] == "flash")
+    shared = {"flash": flash, "auto": 0, "overlap": int(bool(p["overlap_dp"]))}
+    for key, col in (("fused_norm", "fnorm"), ("fused_act", "fact")):
+        if key in p:
+            shared[col] = int(bool(p[key]))
+    if p.get("zero3_bucket") is not None:
+        shared["z3b"] = TR.bucket_column(p["zero3_bucket"])
+    return shared, choice.hardware, choice.note
 
 
 def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
@@ -331,7 +355,7 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     lv: _Level = (cols, keep)
     for level in (_ep_level, _schedule_level, _micro_batch_level, _options_level):
         lv = level(spec, space, hw, lv, ch, rej)
-    return Grid(_plan_cols(spec, lv), rej, declared)
+    return Grid(_plan_cols(spec, lv, stacked(space, hw)[0]), rej, declared)
 
 
 # --- evaluation ------------------------------------------------------------------------------------
@@ -368,7 +392,9 @@ def bottleneck(out: dict[str, np.ndarray], i: int) -> str:
     return max(BREAKDOWN, key=lambda k: float(out[k][i]))
 
 
-def plan_dict(grid: Grid, i: int, global_batch: int, seq: int, tokens: float | None) -> dict[str, Any]:
+def plan_dict(
+    grid: Grid, i: int, global_batch: int, seq: int, tokens: float | None, stack: Any = None
+) -> dict[str, Any]:
     """Plan ``i`` with the validation README's train keys (feeds ``llmcost train --plan``)."""
     c = grid.cols
     z, d = ZMODES[int(c["zmode"][i])]
@@ -394,6 +420,8 @@ def plan_dict(grid: Grid, i: int, global_batch: int, seq: int, tokens: float | N
     }
     if tokens:
         plan["tokens"] = tokens
+    if stack is not None:
+        plan["stack"] = stack
     return {k: v for k, v in plan.items() if v is not None}
 
 

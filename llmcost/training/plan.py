@@ -381,6 +381,11 @@ counts each rejected plan under the first rule it breaks. Ordered by the dimensi
 (layout, ep, schedule, batch, then the per-plan options), the order the search enumerates in."""
 
 
+def bucket_column(b: Any) -> int:
+    """``zero3_bucket`` as a plan-column value (:func:`_bucket`), for the search."""
+    return _bucket(b)
+
+
 def _bucket(b: Any) -> int:
     """``zero3_bucket`` as a column value: parameters per collective, 0 for None (one per layer);
     a numeric string is read as a number (YAML 1.1 reads ``5e7`` as a string)."""
