@@ -100,7 +100,21 @@ BAD = [
     # 9. validation files
     (["validate", "{bad_kind.yaml}"], ["trian", "did you mean", "train"]),
     (["validate", "{nan_metric.yaml}"], ["metric.value", "finite"]),
-    # 10. messages
+    (["validate", "--cross-validate", "{bad_kind.yaml}"], ["trian", "did you mean", "train"]),
+    (["calibrate", "{nan_metric.yaml}"], ["metric.value", "finite"]),
+    (["calibrate", "no-such-file.yaml"], ["no-such-file.yaml", "does not exist"]),
+    # 10. stacks and run figures
+    (
+        ["train", "llama-3.2-1b", "--gpus", "8", "--stack", "torchtitan:soon"],
+        ["stack", "year must be an integer"],
+    ),
+    (
+        ["search", "train", "llama-3.2-1b", "--gpus", "8", "--stack", "x:y"],
+        ["stack", "year must be an integer"],
+    ),
+    (["train", "llama-3.2-1b", "--gpus", "8", "--zero", "1", "--goodput", "1.5"], ["goodput", "(0, 1]"]),
+    (["train", "llama-3.2-1b", "--gpus", "8", "--zero", "1", "--goodput", "0"], ["goodput", "(0, 1]"]),
+    # 11. messages
     (["search", "train", "llama-3.2-1b", "--precision", "fp4"], ["h100-sxm has no fp4 compute", "bf16"]),
     (["search", "infer", "llama-3.1-8b", "--weights", "fp9"], ["--weights", "fp9", "bf16"]),
     (["search", "train", "llama-3.2-1b", "--gpus", "8,,"], ["--gpus", "empty item"]),

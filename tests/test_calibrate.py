@@ -130,3 +130,20 @@ def test_write_fit_changes_only_the_value(tmp_path: Path) -> None:
             assert len(diff) == 1 and "value: 0.66" in diff[0][1] and "fit:" in diff[0][1]
     finally:
         set_user_dirs([])
+
+
+def test_a_malformed_fit_mapping_is_one_clear_error(tmp_path: Path) -> None:
+    from llmcost.catalog import set_user_dirs, shipped_root
+    from llmcost.errors import UserError
+
+    (tmp_path / "hardware").mkdir()
+    text = (shipped_root() / "hardware" / "h100-sxm.yaml").read_text()
+    (tmp_path / "hardware" / "h100-sxm.yaml").write_text(
+        text.replace("bounds: [0.4, 1.0]", "bounds: [0.9, 0.1]")
+    )
+    set_user_dirs([tmp_path])
+    try:
+        with pytest.raises(UserError, match=r"h100-sxm: efficiency.compute_train.fit: expected"):
+            C.catalog_figures(["h100-sxm"])
+    finally:
+        set_user_dirs([])
