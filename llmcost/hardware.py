@@ -80,6 +80,8 @@ class Hardware:
     """``efficiency.attention``: fused attention kernels (FlashAttention-class); None = the GEMM figure."""
     train_efficiency_value: float | None = field(default=None, compare=False)
     """``efficiency.compute_train``: 16-bit GEMMs sustained in a training step; None = ``compute``."""
+    train_efficiency_by_dtype: dict[str, float] = field(default_factory=dict, compare=False)
+    """``efficiency.compute_train_<dtype>`` (e.g. ``compute_train_fp8``): that datatype's training GEMMs."""
     attention_efficiency_by_family: dict[str, float] = field(default_factory=dict, compare=False)
     """``efficiency.attention_<family>`` (:data:`ATTENTION_FAMILIES`): what one fused-attention kernel
     family reaches on this device where it differs from ``attention`` (e.g. FlashAttention-2 on Hopper)."""
@@ -93,10 +95,12 @@ class Hardware:
 
     def train_gemm_efficiency(self, dtype: str | None = None) -> float:
         """Sustained fraction of the peak the GEMMs of a training step reach: ``efficiency.compute_train``
-        for 16-bit GEMMs when the entry has it (a figure fitted on training runs, docs/CATALOG.md),
-        else :meth:`gemm_efficiency` (other datatypes read their own figures)."""
+        for 16-bit GEMMs and ``efficiency.compute_train_<dtype>`` for others when the entry has them
+        (figures fitted on training runs, docs/CATALOG.md), else :meth:`gemm_efficiency`."""
         if self.train_efficiency_value is not None and dtype in (None, "bf16", "fp16"):
             return self.train_efficiency_value
+        if dtype is not None and dtype in self.train_efficiency_by_dtype:
+            return self.train_efficiency_by_dtype[dtype]
         return self.gemm_efficiency(dtype)
 
     def attention_efficiency(self, dtype: str | None = None) -> float:
@@ -503,4 +507,7 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         attention_efficiency_value=attn_eff,
         attention_efficiency_by_family=_attention_families(r, data),
         train_efficiency_value=_optional_efficiency(r, data, "compute_train"),
+        train_efficiency_by_dtype={
+            d: v for d in DTYPES if (v := _optional_efficiency(r, data, f"compute_train_{d}")) is not None
+        },
     )
