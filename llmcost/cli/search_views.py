@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from llmcost.cli.train_view import band_text
+
 
 def what(res: Any, n: int) -> str:
     """``Pareto front (a vs b)`` or ``top N by OBJECTIVE``: the end of a search table's title."""
@@ -64,6 +66,7 @@ def train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
         "step": fmt_time(m["iteration_time_s"]),
         "tok/s/GPU": round(m["tokens_per_s_per_gpu"], 1),
         "MFU": f"{100 * m['mfu']:.1f}%",
+        "band": band_text(m.get("band")),
         "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
     }
     if "time_to_train_s" in m:

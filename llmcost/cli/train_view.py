@@ -8,6 +8,14 @@ from typing import Any
 from llmcost.units import GIB
 
 
+def band_text(band: list[float] | None) -> str:
+    """``-28% .. +15%``: the true throughput of published runs like the plan, relative to the
+    prediction (``-`` when there is no band)."""
+    if not band:
+        return "-"
+    return f"{100 * band[0]:+.0f}% .. {100 * band[1]:+.0f}%"
+
+
 def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows (quantity, value) for the rich table, of the ``--format json`` document ``out``."""
     from llmcost.units import fmt_time
@@ -24,6 +32,7 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
         {"quantity": "model TFLOP/s per GPU", "value": f"{out['model_tflops_per_gpu']:.1f}"},
         {"quantity": "hardware TFLOP/s per GPU", "value": f"{out['hardware_tflops_per_gpu']:.1f}"},
         {"quantity": "MFU", "value": f"{100 * out['mfu']:.1f}%"},
+        {"quantity": "band (runs like this)", "value": band_text(out.get("band"))},
         {"quantity": "HFU", "value": f"{100 * out['hfu']:.1f}%"},
         {"quantity": "memory per GPU", "value": f"{out['memory_gib_per_gpu']:.1f} GiB"},
         *(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -68,6 +69,14 @@ def validate(
             "(leave-one-source-out), beside the in-sample prediction.",
         ),
     ] = False,
+    write_bands: Annotated[
+        bool,
+        typer.Option(
+            "--write-bands",
+            help="With --cross-validate: write the error bands train and search print"
+            " (llmcost/validation/_bands.py) from the out-of-sample residuals.",
+        ),
+    ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """Run validation cases: measured, predicted and relative error per case, summary per kind."""
@@ -75,8 +84,12 @@ def validate(
     from llmcost.validation.cases import as_json, by_source, load_cases, run_case, shipped_files, summarize
 
     check_format(fmt)
+    if write_bands and not cross_validate:
+        from llmcost.errors import UserError
+
+        raise UserError("--write-bands needs --cross-validate (bands come from out-of-sample residuals)")
     if cross_validate:
-        _cross_validate(files, fmt)
+        _cross_validate(files, fmt, write_bands)
         return
     cases = load_cases(files or shipped_files())
     results = [run_case(c) for c in cases]
@@ -119,7 +132,7 @@ def source_rows(sources: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _cross_validate(files: list[Path] | None, fmt: str) -> None:
+def _cross_validate(files: list[Path] | None, fmt: str, write_bands: bool = False) -> None:
     """``validate --cross-validate``: in-sample and leave-one-source-out side by side."""
     from llmcost.report import emit
     from llmcost.validation import calibrate as C
@@ -127,6 +140,11 @@ def _cross_validate(files: list[Path] | None, fmt: str) -> None:
 
     cases = load_cases(files or shipped_files())
     cv = C.cross_validate(cases, C.catalog_figures())
+    if write_bands:
+        from llmcost.validation import bands as B
+
+        path = B.write(B.build(cases, cv.out_of_sample), B.cases_digest(cases))
+        print(f"wrote {path}", file=sys.stderr)
     sources = by_source(cases, cv.in_sample, cv.out_of_sample)
     summary = summarize(cv.in_sample)
     for kind, s in summary.items():

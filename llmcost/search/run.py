@@ -108,6 +108,16 @@ def _constraints(
     return ok
 
 
+def _bands(plans: list[dict[str, Any]], hw: Any, moe: bool) -> None:
+    """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction
+    (:mod:`llmcost.validation.bands`; None when there is no band)."""
+    from llmcost.validation.bands import band
+
+    for p in plans:
+        b = band(hw, p["plan"].get("zero") == 3, moe)
+        p["metrics"]["band"] = None if b is None else [b["low"], b["high"]]
+
+
 def train_search(
     spec: Any,
     hw: Any,
@@ -159,6 +169,7 @@ def train_search(
                 "attention": "flash" if cols["flash"][i] else "materialized",
             }
         )
+    _bands(plans, hw, bool(spec.is_moe))
     res = SearchResult(n, time.perf_counter() - t0, reasons(rej), plans, obj, ax, int(ok.sum()))
     if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in plans):
         res.notes.append(TR.ZERO3_NOTE)
