@@ -116,6 +116,7 @@ class TrainReport(_ReadsThrough):
         (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""
         from llmcost.training.plan import goodput_of
         from llmcost.training.run import run_totals
+        from llmcost.validation.bands import band_range
 
         r, hw, tokens = self.result, self.hardware, self.tokens
         out: dict[str, Any] = dict(r.metrics())
@@ -125,7 +126,7 @@ class TrainReport(_ReadsThrough):
         out["plan"] = _train_plan_dict(r)
         out["time_breakdown_s"] = dict(r.breakdown)
         out["memory_bytes"] = dict(r.memory)
-        out["band"] = train_band(hw, r.layout.plan.zero == 3, self.spec.is_moe)
+        out["band"] = band_range(hw, r.layout.plan.zero == 3, self.spec.is_moe)
         if tokens is not None:
             run = run_totals(
                 tokens,
@@ -143,15 +144,6 @@ class TrainReport(_ReadsThrough):
             out["energy_j"] = float(run.energy_j)
             out["cost_usd"] = None if run.cost_usd is None else float(run.cost_usd)
         return out
-
-
-def train_band(hw: Hardware, zero3: bool, moe: bool) -> list[float] | None:
-    """``[low, high]``: where the true throughput of published runs like this plan sat relative to
-    llmcost's out-of-sample prediction of them (10th-90th percentile; :mod:`llmcost.validation.bands`)."""
-    from llmcost.validation.bands import band
-
-    b = band(hw, zero3, moe)
-    return None if b is None else [b["low"], b["high"]]
 
 
 def _train_plan_dict(r: TrainResult) -> dict[str, Any]:

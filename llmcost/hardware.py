@@ -8,6 +8,7 @@ expected. Unit strings are parsed by :mod:`llmcost.units`.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -433,35 +434,41 @@ def _price_per_hour(r: _Reader) -> float | None:
     return float(v)
 
 
-def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> tuple[dict[str, float], float | None]:
-    """The optional figures (docs/CATALOG.md): per-datatype GEMM efficiency, fused-attention
-    efficiency, and the measured best-case GEMM rate kept for reference when ``compute`` is a
-    sustained figure (checked, not used)."""
-    eff_raw = data.get("efficiency") if isinstance(data.get("efficiency"), dict) else {}
-    by_dtype: dict[str, float] = {}
-    for dtype in DTYPES:
-        if eff_raw.get(f"compute_{dtype}") is not None:
-            by_dtype[dtype], _ = _efficiency(r, f"compute_{dtype}")
-    attn_eff = _efficiency(r, "attention")[0] if eff_raw.get("attention") is not None else None
-    if eff_raw.get("gemm_peak") is not None:
-        _efficiency(r, "gemm_peak")
-    return by_dtype, attn_eff
+@dataclass(frozen=True)
+class _OptionalEfficiencies:
+    """The optional efficiency figures of an entry (docs/CATALOG.md)."""
+
+    by_dtype: dict[str, float]
+    attention: float | None
+    attention_by_family: dict[str, float]
+    train: float | None
+    train_by_dtype: dict[str, float]
 
 
 def _optional_efficiency(r: _Reader, data: dict[str, Any], key: str) -> float | None:
-    """``efficiency.<key>`` when the entry gives it (with its source), else None."""
+    """``efficiency.<key>`` when the entry gives it (checked, with its source), else None."""
     eff_raw = data.get("efficiency") if isinstance(data.get("efficiency"), dict) else {}
     return _efficiency(r, key)[0] if eff_raw.get(key) is not None else None
 
 
-def _attention_families(r: _Reader, data: dict[str, Any]) -> dict[str, float]:
-    """``efficiency.attention_<family>`` figures the entry gives (each with its source)."""
-    eff_raw = data.get("efficiency") if isinstance(data.get("efficiency"), dict) else {}
-    return {
-        fam: _efficiency(r, f"attention_{fam}")[0]
-        for fam in ATTENTION_FAMILIES
-        if eff_raw.get(f"attention_{fam}") is not None
-    }
+def _optional_family(r: _Reader, data: dict[str, Any], prefix: str, names: Sequence[str]) -> dict[str, float]:
+    """``{name: efficiency.<prefix>_<name>}`` for the names the entry gives."""
+    found = {n: _optional_efficiency(r, data, f"{prefix}_{n}") for n in names}
+    return {n: v for n, v in found.items() if v is not None}
+
+
+def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> _OptionalEfficiencies:
+    """The optional figures: per-datatype GEMM efficiency, fused-attention efficiency (and per
+    kernel family), the GEMMs of a training step (16-bit and per datatype), and the measured
+    best-case GEMM rate kept for reference when ``compute`` is a sustained figure (checked, not used)."""
+    _optional_efficiency(r, data, "gemm_peak")
+    return _OptionalEfficiencies(
+        by_dtype=_optional_family(r, data, "compute", DTYPES),
+        attention=_optional_efficiency(r, data, "attention"),
+        attention_by_family=_optional_family(r, data, "attention", ATTENTION_FAMILIES),
+        train=_optional_efficiency(r, data, "compute_train"),
+        train_by_dtype=_optional_family(r, data, "compute_train", DTYPES),
+    )
 
 
 def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
@@ -482,7 +489,7 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     price_per_hour = _price_per_hour(r)
     c_eff, _ = _efficiency(r, "compute")
     m_eff, _ = _efficiency(r, "memory")
-    by_dtype, attn_eff = _optional_efficiencies(r, data)
+    opt = _optional_efficiencies(r, data)
     node_devices = r.integer("node.devices", required=False) or 1
     tdp = r.quantity("tdp", "power")
     assert tdp is not None
@@ -503,11 +510,9 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         memory_efficiency=m_eff,
         raw=data,
         where=where,
-        compute_efficiency_by_dtype=by_dtype,
-        attention_efficiency_value=attn_eff,
-        attention_efficiency_by_family=_attention_families(r, data),
-        train_efficiency_value=_optional_efficiency(r, data, "compute_train"),
-        train_efficiency_by_dtype={
-            d: v for d in DTYPES if (v := _optional_efficiency(r, data, f"compute_train_{d}")) is not None
-        },
+        compute_efficiency_by_dtype=opt.by_dtype,
+        attention_efficiency_value=opt.attention,
+        attention_efficiency_by_family=opt.attention_by_family,
+        train_efficiency_value=opt.train,
+        train_efficiency_by_dtype=opt.train_by_dtype,
     )

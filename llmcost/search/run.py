@@ -111,11 +111,10 @@ def _constraints(
 def _bands(plans: list[dict[str, Any]], hw: Any, moe: bool) -> None:
     """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction
     (:mod:`llmcost.validation.bands`; None when there is no band)."""
-    from llmcost.validation.bands import band
+    from llmcost.validation.bands import band_range
 
     for p in plans:
-        b = band(hw, p["plan"].get("zero") == 3, moe)
-        p["metrics"]["band"] = None if b is None else [b["low"], b["high"]]
+        p["metrics"]["band"] = band_range(hw, p["plan"].get("zero") == 3, moe)
 
 
 def train_search(

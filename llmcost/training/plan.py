@@ -382,11 +382,6 @@ counts each rejected plan under the first rule it breaks. Ordered by the dimensi
 
 
 def bucket_column(b: Any) -> int:
-    """``zero3_bucket`` as a plan-column value (:func:`_bucket`), for the search."""
-    return _bucket(b)
-
-
-def _bucket(b: Any) -> int:
     """``zero3_bucket`` as a column value: parameters per collective, 0 for None (one per layer);
     a numeric string is read as a number (YAML 1.1 reads ``5e7`` as a string)."""
     if b is None:
@@ -432,7 +427,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     for key in ("tp_overlap", "fused_norm", "fused_act"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
-    _bucket(plan.zero3_bucket)
+    bucket_column(plan.zero3_bucket)
     goodput_of(plan)
     sched = SCHEDULES.index(plan.schedule)
     if sched == _INTERLEAVED:
@@ -518,7 +513,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "tpo": int(p.tp_overlap),
         "fnorm": int(p.fused_norm),
         "fact": int(p.fused_act),
-        "z3b": _bucket(p.zero3_bucket),
+        "z3b": bucket_column(p.zero3_bucket),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
@@ -674,7 +669,9 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
     ]
     notes += [n for n in (R.context_note(spec, lay.seq),) if n]
     if plan.zero == 3:
-        notes.append(ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(_bucket(plan.zero3_bucket)))
+        notes.append(
+            ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(bucket_column(plan.zero3_bucket))
+        )
     notes += [n for n in (hw.assumed_note(),) if n]
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:

@@ -105,6 +105,12 @@ def band(hw: Hardware, zero3: bool, moe: bool) -> dict[str, Any] | None:
     return None
 
 
+def band_range(hw: Hardware, zero3: bool, moe: bool) -> list[float] | None:
+    """``[low, high]`` of :func:`band` (what ``train`` and ``search train`` report), None without one."""
+    b = band(hw, zero3, moe)
+    return None if b is None else [b["low"], b["high"]]
+
+
 def cases_digest(cases: Sequence[dict[str, Any]]) -> str:
     """A digest of the train case ids a table was built from (staleness check)."""
     ids = sorted(str(c["id"]) for c in cases if c.get("kind") == "train")

@@ -241,12 +241,6 @@ def cross_validate(cases: Sequence[dict[str, Any]], figures: Sequence[Figure]) -
     return CrossValidation(in_sample, out, fits)
 
 
-def median_abs(results: Sequence[CaseResult], kind: str) -> float | None:
-    """Median absolute relative error of the evaluated ``kind`` cases (None when none)."""
-    errs = [abs(r.error) for r in results if r.kind == kind and r.error is not None]
-    return statistics.median(errs) if errs else None
-
-
 # --- writing a fit back ----------------------------------------------------------------------------
 def write_fit(fit: Fit) -> list[str]:
     """Set the fitted value in the catalog files that hold the figure (the declaring entry and the
