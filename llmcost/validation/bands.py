@@ -24,7 +24,8 @@ from llmcost.hardware import Hardware
 LEVELS: tuple[tuple[str, ...], ...] = (("family", "zero3", "moe"), ("family", "moe"), ("family",), ())
 """Feature sets tried in order, most specific first."""
 MIN_CASES = 5
-"""Fewest cases a band is read from."""
+"""Fewest cases a band is read from: a choice, not a measurement (with fewer, the 10th and 90th
+percentiles are the extreme cases themselves and the band says little beyond them)."""
 TIME_METRICS = ("iteration_time_s", "time_to_train_s", "gpu_hours")
 """Metrics where over-predicting means under-predicting throughput."""
 SKIP_METRICS = ("total_flops", "memory_gib_per_gpu")
