@@ -39,10 +39,10 @@ def calibrate(
     cases: objective mean |ln(predicted/measured)| over the cases of its kind on its hardware."""
     from llmcost.report import check_format, emit
     from llmcost.validation import calibrate as C
-    from llmcost.validation.cases import load_cases, shipped_files
+    from llmcost.validation.cases import cases_of
 
     check_format(fmt)
-    cases = load_cases(files or shipped_files())
+    cases = cases_of(files)
     fits = C.calibrate(cases, C.catalog_figures())
     rows = fit_rows(fits)
     if fmt in ("json", "yaml"):

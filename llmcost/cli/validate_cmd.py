@@ -81,7 +81,7 @@ def validate(
 ) -> None:
     """Run validation cases: measured, predicted and relative error per case, summary per kind."""
     from llmcost.report import check_format, emit
-    from llmcost.validation.cases import as_json, by_source, load_cases, run_case, shipped_files, summarize
+    from llmcost.validation.cases import as_json, by_source, cases_of, run_case, summarize
 
     check_format(fmt)
     if write_bands and not cross_validate:
@@ -91,7 +91,7 @@ def validate(
     if cross_validate:
         _cross_validate(files, fmt, write_bands)
         return
-    cases = load_cases(files or shipped_files())
+    cases = cases_of(files)
     results = [run_case(c) for c in cases]
     summary = summarize(results)
     sources = by_source(cases, results)
@@ -136,9 +136,9 @@ def _cross_validate(files: list[Path] | None, fmt: str, write_bands: bool = Fals
     """``validate --cross-validate``: in-sample and leave-one-source-out side by side."""
     from llmcost.report import emit
     from llmcost.validation import calibrate as C
-    from llmcost.validation.cases import as_json, by_source, load_cases, shipped_files, summarize
+    from llmcost.validation.cases import as_json, by_source, cases_of, summarize
 
-    cases = load_cases(files or shipped_files())
+    cases = cases_of(files)
     cv = C.cross_validate(cases, C.catalog_figures())
     if write_bands:
         from llmcost.validation import bands as B

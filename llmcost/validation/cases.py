@@ -235,12 +235,17 @@ def by_source(
     return sorted(rows, key=lambda r: (r["kind"], -r["count"], r["source"]))
 
 
-def run(paths: Sequence[Path] | None = None) -> tuple[list[CaseResult], dict[str, dict[str, Any]]]:
-    """Evaluate every case of ``paths`` (default: the shipped files)."""
+def cases_of(paths: Sequence[Path] | None = None) -> list[dict[str, Any]]:
+    """The cases of ``paths`` (default: the shipped files)."""
     files = list(paths) if paths else shipped_files()
     if not files:
         raise UserError("no validation files given and none shipped")
-    results = [run_case(c) for c in load_cases(files)]
+    return load_cases(files)
+
+
+def run(paths: Sequence[Path] | None = None) -> tuple[list[CaseResult], dict[str, dict[str, Any]]]:
+    """Evaluate every case of ``paths`` (default: the shipped files)."""
+    results = [run_case(c) for c in cases_of(paths)]
     return results, summarize(results)
 
 
