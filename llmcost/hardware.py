@@ -56,6 +56,17 @@ class FabricTier:
 
 
 @dataclass(frozen=True)
+class GemmShape:
+    """A device's GEMM shape figures (catalog ``gemm``; :mod:`llmcost.kernels.gemm`): ``units``
+    (SMs / CUs that each run one output tile at a time), the output tile ``tile_m x tile_n`` of its
+    large-GEMM kernels, and ``k0`` (a tile's fixed cost in reduction elements)."""
+
+    units: int
+    tiles: tuple[tuple[int, int], ...]
+    k0: float
+
+
+@dataclass(frozen=True)
 class Hardware:
     """A device (or a system built from one) with every figure in SI units."""
 
@@ -83,6 +94,9 @@ class Hardware:
     """``efficiency.compute_train``: 16-bit GEMMs sustained in a training step; None = ``compute``."""
     train_efficiency_by_dtype: dict[str, float] = field(default_factory=dict, compare=False)
     """``efficiency.compute_train_<dtype>`` (e.g. ``compute_train_fp8``): that datatype's training GEMMs."""
+    gemm_shape: GemmShape | None = field(default=None, compare=False)
+    """``gemm``: what the GEMM shape efficiency reads (:mod:`llmcost.kernels.gemm`); None = every
+    shape runs at the sustained rate."""
     attention_efficiency_by_family: dict[str, float] = field(default_factory=dict, compare=False)
     """``efficiency.attention_<family>`` (:data:`ATTENTION_FAMILIES`): what one fused-attention kernel
     family reaches on this device where it differs from ``attention`` (e.g. FlashAttention-2 on Hopper)."""
@@ -202,6 +216,7 @@ _ENTRY_KEYS = [
     "tdp",
     "price",
     "efficiency",
+    "gemm",
     "sources",
     "confidence",
     "notes",
@@ -471,6 +486,31 @@ def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> _OptionalEfficie
     )
 
 
+def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
+    """``gemm: {units, tiles: [[m, n], ...], k_overhead, source}`` when the entry gives it (checked)."""
+    if data.get("gemm") is None:
+        return None
+    if not isinstance(data["gemm"], dict):
+        raise r.fail("gemm", "a mapping {units, tiles: [[m, n], ...], k_overhead, source}", data["gemm"])
+    tiles = r.get("gemm.tiles")
+    if not (
+        isinstance(tiles, list)
+        and tiles
+        and all(
+            isinstance(t, list) and len(t) == 2 and all(isinstance(x, int) and x > 0 for x in t)
+            for t in tiles
+        )
+    ):
+        raise r.fail("gemm.tiles", "a list of output tiles [[rows, columns], ...]", tiles)
+    k0 = r.get("gemm.k_overhead")
+    if isinstance(k0, bool) or not isinstance(k0, (int, float)) or not 0 <= k0 < 1e5:
+        raise r.fail("gemm.k_overhead", "a number of reduction elements >= 0", k0)
+    r.text("gemm.source")
+    units = r.integer("gemm.units")
+    assert units is not None
+    return GemmShape(units=units, tiles=tuple((t[0], t[1]) for t in tiles), k0=float(k0))
+
+
 def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     """Validate a resolved hardware mapping (``base`` already merged) and build :class:`Hardware`."""
     if not isinstance(data, dict):
@@ -515,4 +555,5 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         attention_efficiency_by_family=opt.attention_by_family,
         train_efficiency_value=opt.train,
         train_efficiency_by_dtype=opt.train_by_dtype,
+        gemm_shape=_gemm_shape(r, data),
     )

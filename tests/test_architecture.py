@@ -215,7 +215,10 @@ def _graph_runtime_keys() -> set[str]:
 
     specs = [from_config(get_model_config(m), where=m) for m in model_ids()]
     specs += [replace(s, mla=replace(s.mla, q_lora_rank=None)) for s in specs if s.mla is not None]
-    return {g.shape for s in specs for phase in G.PHASES for g in G.layer_groups(s, phase)}
+    shapes = {g.shape for s in specs for phase in G.PHASES for g in G.layer_groups(s, phase)}
+    # training looks up each forward / encoder layer's GEMM dimensions as gemm__<shape>
+    training = {sh for sh in shapes if not sh.startswith("decode")} | {"io__forward__all"}
+    return shapes | {f"gemm__{sh}" for sh in training}
 
 
 def _training_runtime_keys() -> set[str]:

@@ -3,7 +3,7 @@
 :data:`AREAS` maps an area to the module that builds its sympy expressions. A module with a
 ``FORMULAS`` table (name -> builder) needs nothing more; the areas whose expressions are built per
 *shape* have a reader in :data:`READERS` (collectives: op x algorithm x fabric levels; graph: the
-operators of a layer shape; kernels: the one roofline expression). A module that does not exist
+operators of a layer shape; kernels: the roofline expression and the GEMM shape efficiency). A module that does not exist
 (an area not written yet) is skipped, so adding an area is one line in :data:`AREAS`.
 
 Each :class:`Formula` names its builder function, whose docstring cites the source, and where it
@@ -199,8 +199,13 @@ def _graph(area: str, mod: ModuleType) -> list[Formula]:
 
 
 def _kernels(area: str, mod: ModuleType) -> list[Formula]:
-    """The roofline time of one operator."""
-    return [Formula(area, "roofline", mod.expression, lambda: [("T_op", mod.expression())])]
+    """The roofline time of one operator and the GEMM shape efficiency its matmuls run at."""
+    from llmcost.kernels import gemm
+
+    return [
+        Formula(area, "roofline", mod.expression, lambda: [("T_op", mod.expression())]),
+        Formula(area, "gemm_shape", gemm.expression, lambda: [("eta_shape", gemm.expression())]),
+    ]
 
 
 READERS: dict[str, Callable[[str, ModuleType], list[Formula]]] = {

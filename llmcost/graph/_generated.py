@@ -2,7 +2,8 @@
 ``python -m llmcost.graph.formulas``: do not edit (tests/test_inference.py pins it).
 
 One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,
-weight_bytes, dequant, size), then the layer's KV-cache bytes. FUNCTIONS maps the shape to
+weight_bytes, dequant, size), then the layer's KV-cache bytes, and one per training shape (``gemm__<shape>``)
+returning each operator's GEMM shape (m, n, k, g). FUNCTIONS maps the name to
 (function, argument names, expression hash); LAYOUTS to the operators' metadata.
 """
 # ruff: noqa
@@ -98,6 +99,50 @@ def io__encoder__all(b_a, b_w, cp, d_model, micro_batch, seq, tp, vocab):
     return (0, b_a*d_model*micro_batch*seq/cp + b_w*d_model*micro_batch*seq/cp, b_w*d_model*vocab/tp, 0, 0, 5*d_model*micro_batch*seq/cp, 2*b_a*d_model*micro_batch*seq/cp + b_w*d_model, b_w*d_model, 0, 0, 0)
 
 
+def gemm__forward__std__dense(cp, d_ff, d_model, d_v, kv_dim, micro_batch, n_kv, n_q, n_up, q_dim, seq, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, 2*kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_ff*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_ff/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__forward__std__moe(cp, d_expert, d_model, d_shared, d_v, ep, etp, kv_dim, micro_batch, n_experts, n_kv, n_q, n_up, q_dim, seq, top_k, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, 2*kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, n_experts, d_model, 1, 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_expert*n_up/etp, d_model, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_model, d_expert/etp, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, micro_batch*seq/cp, d_shared*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_shared/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__forward__mla__dense(cp, d_ff, d_model, d_nope, d_rope, d_v, kv_lora, micro_batch, n_q, n_up, q_lora, seq, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, q_lora, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_rope)/tp, q_lora, 1, micro_batch*seq/cp, d_rope + kv_lora, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_v)/tp, kv_lora, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_ff*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_ff/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__forward__mla__moe(cp, d_expert, d_model, d_nope, d_rope, d_shared, d_v, ep, etp, kv_lora, micro_batch, n_experts, n_q, n_up, q_lora, seq, top_k, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, q_lora, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_rope)/tp, q_lora, 1, micro_batch*seq/cp, d_rope + kv_lora, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_v)/tp, kv_lora, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, n_experts, d_model, 1, 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_expert*n_up/etp, d_model, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_model, d_expert/etp, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, micro_batch*seq/cp, d_shared*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_shared/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__forward__mla_noq__dense(cp, d_ff, d_model, d_nope, d_rope, d_v, kv_lora, micro_batch, n_q, n_up, seq, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_rope)/tp, d_model, 1, micro_batch*seq/cp, d_rope + kv_lora, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_v)/tp, kv_lora, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_ff*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_ff/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__forward__mla_noq__moe(cp, d_expert, d_model, d_nope, d_rope, d_shared, d_v, ep, etp, kv_lora, micro_batch, n_experts, n_q, n_up, seq, top_k, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_rope)/tp, d_model, 1, micro_batch*seq/cp, d_rope + kv_lora, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, n_q*(d_nope + d_v)/tp, kv_lora, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, n_experts, d_model, 1, 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_expert*n_up/etp, d_model, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_model, d_expert/etp, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, micro_batch*seq/cp, d_shared*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_shared/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__forward__cross__dense(cp, d_ff, d_model, d_v, kv_dim, micro_batch, n_kv, n_q, n_up, q_dim, seq, seq_enc, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, 2*kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, q_dim/tp, d_model, 1, micro_batch*seq_enc, 2*kv_dim/numpy.minimum(n_kv, tp), d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_ff*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_ff/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__forward__cross__moe(cp, d_expert, d_model, d_shared, d_v, ep, etp, kv_dim, micro_batch, n_experts, n_kv, n_q, n_up, q_dim, seq, seq_enc, top_k, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, 2*kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, q_dim/tp, d_model, 1, micro_batch*seq_enc, 2*kv_dim/numpy.minimum(n_kv, tp), d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, n_experts, d_model, 1, 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_expert*n_up/etp, d_model, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_model, d_expert/etp, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, micro_batch*seq/cp, d_shared*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_shared/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__encoder__std__dense(cp, d_ff, d_model, d_v, kv_dim, micro_batch, n_kv, n_q, n_up, q_dim, seq, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, 2*kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_ff*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_ff/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__encoder__std__moe(cp, d_expert, d_model, d_shared, d_v, ep, etp, kv_dim, micro_batch, n_experts, n_kv, n_q, n_up, q_dim, seq, top_k, tp):
+    return (0, 0, 0, 0, micro_batch*seq/cp, 2*kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, n_experts, d_model, 1, 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_expert*n_up/etp, d_model, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, etp*micro_batch*seq*top_k/(cp*tp*numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep))), d_model, d_expert/etp, numpy.maximum(1, (1 - (1 - top_k/n_experts)**(ep*etp*micro_batch*seq/(cp*tp)))*numpy.ceil(n_experts/ep)), 0, 0, 0, 0, micro_batch*seq/cp, d_shared*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_shared/tp, 1, 0, 0, 0, 0)
+
+
+def gemm__io__forward__all(cp, d_model, micro_batch, seq, tp, vocab):
+    return (0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, vocab/tp, d_model, 1)
+
+
 FUNCTIONS = {
     'forward__std__dense': (forward__std__dense, ('b_a', 'b_kv', 'b_r', 'b_w', 'c_dq', 'cp', 'ctx', 'd_ff', 'd_head', 'd_model', 'd_v', 'kv_dim', 'micro_batch', 'n_kv', 'n_q', 'n_up', 'q_dim', 'sep_ar', 'seq', 'tp', 'window'), '53b9628ed4936ada'),
     'forward__std__moe': (forward__std__moe, ('b_a', 'b_kv', 'b_r', 'b_w', 'c_dq', 'cp', 'ctx', 'd_expert', 'd_head', 'd_model', 'd_shared', 'd_v', 'ep', 'etp', 'kv_dim', 'micro_batch', 'n_experts', 'n_kv', 'n_q', 'n_up', 'q_dim', 'sep_ar', 'seq', 'top_k', 'tp', 'window'), 'abc968e8318fa1db'),
@@ -121,6 +166,17 @@ FUNCTIONS = {
     'io__forward__last': (io__forward__last, ('b_a', 'b_w', 'c_dq', 'cp', 'd_model', 'micro_batch', 'seq', 'tp', 'untied', 'vocab'), '1556652bed441d3d'),
     'io__decode__last': (io__decode__last, ('b_a', 'b_w', 'c_dq', 'd_model', 'micro_batch', 'tp', 'untied', 'vocab'), 'b4c5184fe0ee9032'),
     'io__encoder__all': (io__encoder__all, ('b_a', 'b_w', 'cp', 'd_model', 'micro_batch', 'seq', 'tp', 'vocab'), 'aeb95bcb61c1d8e1'),
+    'gemm__forward__std__dense': (gemm__forward__std__dense, ('cp', 'd_ff', 'd_model', 'd_v', 'kv_dim', 'micro_batch', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'tp'), '00c5a42a18ea4173'),
+    'gemm__forward__std__moe': (gemm__forward__std__moe, ('cp', 'd_expert', 'd_model', 'd_shared', 'd_v', 'ep', 'etp', 'kv_dim', 'micro_batch', 'n_experts', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'top_k', 'tp'), 'ae3bbf1ffa3db94b'),
+    'gemm__forward__mla__dense': (gemm__forward__mla__dense, ('cp', 'd_ff', 'd_model', 'd_nope', 'd_rope', 'd_v', 'kv_lora', 'micro_batch', 'n_q', 'n_up', 'q_lora', 'seq', 'tp'), '06401aa121733240'),
+    'gemm__forward__mla__moe': (gemm__forward__mla__moe, ('cp', 'd_expert', 'd_model', 'd_nope', 'd_rope', 'd_shared', 'd_v', 'ep', 'etp', 'kv_lora', 'micro_batch', 'n_experts', 'n_q', 'n_up', 'q_lora', 'seq', 'top_k', 'tp'), '5b9bdd67cbda9777'),
+    'gemm__forward__mla_noq__dense': (gemm__forward__mla_noq__dense, ('cp', 'd_ff', 'd_model', 'd_nope', 'd_rope', 'd_v', 'kv_lora', 'micro_batch', 'n_q', 'n_up', 'seq', 'tp'), '4237076f9081ea1a'),
+    'gemm__forward__mla_noq__moe': (gemm__forward__mla_noq__moe, ('cp', 'd_expert', 'd_model', 'd_nope', 'd_rope', 'd_shared', 'd_v', 'ep', 'etp', 'kv_lora', 'micro_batch', 'n_experts', 'n_q', 'n_up', 'seq', 'top_k', 'tp'), 'e2962304e6bdd09d'),
+    'gemm__forward__cross__dense': (gemm__forward__cross__dense, ('cp', 'd_ff', 'd_model', 'd_v', 'kv_dim', 'micro_batch', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'seq_enc', 'tp'), '6aa20a109f548628'),
+    'gemm__forward__cross__moe': (gemm__forward__cross__moe, ('cp', 'd_expert', 'd_model', 'd_shared', 'd_v', 'ep', 'etp', 'kv_dim', 'micro_batch', 'n_experts', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'seq_enc', 'top_k', 'tp'), '070256629161a435'),
+    'gemm__encoder__std__dense': (gemm__encoder__std__dense, ('cp', 'd_ff', 'd_model', 'd_v', 'kv_dim', 'micro_batch', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'tp'), 'e2bcacb7ea544cc6'),
+    'gemm__encoder__std__moe': (gemm__encoder__std__moe, ('cp', 'd_expert', 'd_model', 'd_shared', 'd_v', 'ep', 'etp', 'kv_dim', 'micro_batch', 'n_experts', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'top_k', 'tp'), 'e88a8476dd96e86d'),
+    'gemm__io__forward__all': (gemm__io__forward__all, ('cp', 'd_model', 'micro_batch', 'seq', 'tp', 'vocab'), 'c9a0830b8a50c02c'),
 }
 
 LAYOUTS = {

@@ -6,7 +6,8 @@ docstring states the conventions and sources). This module gathers them per expr
 *shape* — one function per layer shape (``forward__std__dense``, ``decode__mla__moe``, ...)
 and per embedding/head variant — returning, for every operator of the layer in order, its
 ``flops, hbm_bytes, weight_bytes, dequant, size`` and, last, the layer's resident KV-cache
-bytes. Operator metadata (name, kind, collective, group, variant) goes into ``LAYOUTS``.
+bytes; a second function per training shape (``gemm__<shape>``, :func:`gemm_shapes`) gives each matmul's GEMM shape
+``(m, n, k, g)`` for the shape efficiency of :mod:`llmcost.kernels.gemm`. Operator metadata (name, kind, collective, group, variant) goes into ``LAYOUTS``.
 
 ``python -m llmcost.graph.formulas`` regenerates :mod:`llmcost.graph._generated`
 (numpy only; the runtime imports it, never sympy); tests/test_inference.py pins it.
@@ -51,6 +52,21 @@ def expression(shape: str) -> sp.Tuple:
     return sp.Tuple(*items)
 
 
+def gemm_shapes() -> list[str]:
+    """The shapes whose GEMM dimensions are generated: what a training step prices (forward and
+    encoder layers, the training head ``io__forward__all``); serving prices no GEMM shapes yet."""
+    return [sh for sh in layer_shapes() if not sh.startswith("decode")] + ["io__forward__all"]
+
+
+def gemm_expression(shape: str) -> sp.Tuple:
+    """(m, n, k, g) of every operator of ``shape`` (:data:`llmcost.graph.ops.GEMM_DIMS`; zeros for
+    an operator that is not a matmul), as one Tuple."""
+    items: list[Any] = []
+    for op in ops_of(shape):
+        items += [sp.sympify(x) for x in (op.gemm or (0, 0, 0, 0))]
+    return sp.Tuple(*items)
+
+
 def layout(shape: str) -> tuple[tuple[str, str, str | None, str | None, str | None], ...]:
     """(name, kind, comm, group, variant) of each operator of ``shape``."""
     return tuple((o.name, o.kind, o.comm, o.group, o.variant) for o in ops_of(shape))
@@ -60,7 +76,7 @@ GENERATED = Path(__file__).with_name("_generated.py")
 HEADER = generated_header(
     "llmcost.graph.formulas",
     "tests/test_inference.py",
-    "One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,\nweight_bytes, dequant, size), then the layer's KV-cache bytes. FUNCTIONS maps the shape to\n(function, argument names, expression hash); LAYOUTS to the operators' metadata.",
+    "One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,\nweight_bytes, dequant, size), then the layer's KV-cache bytes, and one per training shape (``gemm__<shape>``)\nreturning each operator's GEMM shape (m, n, k, g). FUNCTIONS maps the name to\n(function, argument names, expression hash); LAYOUTS to the operators' metadata.",
 )
 
 
@@ -73,6 +89,9 @@ def generated_source() -> str:
     for sh in shapes:
         expr = expression(sh)
         entries.append((sh, expr, arguments(expr), ""))
+    for sh in gemm_shapes():
+        expr = gemm_expression(sh)
+        entries.append((f"gemm__{sh}", expr, arguments(expr), ""))
     src = module_source(entries, header=HEADER)
     lay = "\n".join(f"    {sh!r}: {layout(sh)!r}," for sh in shapes)
     return src + f"\nLAYOUTS = {{\n{lay}\n}}\n"

@@ -93,6 +93,9 @@ KINDS = (
     "collective",
 )
 QUANTITIES = ("flops", "hbm_bytes", "weight_bytes", "dequant", "size")
+GEMM_DIMS = ("m", "n", "k", "g")
+"""The shape of a matmul operator (:attr:`Op.gemm`): ``g`` GEMMs launched together (a per-head
+batch, the touched experts of a grouped GEMM), each ``[m,k]x[k,n]``."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ class Op:
     group: str | None = None
     variant: str | None = None  # cp_pass_kv / cp_pass_q alternatives (the cheaper one runs)
     doc: str = ""
+    gemm: tuple[Any, Any, Any, Any] | None = None  # (m, n, k, g) of a matmul (GEMM_DIMS)
 
 
 @dataclass(frozen=True)
@@ -223,8 +227,17 @@ def _gemm(
     res = w_el * bw if resident is None else resident
     m_one = M / batch  # rows of one GEMM of the batch: a weight tile is dequantized per DQ_TILE of them
     tiles = sp.Max(1, m_one / DQ_TILE) if touched is None else sp.Max(1, m_one / (DQ_TILE * touched))
+    # one launch: the batch, or the touched experts of a grouped GEMM sharing its rows evenly
+    dims = (m_one, N, K, batch) if touched is None else (M / sp.Max(touched, 1), N, K, sp.Max(touched, 1))
     return Op(
-        name, kind, 2 * M * K * N, read * bw + M * K * ba + M * N * ba, res, cdq * read * tiles, doc=doc
+        name,
+        kind,
+        2 * M * K * N,
+        read * bw + M * K * ba + M * N * ba,
+        res,
+        cdq * read * tiles,
+        doc=doc,
+        gemm=dims,
     )
 
 
@@ -572,6 +585,7 @@ def io_ops(phase: str, logits: str = "all") -> tuple[Op, ...]:
         V * h / t * bw + M * h * ba + M * V / t * 4,
         S("untied") * V * h / t * bw,
         S("c_dq") * V * h / t,
+        gemm=(M, V / t, h, 1),
     )
     return (emb, _norm("final_norm", T, h), head)
 

@@ -128,6 +128,16 @@ define("mem_bw", "B/s", "peak HBM bandwidth (W_hbm)", latex="W_{hbm}")
 define("eta_c", "1", "achieved fraction of peak compute (η_c)", latex=r"\eta_c")
 define("eta_m", "1", "achieved fraction of peak memory bandwidth (η_m)", latex=r"\eta_m")
 define("t_launch", "s", "per-kernel launch / latency floor", latex=r"t_{launch}")
+define("gemm_units", "1", "streaming multiprocessors / compute units running GEMM tiles (U)", latex="U")
+define("tile_m", "1", "rows of a GEMM output tile (T_m)", latex="T_m")
+define("tile_n", "1", "columns of a GEMM output tile (T_n)", latex="T_n")
+define("k0", "1", "per-tile fixed cost of a GEMM in reduction elements (k_0)", latex="k_0")
+
+# --- GEMM shape ----------------------------------------------------------------------------------
+define("gemm_m", "1", "rows of one GEMM (m)", latex="m")
+define("gemm_n", "1", "columns of one GEMM (n)", latex="n")
+define("gemm_k", "1", "reduction length of one GEMM (k)", latex="k")
+define("gemm_g", "1", "GEMMs launched together (batch, grouped experts; g)", latex="g")
 
 # --- roofline operands ---------------------------------------------------------------------------
 define("flops", "FLOP", "floating-point operations of one operator", latex=r"\mathrm{FLOPs}")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from llmcost import precision as Q
-from llmcost.hardware import Hardware
+from llmcost.hardware import GemmShape, Hardware
 from llmcost.kernels.roofline import T_KERNEL
 from llmcost.model.spec import ModelSpec
 
@@ -118,6 +118,7 @@ class Machine:
     mem_bw: float
     eta_m: float
     t_kernel: float
+    gemm: GemmShape | None = None  # GEMM shape figures (llmcost.kernels.gemm); None: every shape at eta_c
 
 
 def machine(hw: Hardware, precision: str) -> Machine:
@@ -138,4 +139,5 @@ def machine(hw: Hardware, precision: str) -> Machine:
         mem_bw=hw.memory_bandwidth,
         eta_m=hw.memory_efficiency,
         t_kernel=T_KERNEL,
+        gemm=hw.gemm_shape,
     )

@@ -29,6 +29,10 @@ roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor o
   (shared with inference) for fused and unfused stacks alike; an eager RoPE (torchtitan
   ``apply_rotary_emb``: fp32 upcast, complex multiply, downcast of q and k) would add memory-bound
   passes over q and k that no stack is charged today.
+* GEMM shape: every matmul runs at the sustained training rate times its shape efficiency
+  (:func:`llmcost.kernels.gemm.training_factors`: tile and wave quantization and the per-tile fixed
+  cost, the backward's data- and weight-gradient GEMMs with their own shapes) where the device has
+  ``gemm`` figures; the graph gives each matmul's ``(m, n, k, g)``.
 * a materialized attention (no FlashAttention; Megatron before FlashAttention, and what
   selective recomputation recomputes) computes the whole s² score matrix and moves it through
   HBM: scores written, softmax read/written, dropout read/written with its mask, probabilities
@@ -48,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from llmcost.kernels.gemm import training_factors
 from llmcost.kernels.roofline import roofline
 from llmcost.training import _generated as G
 from llmcost.training.base import Machine, model_layers
@@ -70,6 +75,7 @@ class TOp:
     variant: str | None = None
     weight_bytes: Any = 0.0  # weights it reads (part of ``bytes``)
     extra_kernels: float = 0.0  # kernels beyond one launched in the forward (unfused chains)
+    gemm: tuple[Any, Any, Any, Any] | None = None  # (m, n, k, g) of a matmul (llmcost.kernels.gemm)
 
 
 @dataclass(frozen=True)
@@ -166,13 +172,30 @@ def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TO
     from llmcost.graph.ops import window_value
 
     fn, names, _ = gen.FUNCTIONS[shape]
+    dims_fn, dims_names, _ = gen.FUNCTIONS[f"gemm__{shape}"]
     v = dict(vals, window=window_value(window))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = fn(*(v[n] for n in names))
+        dims = dims_fn(*(v[n] for n in dims_names))
     ops = []
     for i, (name, kind, comm, group, variant) in enumerate(gen.LAYOUTS[shape]):
         fl, hb, wb, _dq, sz = (_num(x) for x in out[5 * i : 5 * i + 5])
-        ops.append(TOp(name, kind, fl, fl if kind in MATMUL_KINDS else 0.0, hb, sz, comm, group, variant, wb))
+        gemm = tuple(_num(x) for x in dims[4 * i : 4 * i + 4]) if kind in MATMUL_KINDS else None
+        ops.append(
+            TOp(
+                name,
+                kind,
+                fl,
+                fl if kind in MATMUL_KINDS else 0.0,
+                hb,
+                sz,
+                comm,
+                group,
+                variant,
+                wb,
+                gemm=gemm,
+            )
+        )
     return ops
 
 
@@ -291,6 +314,7 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
         nd,
     )
     eta = _col([m.eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
+    eta = eta * _shape_factors(comp, m, backward, nd)
     live = (fl > 0) | (by > 0)
     extra = _col([o.extra_kernels for o in comp], nd)
     if backward:
@@ -298,6 +322,21 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
     launch = np.where(live, m.t_kernel * (1.0 + extra), 0.0)
     t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=launch).time
     return t, np.array([k == "attention" for k in kinds])
+
+
+def _shape_factors(comp: list[TOp], m: Machine, backward: bool, nd: int) -> Any:
+    """Per operator: the GEMM shape efficiency of a matmul (:func:`llmcost.kernels.gemm.training_factors`,
+    forward or backward), 1 for every other operator and on a device without GEMM shape figures."""
+    if m.gemm is None or not any(o.gemm is not None for o in comp):
+        return 1.0
+    rows = []
+    for o in comp:
+        if o.gemm is None:
+            rows.append(1.0)
+        else:
+            fwd, bwd = training_factors(*o.gemm, m.gemm)
+            rows.append(bwd if backward else fwd)
+    return _col(_rows(rows), nd)
 
 
 def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> LayerCost:

@@ -1,0 +1,99 @@
+"""GEMM shape efficiency (llmcost.kernels.gemm): the sympy form and the numpy form agree, the
+factor is a physical fraction, and on a published per-shape sweep it reproduces the measured
+throughput once one sustained rate is fitted."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmcost.catalog import get_hardware
+from llmcost.errors import CatalogError
+from llmcost.hardware import GemmShape, hardware_from_dict
+from llmcost.kernels.gemm import expression, shape_efficiency, training_factors
+from llmcost.kernels.roofline import T_KERNEL
+
+ONE_TILE = GemmShape(units=132, tiles=((128, 256),), k0=296.0)
+DIM = st.integers(1, 1 << 15)
+_EXPR = cache(expression)
+
+
+@settings(deadline=None, max_examples=40)
+@given(DIM, DIM, DIM, st.integers(1, 64))
+def test_sympy_and_numpy_agree(m: int, n: int, k: int, g: int) -> None:
+    from llmcost.symbolic.symbols import sym
+
+    vals = {
+        "gemm_m": m,
+        "gemm_n": n,
+        "gemm_k": k,
+        "gemm_g": g,
+        "gemm_units": 132,
+        "tile_m": 128,
+        "tile_n": 256,
+    }
+    got = float(_EXPR().subs({sym(a): v for a, v in {**vals, "k0": 296.0}.items()}))
+    assert got == pytest.approx(float(shape_efficiency(m, n, k, g, ONE_TILE)), rel=1e-12)
+
+
+@given(DIM, DIM, DIM, st.integers(1, 64), st.integers(1, 4096))
+def test_a_fraction_and_longer_reductions_never_slower(m: int, n: int, k: int, g: int, dk: int) -> None:
+    shape = get_hardware("h100-sxm").gemm_shape
+    eta = float(shape_efficiency(m, n, k, g, shape))
+    assert 0.0 < eta <= 1.0
+    assert float(shape_efficiency(m, n, k + dk, g, shape)) >= eta
+    fwd, bwd = training_factors(m, n, k, g, shape)
+    assert 0.0 < float(fwd) <= 1.0 and 0.0 < float(bwd) <= 1.0
+
+
+def test_no_shape_figures_means_one_and_empty_gemms_cost_nothing_extra() -> None:
+    assert float(shape_efficiency(7, 9, 11, 1, None)) == 1.0
+    assert float(shape_efficiency(0, 4096, 4096, 1, ONE_TILE)) == 1.0
+
+
+def test_a_wave_that_leaves_sms_idle_is_slower() -> None:
+    """133 tiles of 128x256 take two waves on 132 SMs: half the second wave's slots sit idle."""
+    full = float(shape_efficiency(128 * 132, 256, 8192, 1, ONE_TILE))
+    spill = float(shape_efficiency(128 * 133, 256, 8192, 1, ONE_TILE))
+    assert spill == pytest.approx(full * 133 / 264, rel=1e-9)
+
+
+def test_reproduces_the_published_sm90_sweep() -> None:
+    """tests/data/gemm_sm90_xla.csv (OpenXLA's sm_90 bf16 table, provenance in the file): with the
+    catalog's h100-sxm gemm figures, one fitted rate and the per-kernel floor, the median error is
+    under 5% and every GEMM of at least 2048x2048 outputs is within 15% (the worst, K = 256 at
+    m = n = 4096, -14%). Known weak: 1024x1024 outputs (64 tiles on 132 SMs) run up to 28% faster
+    than the model says (cuBLAS splits K to fill the SMs; the model does not)."""
+    hw = get_hardware("h100-sxm")
+    data = np.loadtxt(
+        Path(__file__).with_name("data") / "gemm_sm90_xla.csv", delimiter=",", comments="#", skiprows=7
+    )
+    m, n, k, tflops = data.T
+    flops = 2 * m * n * k
+    eta = shape_efficiency(m, n, k, 1, hw.gemm_shape)
+    measured_t = flops / (tflops * 1e12)
+    rate = np.median(flops / (hw.peak["bf16"] * eta * (measured_t - T_KERNEL)))
+    predicted = flops / (flops / (hw.peak["bf16"] * rate * eta) + T_KERNEL) / 1e12
+    err = predicted / tflops - 1
+    assert np.median(np.abs(err)) < 0.05
+    assert np.abs(err[m * n >= 2048 * 2048]).max() < 0.15
+
+
+@pytest.mark.parametrize(
+    ("gemm", "wrong"),
+    [
+        ({"units": 132, "tiles": [[128]], "k_overhead": 1, "source": "s"}, "gemm.tiles"),
+        ({"units": 132, "tiles": [[128, 256]], "k_overhead": -1, "source": "s"}, "gemm.k_overhead"),
+        ({"units": 0, "tiles": [[128, 256]], "k_overhead": 1, "source": "s"}, "gemm.units"),
+        ([1, 2], "gemm"),
+    ],
+)
+def test_a_bad_gemm_entry_names_the_key(gemm: object, wrong: str) -> None:
+    data = dict(get_hardware("h100-sxm").raw, gemm=gemm)
+    with pytest.raises(CatalogError, match=wrong.replace(".", r"\.")):
+        hardware_from_dict(data, where="test")
