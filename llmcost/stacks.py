@@ -50,6 +50,7 @@ class Profile:
     fused_norm / fused_bias_act / fused_rope / fused_cross_entropy: fused kernels on by default.
     fp8_amax_overhead: fraction of step time for fp8 amax/scale bookkeeping, where measured.
     pipeline_overhead_s: fixed per-micro-batch pipeline-engine cost, where measured.
+    fp8_recipe: how fp8 GEMM inputs are quantized (plan ``fp8_recipe``: delayed, current, dynamic, block).
     """
 
     framework: str
@@ -78,6 +79,7 @@ class Profile:
     fused_cross_entropy: bool = False
     fp8_amax_overhead: float | None = None
     pipeline_overhead_s: float | None = None
+    fp8_recipe: str | None = None
     sources: Mapping[str, str] = field(default_factory=dict)
     notes: str = ""
 
@@ -502,6 +504,17 @@ def _pytorch_native() -> list[Profile]:
             False,
             "pytorch/torchtitan torchtitan/models/llama/model.py FeedForward.forward: w2(F.silu(w1(x)) * w3(x)), "
             "eager silu and mul kernels; compile false in the llama3 tomls (torch.compile, opt-in, fuses them)",
+        ),
+        "fused_rope": (
+            False,
+            "pytorch/torchtitan torchtitan/models/llama/model.py apply_rotary_emb: view_as_complex(x.float()), "
+            "complex multiply, view_as_real(...).type_as(x), eager; no RoPE kernel (compile, opt-in, fuses it)",
+        ),
+        "fp8_recipe": (
+            "dynamic",
+            "torchtitan docs/float8.md: Float8 via torchao (dynamic tensorwise scaling by default); "
+            "'compile.enable (required for competitive performance): use torch.compile to fuse the float8 "
+            "scaling/casting kernels'",
         ),
     }
     return [

@@ -28,7 +28,7 @@ from llmcost.rules import Rule
 from llmcost.search.common import divisors
 from llmcost.training import plan as TR
 from llmcost.training import step as TS
-from llmcost.training.base import model_layers
+from llmcost.training.base import FP8_RECIPES, model_layers
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -308,6 +308,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["fnorm"] = np.ones(n, dtype=np.int64)  # fused norms and activations (the plan default)
     cols["fact"] = np.ones(n, dtype=np.int64)
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
+    cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
+    cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     for k, v in shared.items():
         cols[k] = np.full(n, v, dtype=np.int64)
     return {k: cols[k][keep] for k in COLS}
@@ -325,9 +327,11 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
     p = choice.plan
     flash = int(p["attention"] == "flash")
     shared = {"flash": flash, "auto": 0, "overlap": int(bool(p["overlap_dp"]))}
-    for key, col in (("fused_norm", "fnorm"), ("fused_act", "fact")):
+    for key, col in (("fused_norm", "fnorm"), ("fused_act", "fact"), ("fused_rope", "frope")):
         if key in p:
             shared[col] = int(bool(p[key]))
+    if "fp8_recipe" in p:
+        shared["fp8r"] = FP8_RECIPES.index(p["fp8_recipe"])
     if p.get("zero3_bucket") is not None:
         shared["z3b"] = TR.bucket_column(p["zero3_bucket"])
     return shared, choice.hardware, choice.note

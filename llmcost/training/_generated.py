@@ -135,6 +135,26 @@ def act__unfused_kernels(bias_a, n_up):
     return bias_a + n_up - 1
 
 
+def rope__fused_bytes(b_a, n_el):
+    """HBM bytes of a fused rotary embedding over ``n_el`` query and key elements: read and write"""
+    return 2*b_a*n_el
+
+
+def rope__unfused_bytes(b_a, n_el):
+    """HBM bytes of an eager rotary embedding over ``n_el`` query and key elements, as torchtitan"""
+    return n_el*(2*b_a + 16)
+
+
+def rope__backward_bytes(hbm_bytes):
+    """Backward HBM bytes of a rotary embedding: the inverse rotation of ``dq``, ``dk`` moves what"""
+    return hbm_bytes
+
+
+def fp8__quantize_bytes(b_a, copies, n_el, r_q):
+    """HBM bytes to quantize ``n_el`` elements of the ``b_a``-byte input of fp8 GEMMs, written as"""
+    return n_el*(b_a*r_q + copies)
+
+
 def flops__fwd_bwd(flops):
     """Model FLOPs of forward + backward (:func:`backward_flops`): ``3×`` the forward (PaLM App. B;"""
     return 3*flops
@@ -292,6 +312,10 @@ FUNCTIONS = {
     'norm__unfused_bytes': (norm__unfused_bytes, ('b_a', 'n_el'), 'cfe19c2bdb0b91f4'),
     'act__unfused_bytes': (act__unfused_bytes, ('b_a', 'bias_a', 'n_el', 'n_up'), 'df32c5a525ee622f'),
     'act__unfused_kernels': (act__unfused_kernels, ('bias_a', 'n_up'), '10220aaf481782b7'),
+    'rope__fused_bytes': (rope__fused_bytes, ('b_a', 'n_el'), '0a3296423b109f83'),
+    'rope__unfused_bytes': (rope__unfused_bytes, ('b_a', 'n_el'), '684fcd38b9ddab50'),
+    'rope__backward_bytes': (rope__backward_bytes, ('hbm_bytes',), '8c0e70c3ff34013b'),
+    'fp8__quantize_bytes': (fp8__quantize_bytes, ('b_a', 'copies', 'n_el', 'r_q'), 'd9ed43686c69cc71'),
     'flops__fwd_bwd': (flops__fwd_bwd, ('flops',), 'c603e396f908f41e'),
     'optimizer': (optimizer, ('b_g', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '1a9baa4b9ab2e1e0'),
     'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),

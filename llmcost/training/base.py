@@ -22,6 +22,8 @@ RECOMPUTE = ("none", "selective", "full")
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
 PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
 OFFLOAD = ("none", "cpu", "nvme")
+FP8_RECIPES = ("delayed", "current", "dynamic", "block")
+"""fp8 quantization recipes of a plan (``fp8_recipe``; :data:`llmcost.training.compute.FP8_QUANTIZE`)."""
 ATTENTION = ("auto", "flash", "materialized")
 ZMODES = ((0, False), (0, True), (1, False), (2, False), (3, False))
 """ZeRO modes: (zero stage, Megatron distributed optimizer)."""

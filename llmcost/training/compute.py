@@ -76,6 +76,8 @@ class TOp:
     weight_bytes: Any = 0.0  # weights it reads (part of ``bytes``)
     extra_kernels: float = 0.0  # kernels beyond one launched in the forward (unfused chains)
     gemm: tuple[Any, Any, Any, Any] | None = None  # (m, n, k, g) of a matmul (llmcost.kernels.gemm)
+    bwd_bytes: Any = None  # backward bytes where they are not bwd__bytes of the forward's
+    bwd_extra: Any = None  # backward extra kernels where they are not bwd__extra_kernels of the forward's
 
 
 @dataclass(frozen=True)
@@ -89,15 +91,17 @@ class Eager:
     act: bool = False
     n_up: int = 1
     bias: bool = False
+    rope: bool = False
 
     @classmethod
-    def of(cls, spec: Any, fused_norm: bool, fused_act: bool) -> Eager:
-        """The unfused chains of ``spec`` under the plan's ``fused_norm`` / ``fused_act``."""
+    def of(cls, spec: Any, fused_norm: bool, fused_act: bool, fused_rope: bool = True) -> Eager:
+        """The unfused chains of ``spec`` under the plan's ``fused_norm`` / ``fused_act`` / ``fused_rope``."""
         return cls(
             norm=not fused_norm and spec.norm_type == "rmsnorm",
             act=not fused_act,
             n_up=2 if spec.gated_mlp else 1,
             bias=bool(spec.mlp_bias),
+            rope=not fused_rope,
         )
 
 
@@ -213,9 +217,14 @@ def training_ops(
     seq_kv: float,
     b_a: float,
     eager: Eager = FUSED,
+    rope_width: Any = 0.0,
+    fp8: str | None = None,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
-    materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``).
+    materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``),
+    the rotary embedding of ``rope_width`` query and key elements per token (:func:`rotary_op`) and,
+    with ``fp8`` (a recipe of :data:`FP8_QUANTIZE`), the quantization of the fp8 GEMMs' inputs
+    (:func:`fp8_quantize_op`).
     ``attention_dropout`` / ``hidden_dropout``: the model trains with dropout on the attention
     probabilities / on the attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`)."""
     out: list[TOp] = []
@@ -236,7 +245,97 @@ def training_ops(
     out.append(
         TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens)
     )
+    if np.any(np.asarray(rope_width) > 0):
+        out.append(rotary_op(tokens * rope_width, b_a, eager.rope))
+    if fp8 is not None:
+        out.append(fp8_quantize_op(out, fp8, b_a))
     return out
+
+
+def rotary_op(n_el: Any, b_a: float, unfused: bool) -> TOp:
+    """The rotary embedding of ``n_el`` query and key elements: one fused kernel per tensor
+    (``rope__fused_bytes``), or the eager chain of three kernels per tensor (``rope__unfused_bytes``);
+    the backward moves the same bytes in as many kernels (``rope__backward_bytes``). ~6 FLOPs per
+    element (a complex multiply); memory-bound either way."""
+    by = G.rope__unfused_bytes(b_a, n_el) if unfused else G.rope__fused_bytes(b_a, n_el)
+    extra = 2.0 * ROPE_EAGER_KERNELS - 1.0 if unfused else 1.0
+    return TOp(
+        "rotary",
+        "elementwise",
+        6 * n_el,
+        0.0,
+        by,
+        extra_kernels=extra,
+        bwd_bytes=G.rope__backward_bytes(by),
+        bwd_extra=extra,
+    )
+
+
+ROPE_EAGER_KERNELS = 3
+"""Kernels of one eager rotary embedding per tensor (q or k): ``float()``, the complex multiply,
+``type_as`` (pytorch/torchtitan torchtitan/models/llama/model.py ``apply_rotary_emb``)."""
+
+FP8_QUANTIZE: dict[str, tuple[int, bool]] = {
+    "delayed": (1, True),
+    "current": (2, False),
+    "dynamic": (1, False),
+    "block": (1, False),
+}
+"""fp8 quantization recipe -> (reads of the 16-bit tensor by a standalone quantization, whether the
+stack quantizes inside the producing kernel where it can) (``fp8__quantize_bytes``):
+``delayed`` Transformer Engine delayed scaling (scale from the amax history, one read; LayerNormLinear
+/ LayerNormMLP write the fp8 output of the norm and the activation, and the backward fuses the cast
+with the activation gradient); ``current`` TE current scaling / torchao dynamic scaling in eager
+mode (an amax pass, then the cast: two reads, two kernels); ``dynamic`` torchao dynamic tensorwise
+scaling under torch.compile (the amax fused into the previous op, one cast kernel: torchao
+``roofline_utils`` fp8 tensorwise; torchtitan docs/float8.md: compile "required for competitive
+performance" to fuse the scaling and casting kernels); ``block`` MXFP8 / NVFP4 block scaling (scales
+computed in the casting pass, one read)."""
+
+FP8_COPIES = 2.0
+"""fp8 copies per quantized tensor: row- and column-wise (:func:`llmcost.training.formulas.fp8_quantize_bytes`).
+Blackwell reads column-wise fp8 natively under tensorwise scaling; llmcost writes two everywhere
+(an overcount of one byte per element there)."""
+
+TE_FUSED_INPUT = frozenset(
+    {"qkv_proj", "q_proj", "q_a_proj", "kv_a_proj", "up_proj", "down_proj", "shared_up", "shared_down"}
+)
+"""GEMMs whose input Transformer Engine quantizes in the producing kernel: after the norm
+(LayerNormLinear: QKV, MLA's q / kv down-projections; LayerNormMLP: FC1) and after the activation
+(LayerNormMLP: FC2) (TransformerEngine pytorch/module/layernorm_linear.py ``with_quantized_norm``;
+layernorm_mlp.py)."""
+TE_FUSED_GRAD = frozenset({"up_proj", "shared_up"})
+"""GEMMs whose output gradient TE quantizes inside the activation's backward kernel
+(``nvte_cast_transpose_dbias_dgelu`` / ``nvte_dswiglu_cast_transpose``)."""
+FP8_GEMMS = ("gemm", "expert_gemm")
+"""Matmul kinds that run in fp8 (the router and the LM head stay 16-bit: Megatron-Core keeps the
+output layer out of fp8)."""
+
+
+def fp8_quantize_op(ops: list[TOp], recipe: str, b_a: float) -> TOp:
+    """Quantization of the fp8 GEMMs of a layer: each GEMM's input ``[m,k]`` in the forward and
+    its output gradient ``[m,n]`` in the backward (``fp8__quantize_bytes``, :data:`FP8_QUANTIZE`);
+    one kernel per standalone quantization (two with a separate amax pass), none where the
+    producer quantizes. The weights are not counted: TE caches their fp8 copy across micro-batches
+    and FSDP stacks cast the shard before the gather."""
+    reads, te = FP8_QUANTIZE[recipe]
+    fwd: Any = 0.0
+    bwd: Any = 0.0
+    k_f = k_b = 0.0
+    for o in ops:
+        if o.kind not in FP8_GEMMS or o.gemm is None:
+            continue
+        m, n, k, g = o.gemm
+        r_in = 0 if te and o.name in TE_FUSED_INPUT else reads
+        r_gr = 0 if te and o.name in TE_FUSED_GRAD else reads
+        fwd = fwd + G.fp8__quantize_bytes(b_a, FP8_COPIES, m * k * g, r_in)
+        bwd = bwd + G.fp8__quantize_bytes(b_a, FP8_COPIES, m * n * g, r_gr)
+        k_f += r_in
+        k_b += r_gr
+    extra_f, extra_b = max(k_f - 1.0, 0.0), max(k_b - 1.0, 0.0)
+    return TOp(
+        "fp8_quantize", "elementwise", 0.0, 0.0, fwd, extra_kernels=extra_f, bwd_bytes=bwd, bwd_extra=extra_b
+    )
 
 
 def unfused(ops: list[TOp], eager: Eager, b_a: float) -> list[TOp]:
@@ -302,13 +401,16 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
     and bytes through ``bwd__flops`` (``bwd__flops_flash`` for a FlashAttention core) and
     ``bwd__bytes`` of :mod:`llmcost.training.formulas`."""
     comp = [o for o in ops if o.kind != "collective"]
-    fl, by = _rows([o.flops for o in comp]), _rows([o.bytes for o in comp])
+    fl = _rows([o.flops for o in comp])
+    if backward:
+        by = _rows([G.bwd__bytes(o.bytes) if o.bwd_bytes is None else o.bwd_bytes for o in comp])
+    else:
+        by = _rows([o.bytes for o in comp])
     kinds = [o.kind for o in comp]
     nd = max(fl.ndim, by.ndim)
     if backward:
         fa = _col([k == "attention" and flash for k in kinds], nd).astype(bool)
         fl = np.where(fa, G.bwd__flops_flash(fl), G.bwd__flops(fl))
-        by = G.bwd__bytes(by)
     peak = _col(
         [m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec for k in kinds],
         nd,
@@ -316,9 +418,12 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
     eta = _col([m.eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
     eta = eta * _shape_factors(comp, m, backward, nd)
     live = (fl > 0) | (by > 0)
-    extra = _col([o.extra_kernels for o in comp], nd)
     if backward:
-        extra = G.bwd__extra_kernels(extra)
+        extra = _col(
+            [G.bwd__extra_kernels(o.extra_kernels) if o.bwd_extra is None else o.bwd_extra for o in comp], nd
+        )
+    else:
+        extra = _col([o.extra_kernels for o in comp], nd)
     launch = np.where(live, m.t_kernel * (1.0 + extra), 0.0)
     t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=launch).time
     return t, np.array([k == "attention" for k in kinds])

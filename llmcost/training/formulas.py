@@ -45,6 +45,10 @@ define(
     latex=r"\phi_a",
 )
 define("n_el", "1", "activation elements an elementwise operator reads per tensor pass", latex=r"n_{el}")
+define("r_q", "1", "reads of the 16-bit tensor an fp8 quantization makes (0 fused, 1, 2)", latex="r_q")
+define(
+    "copies", "1", "fp8 copies a quantization writes (row- and column-wise: 2 on Hopper)", latex=r"n_{copy}"
+)
 define(
     "bias_a",
     "1",
@@ -486,6 +490,50 @@ def act_unfused_kernels() -> sp.Expr:
     return (S("n_up") - 1) + S("bias_a")
 
 
+# --- rotary position embedding -------------------------------------------------------------------
+def rope_fused_bytes() -> sp.Expr:
+    """HBM bytes of a fused rotary embedding over ``n_el`` query and key elements: read and write
+    each once at ``b_a`` (Transformer Engine ``fused_apply_rotary_pos_emb``, the kernel behind
+    Megatron-LM's default ``apply_rope_fusion``: NVIDIA/Megatron-LM megatron/training/arguments.py
+    ``--no-rope-fusion``, on by default since 2024-01; a compiler fuses the eager chain likewise).
+    Its backward rotates the gradients back: the same bytes (:func:`rope_backward_bytes`)."""
+    return 2 * S("b_a") * S("n_el")
+
+
+def rope_unfused_bytes() -> sp.Expr:
+    """HBM bytes of an eager rotary embedding over ``n_el`` query and key elements, as torchtitan
+    runs it (pytorch/torchtitan torchtitan/models/llama/model.py ``apply_rotary_emb``:
+    ``view_as_complex(x.float())``, a complex multiply by the frequencies, ``view_as_real``,
+    ``type_as(x)``): upcast (read ``b_a``, write 4), complex multiply (read 4, write 4), downcast (read
+    4, write ``b_a``), three kernels per tensor, ``n_el·(2·b_a + 16)``; the views move nothing and
+    the frequency table is small. The backward runs the same three steps on the gradients
+    (:func:`rope_backward_bytes`)."""
+    return S("n_el") * (2 * S("b_a") + 4 * _FP32)
+
+
+def rope_backward_bytes() -> sp.Expr:
+    """Backward HBM bytes of a rotary embedding: the inverse rotation of ``dq``, ``dk`` moves what
+    the forward moved (``hbm_bytes``), not the 2× of a GEMM or a norm (:func:`backward_bytes`):
+    it is linear in its input and has no weight [derived]."""
+    return S("hbm_bytes")
+
+
+# --- fp8 quantization ----------------------------------------------------------------------------
+def fp8_quantize_bytes() -> sp.Expr:
+    """HBM bytes to quantize ``n_el`` elements of the ``b_a``-byte input of fp8 GEMMs, written as
+    ``copies`` fp8 tensors: row-wise for one GEMM and column-wise (transposed) for the other, since
+    Hopper's fp8 tensor cores read only the TN layout (Transformer Engine docs, low-precision
+    training "performance considerations": input, weight and output gradient each need both usages;
+    ``nvte_cast_transpose`` writes both in one kernel). ``r_q`` reads of the 16-bit tensor: 0 where
+    the producing kernel quantizes its own output (TE LayerNormLinear / LayerNormMLP fuse the cast
+    into the norm and the activation, delayed scaling), 1 for a standalone cast with the scale known
+    (delayed scaling, or the amax fused into the previous op: torchao dynamic scaling compiled), 2
+    for current scaling computed in its own pass ("reading the tensor twice: first read: compute
+    amax ... second read: apply the scaling factor and cast", TE fp8_current_scaling docs; torchao
+    ``roofline_utils`` counts the same bytes): ``n_el·(r_q·b_a + copies)``."""
+    return S("n_el") * (S("r_q") * S("b_a") + S("copies"))
+
+
 def backward_extra_kernels() -> sp.Expr:
     """Extra kernel launches of the backward of an unfused chain of ``k_x`` extra forward kernels:
     2× (the same multiplier as :func:`backward_bytes`: autograd runs one backward node per forward
@@ -689,6 +737,10 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "norm__unfused_bytes": norm_unfused_bytes,
     "act__unfused_bytes": act_unfused_bytes,
     "act__unfused_kernels": act_unfused_kernels,
+    "rope__fused_bytes": rope_fused_bytes,
+    "rope__unfused_bytes": rope_unfused_bytes,
+    "rope__backward_bytes": rope_backward_bytes,
+    "fp8__quantize_bytes": fp8_quantize_bytes,
     "flops__fwd_bwd": fwd_bwd_flops,
     "optimizer": optimizer_time,
     "offload__cpu": offload_host,

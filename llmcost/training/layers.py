@@ -22,6 +22,7 @@ from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training import compute as TC
 from llmcost.training.base import (
+    FP8_RECIPES,
     PRECISIONS,
     RECOMPUTE,
     Machine,
@@ -74,6 +75,7 @@ class OpConfig(NamedTuple):
     flash: bool
     gpn: int
     eager: TC.Eager = TC.FUSED
+    fp8: str | None = None  # quantization recipe when the GEMMs run in fp8 / fp4
 
 
 @dataclass
@@ -107,7 +109,7 @@ def layer_table(
     configurations grouped by what :class:`OpConfig` shares, each group costed at once."""
     c = p.c
     bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
-    fused = c["fnorm"] * 2 + c["fact"]
+    fused = c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8
     first, inv = key(
         c["gpus"],
         c["tp"],
@@ -123,7 +125,22 @@ def layer_table(
         fused,
     )
     u = {
-        k: c[k][first] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "rc", "prec", "flash", "fnorm", "fact")
+        k: c[k][first]
+        for k in (
+            "tp",
+            "cp",
+            "ep",
+            "mb",
+            "sp",
+            "tpo",
+            "rc",
+            "prec",
+            "flash",
+            "fnorm",
+            "fact",
+            "frope",
+            "fp8r",
+        )
     }
     ubw, uba, ugpn = p.b_w[first], p.b_a[first], p.gpn[first]
     gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"], fused[first])
@@ -138,7 +155,8 @@ def layer_table(
             b_a=float(uba[f0]),
             flash=bool(u["flash"][f0]),
             gpn=int(ugpn[f0]),
-            eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0])),
+            eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
+            fp8=FP8_RECIPES[u["fp8r"][f0]] if PRECISIONS[u["prec"][f0]] in ("fp8", "fp4") else None,
         )
         q = _group_table(spec, hw, mdl, p.seq, cfg)
         for f in fields(q):
@@ -194,6 +212,8 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             seq_kv=min(seq, win) if win else seq,
             b_a=cfg.b_a,
             eager=cfg.eager,
+            rope_width=rope_width(spec, tpf),
+            fp8=cfg.fp8,
         )
         lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash)
         for k, v in (
@@ -208,6 +228,18 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             out[k][j] = v
     io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n, cfg)
     return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+
+
+def rope_width(spec: ModelSpec, tp: Any) -> Any:
+    """Query and key elements per token one device rotates (0 without rotary embeddings): the
+    query heads and the KV heads it holds (KV heads split up to ``n_kv`` ranks, as the graph); for
+    MLA the rotary part only, ``heads/tp·d_rope`` of the queries and the shared ``d_rope`` key."""
+    if spec.position_embedding != "rope":
+        return 0.0
+    if spec.mla is not None:
+        d_r = spec.mla.qk_rope_head_dim
+        return spec.num_heads / tp * d_r + d_r
+    return spec.q_dim / tp + spec.kv_dim / np.minimum(tp, spec.num_kv_heads)
 
 
 def _io_table(

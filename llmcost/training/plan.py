@@ -49,6 +49,7 @@ from llmcost.rules import Rule
 from llmcost.training import step as TS
 from llmcost.training.base import (
     ATTENTION,
+    FP8_RECIPES,
     OFFLOAD,
     PRECISIONS,
     RECOMPUTE,
@@ -85,6 +86,8 @@ _PLAN_KEYS = (
     "offload",
     "fused_norm",
     "fused_act",
+    "fused_rope",
+    "fp8_recipe",
     "zero3_bucket",
     "goodput",
 )
@@ -130,6 +133,13 @@ class TrainPlan:
     fused_act: bool = True
     """The MLP activation runs as one fused kernel (with its bias). False: a gated activation runs
     ``silu`` then ``mul``, a bias its own add (:mod:`llmcost.training.compute`)."""
+    fused_rope: bool = True
+    """The rotary embedding runs as one fused kernel per tensor (Transformer Engine, a compiler).
+    False: eager PyTorch's upcast, complex multiply and downcast (:func:`llmcost.training.compute.rotary_op`)."""
+    fp8_recipe: str = "delayed"
+    """How fp8 GEMM inputs are quantized (precision fp8 / fp4): ``delayed`` (Transformer Engine's
+    default), ``current``, ``dynamic`` (torchao under torch.compile) or ``block`` (MXFP8 / NVFP4);
+    :data:`llmcost.training.compute.FP8_QUANTIZE`."""
     zero3_bucket: float | None = None
     """Parameters per ZeRO-3 gather / reduce-scatter collective (DeepSpeed
     ``stage3_prefetch_bucket_size``): each layer moves in ``ceil(layer params / zero3_bucket)``
@@ -418,13 +428,14 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         ("precision", plan.precision, PRECISIONS),
         ("offload", plan.offload, OFFLOAD),
         ("attention", plan.attention, ATTENTION),
+        ("fp8_recipe", plan.fp8_recipe, FP8_RECIPES),
     ):
         if value not in allowed:
             raise PlanError(f"{key} '{value}': use one of {', '.join(allowed)}")
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    for key in ("tp_overlap", "fused_norm", "fused_act"):
+    for key in ("tp_overlap", "fused_norm", "fused_act", "fused_rope"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
@@ -514,6 +525,8 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fnorm": int(p.fused_norm),
         "fact": int(p.fused_act),
         "z3b": bucket_column(p.zero3_bucket),
+        "frope": int(p.fused_rope),
+        "fp8r": FP8_RECIPES.index(p.fp8_recipe),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

@@ -12,8 +12,8 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   (Megatron-LM before ``--overlap-grad-reduce`` reduced after the backward);
 * ``tp_overlap``: on where the stack turns TP communication overlap on by default (it needs
   ``tp > 1`` with sequence parallelism);
-* ``fused_norm`` / ``fused_act``: the profile's ``fused_norm`` / ``fused_bias_act`` where its
-  source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
+* ``fused_norm`` / ``fused_act`` / ``fused_rope``: the profile's ``fused_norm`` / ``fused_bias_act`` /
+  ``fused_rope``, and ``fp8_recipe`` its ``fp8_recipe``, where its source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
   elementwise kernels, :mod:`llmcost.training.compute`); a field the profile does not document
   (``NOT_DOCUMENTED``) leaves the plan default (fused): no guess moves a prediction.
 * ``zero3_bucket``: the profile's ``zero3_gather_bucket_params`` where its ``zero3_gather_unit``
@@ -35,7 +35,12 @@ from llmcost.errors import UserError
 from llmcost.hardware import Hardware
 from llmcost.stacks import NOT_DOCUMENTED, Profile, profile_for
 
-FUSION_KEYS = (("fused_norm", "fused_norm"), ("fused_act", "fused_bias_act"))
+FUSION_KEYS = (
+    ("fused_norm", "fused_norm"),
+    ("fused_act", "fused_bias_act"),
+    ("fused_rope", "fused_rope"),
+    ("fp8_recipe", "fp8_recipe"),
+)
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
 
 
@@ -83,7 +88,8 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
         out["tp_overlap"] = True
     for key, fld in FUSION_KEYS:
         if key not in out and profile.sources.get(fld, NOT_DOCUMENTED) != NOT_DOCUMENTED:
-            out[key] = bool(getattr(profile, fld))
+            value = getattr(profile, fld)
+            out[key] = value if isinstance(value, str) else bool(value)
     bucket = zero3_bucket(profile)
     if "zero3_bucket" not in out and bucket is not None:
         out["zero3_bucket"] = bucket
