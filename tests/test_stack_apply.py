@@ -55,7 +55,10 @@ def test_family_fallback_and_training_gemm_figure() -> None:
     assert H100.for_attention_family("flash1").attention_efficiency("bf16") == pytest.approx(0.35)
     assert H100.for_attention_family(None) is H100
     assert H100.train_gemm_efficiency("bf16") == H100.train_efficiency_value
-    assert H100.train_gemm_efficiency("fp8") == H100.gemm_efficiency("fp8")
+    assert H100.train_gemm_efficiency("fp8") == H100.train_efficiency_by_dtype["fp8"]
+    assert get_hardware("mi300x").train_gemm_efficiency("fp8") == get_hardware("mi300x").gemm_efficiency(
+        "fp8"
+    )
     assert get_hardware("b200").train_gemm_efficiency("bf16") == get_hardware("b200").gemm_efficiency("bf16")
 
 

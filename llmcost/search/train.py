@@ -310,8 +310,11 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
     cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
+    cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
     for k, v in shared.items():
         cols[k] = np.full(n, v, dtype=np.int64)
+    if shared.get("ppo") == -1:
+        cols["ppo"] = (cols["sched"] == SCHED.index("interleaved")).astype(np.int64)
     return {k: cols[k][keep] for k in COLS}
 
 
@@ -321,7 +324,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
     sees it (its attention kernel family) and the note naming the profile; nothing without a stack."""
     if space.stack is None:
         return {}, hw, None
-    from llmcost.training.stack import apply
+    from llmcost.training.stack import apply, pp_overlap_of
 
     choice = apply(space.stack, {}, hw)
     p = choice.plan
@@ -332,6 +335,11 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
             shared[col] = int(bool(p[key]))
     if "fp8_recipe" in p:
         shared["fp8r"] = FP8_RECIPES.index(p["fp8_recipe"])
+    overlap = pp_overlap_of(choice.profile)
+    if overlap == "interleaved":
+        shared["ppo"] = -1  # per plan: on where the schedule is interleaved (_plan_cols)
+    elif overlap == "all":
+        shared["ppo"] = 1
     if p.get("zero3_bucket") is not None:
         shared["z3b"] = TR.bucket_column(p["zero3_bucket"])
     return shared, choice.hardware, choice.note

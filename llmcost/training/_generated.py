@@ -29,20 +29,30 @@ def bubble__zero_bubble(pp, t_comm_mb, t_fwd, t_rc):
     return (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
 
 
-def pipeline__1f1b(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_p2p, t_rc, v_stages):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_p2p*(2*n_micro*v_stages + 2*pp - 2) + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
+def pp__p2p_serial(n_micro, pp, t_p2p, v_stages):
+    """Pipeline send/recvs on the critical path: one activation send forward and one gradient send"""
+    return t_p2p*(2*n_micro*v_stages + 2*pp - 2)
 
 
-def pipeline__gpipe(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_p2p, t_rc, v_stages):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_p2p*(2*n_micro*v_stages + 2*pp - 2) + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
+def pp__p2p_overlap(n_micro, pp, t_bwd, t_fwd, t_p2p, t_rc, v_stages):
+    """Pipeline send/recvs overlapped with compute (Megatron-Core ``overlap_p2p_comm``, on by"""
+    return n_micro*v_stages*(numpy.maximum(0, t_p2p - (t_bwd + t_rc)/v_stages) + numpy.maximum(0, -t_fwd/v_stages + t_p2p)) + t_p2p*(2*pp - 2)
 
 
-def pipeline__interleaved(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_p2p, t_rc, v_stages):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_p2p*(2*n_micro*v_stages + 2*pp - 2) + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)/v_stages
+def pipeline__1f1b(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
 
 
-def pipeline__zero_bubble(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_p2p, t_rc, v_stages):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_p2p*(2*n_micro*v_stages + 2*pp - 2) + (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
+def pipeline__gpipe(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
+
+
+def pipeline__interleaved(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc, v_stages):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)/v_stages
+
+
+def pipeline__zero_bubble(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
 
 
 def dp__overlap(n_buckets, t_ag, t_bwd, t_dp, t_fwd):
@@ -290,10 +300,12 @@ FUNCTIONS = {
     'bubble__gpipe': (bubble__gpipe, ('pp', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), '5e81114547b65db1'),
     'bubble__interleaved': (bubble__interleaved, ('pp', 't_bwd', 't_comm_mb', 't_fwd', 't_rc', 'v_stages'), '97cf447d31522627'),
     'bubble__zero_bubble': (bubble__zero_bubble, ('pp', 't_comm_mb', 't_fwd', 't_rc'), 'ebe8e85beb053b2e'),
-    'pipeline__1f1b': (pipeline__1f1b, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_p2p', 't_rc', 'v_stages'), 'a2bf3e631e49b735'),
-    'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_p2p', 't_rc', 'v_stages'), 'a2bf3e631e49b735'),
-    'pipeline__interleaved': (pipeline__interleaved, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_p2p', 't_rc', 'v_stages'), 'd2ee4e24044b9d99'),
-    'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_p2p', 't_rc', 'v_stages'), '90c4d260a3c78b47'),
+    'pp__p2p_serial': (pp__p2p_serial, ('n_micro', 'pp', 't_p2p', 'v_stages'), 'bfed102633bf961d'),
+    'pp__p2p_overlap': (pp__p2p_overlap, ('n_micro', 'pp', 't_bwd', 't_fwd', 't_p2p', 't_rc', 'v_stages'), 'bca4026ef3897f92'),
+    'pipeline__1f1b': (pipeline__1f1b, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'c4a8b2f574e3c510'),
+    'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'c4a8b2f574e3c510'),
+    'pipeline__interleaved': (pipeline__interleaved, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc', 'v_stages'), '278212617234d0e5'),
+    'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'e125ecdd123884cf'),
     'dp__overlap': (dp__overlap, ('n_buckets', 't_ag', 't_bwd', 't_dp', 't_fwd'), '6c2ffedbaa7880e9'),
     'dp__serial': (dp__serial, ('t_ag', 't_dp'), '4ae7d94d64d1bd2f'),
     'zero3': (zero3, ('layers_stage', 'n_micro', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), 'ea3417ee4e405c05'),

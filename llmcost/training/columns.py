@@ -39,13 +39,15 @@ COLS = (
     "z3b",
     "frope",
     "fp8r",
+    "ppo",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
 FlashAttention), offload index, DP overlap, TP communication overlap, fused norm, fused activation
 (plan ``fused_norm`` / ``fused_act``), ZeRO-3 parameters per collective (plan ``zero3_bucket``; 0:
 one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 quantization recipe
-(plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`)."""
+(plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
+overlapped (plan ``pp_overlap``)."""
 
 
 @dataclass(frozen=True)

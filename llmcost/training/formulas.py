@@ -123,6 +123,7 @@ define(
     "t_comm_mb", "s", "exposed TP / CP / EP communication of one micro-batch on one device", latex=r"t_{comm}"
 )
 define("t_p2p", "s", "one pipeline send/recv of one micro-batch's boundary activations", latex=r"t_{p2p}")
+define("t_pp_p2p", "s", "pipeline send/recv time left on the critical path over the step", latex=r"T_{p2p}")
 define(
     "t_dp", "s", "data-parallel gradient reduction (all-reduce or reduce-scatter) per step", latex=r"T_{dp}"
 )
@@ -278,10 +279,28 @@ def bubble_zero_bubble() -> sp.Expr:
 
 def pipeline_time(bubble: Callable[[], sp.Expr]) -> sp.Expr:
     """Compute + exposed per-micro-batch communication over the step: ``m·(t_f + t_b + t_rc + t_comm)``
-    plus the bubble, plus the pipeline send/recvs on the critical path ``2(m·v + p − 1)·t_p2p``
-    (Narayanan 2021 §2.2, §4.1: one activation send forward and one gradient send backward per
-    micro-batch and model chunk) [derived]."""
-    return S("n_micro") * _per_mb() + bubble() + 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
+    plus the bubble, plus the pipeline send/recvs left on the critical path ``t_pp_p2p``
+    (:func:`pp_p2p_serial` or :func:`pp_p2p_overlap`) [derived]."""
+    return S("n_micro") * _per_mb() + bubble() + S("t_pp_p2p")
+
+
+def pp_p2p_serial() -> sp.Expr:
+    """Pipeline send/recvs on the critical path: one activation send forward and one gradient send
+    backward per micro-batch and model chunk, and the fill / drain ones, ``2(m·v + p − 1)·t_p2p``
+    (Narayanan 2021 §2.2, §4.1: blocking send/recv, as Megatron-LM before overlap_p2p_comm)."""
+    return 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
+
+
+def pp_p2p_overlap() -> sp.Expr:
+    """Pipeline send/recvs overlapped with compute (Megatron-Core ``overlap_p2p_comm``, on by
+    default for the interleaved schedule since 2023-10: each chunk's send / receive is issued
+    asynchronously and waited on only when the next chunk needs it): in the steady state a
+    transfer hides under one chunk's forward ``t_f/v`` or backward ``(t_b + t_rc)/v`` and only its
+    excess shows; the ``2(p − 1)`` fill and drain transfers stay exposed
+    [derived: exposed = max(0, communication − overlapping compute)]."""
+    m, v, t = S("n_micro"), S("v_stages"), S("t_p2p")
+    steady = sp.Max(t - S("t_fwd") / v, 0) + sp.Max(t - (S("t_bwd") + S("t_rc")) / v, 0)
+    return 2 * (S("pp") - 1) * t + m * v * steady
 
 
 def dp_exposed_overlap() -> sp.Expr:
@@ -715,6 +734,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "bubble__gpipe": bubble_1f1b,
     "bubble__interleaved": bubble_interleaved,
     "bubble__zero_bubble": bubble_zero_bubble,
+    "pp__p2p_serial": pp_p2p_serial,
+    "pp__p2p_overlap": pp_p2p_overlap,
     "pipeline__1f1b": lambda: pipeline_time(bubble_1f1b),
     "pipeline__gpipe": lambda: pipeline_time(bubble_1f1b),
     "pipeline__interleaved": lambda: pipeline_time(bubble_interleaved),

@@ -45,12 +45,14 @@ class StageTimes:
 @dataclass
 class PipelineTimes:
     """Per plan row: exposed communication of one micro-batch ``t_comm``, one pipeline send/recv
-    ``t_p2p``, the pipeline's time over the step ``pipe`` and its bubble."""
+    ``t_p2p``, the pipeline's time over the step ``pipe``, its bubble, and the send/recv time left
+    on the critical path ``t_pp_p2p``."""
 
     t_comm: np.ndarray
     t_p2p: np.ndarray
     pipe: np.ndarray
     bubble: np.ndarray
+    t_pp_p2p: np.ndarray
 
 
 def busiest_stage(
@@ -109,6 +111,7 @@ def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> Pipelin
     t_p2p = _p2p(hw, spec, p)
     pipe = np.zeros(p.n)
     bubble = np.zeros(p.n)
+    exposed = np.zeros(p.n)
     for si, name in enumerate(SCHEDULES):
         sel = p.c["sched"] == si
         if not sel.any():
@@ -123,11 +126,23 @@ def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> Pipelin
             "t_rc": st.t_rc[sel],
             "v_stages": p.v[sel],
         }
+        a["t_pp_p2p"] = exposed[sel] = p2p_exposed(a, p.c["ppo"][sel] == 1)
         fn, names, _ = G.FUNCTIONS[f"pipeline__{name}"]
         pipe[sel] = fn(*(a[k] for k in names))
         fn, names, _ = G.FUNCTIONS[f"bubble__{name}"]
         bubble[sel] = fn(*(a[k] for k in names))
-    return PipelineTimes(t_comm, t_p2p, pipe, bubble)
+    return PipelineTimes(t_comm, t_p2p, pipe, bubble, exposed)
+
+
+def p2p_exposed(a: dict[str, np.ndarray], overlap: np.ndarray) -> np.ndarray:
+    """Pipeline send/recv time left on the critical path of each row: ``pp__p2p_overlap`` where the
+    plan overlaps it with compute (plan ``pp_overlap``), ``pp__p2p_serial`` elsewhere."""
+    fn, names, _ = G.FUNCTIONS["pp__p2p_serial"]
+    out = fn(*(a[k] for k in names))
+    if overlap.any():
+        fn, names, _ = G.FUNCTIONS["pp__p2p_overlap"]
+        out = np.where(overlap, fn(*(a[k] for k in names)), out)
+    return out
 
 
 def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:

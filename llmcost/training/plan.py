@@ -88,6 +88,7 @@ _PLAN_KEYS = (
     "fused_act",
     "fused_rope",
     "fp8_recipe",
+    "pp_overlap",
     "zero3_bucket",
     "goodput",
 )
@@ -133,6 +134,10 @@ class TrainPlan:
     fused_act: bool = True
     """The MLP activation runs as one fused kernel (with its bias). False: a gated activation runs
     ``silu`` then ``mul``, a bias its own add (:mod:`llmcost.training.compute`)."""
+    pp_overlap: bool = False
+    """Pipeline send/recvs overlapped with the adjacent chunks' compute (Megatron-Core
+    ``overlap_p2p_comm``, default for the interleaved schedule; ``pp__p2p_overlap``). Off by default:
+    blocking send/recv on the critical path (``pp__p2p_serial``); a stack sets it."""
     fused_rope: bool = True
     """The rotary embedding runs as one fused kernel per tensor (Transformer Engine, a compiler).
     False: eager PyTorch's upcast, complex multiply and downcast (:func:`llmcost.training.compute.rotary_op`)."""
@@ -435,7 +440,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    for key in ("tp_overlap", "fused_norm", "fused_act", "fused_rope"):
+    for key in ("tp_overlap", "pp_overlap", "fused_norm", "fused_act", "fused_rope"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
@@ -526,6 +531,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fact": int(p.fused_act),
         "z3b": bucket_column(p.zero3_bucket),
         "frope": int(p.fused_rope),
+        "ppo": int(p.pp_overlap),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}

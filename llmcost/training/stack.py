@@ -16,6 +16,8 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   ``fused_rope``, and ``fp8_recipe`` its ``fp8_recipe``, where its source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
   elementwise kernels, :mod:`llmcost.training.compute`); a field the profile does not document
   (``NOT_DOCUMENTED``) leaves the plan default (fused): no guess moves a prediction.
+* ``pp_overlap``: on where the profile overlaps pipeline send/recv (``pp_p2p_overlap``: every
+  schedule, or the interleaved one only, as Megatron-Core's ``overlap_p2p_comm``);
 * ``zero3_bucket``: the profile's ``zero3_gather_bucket_params`` where its ``zero3_gather_unit``
   is ``tensor`` or ``bucket`` (DeepSpeed ZeRO-3 fetches parameters in prefetch buckets of
   ``stage3_prefetch_bucket_size`` elements, one all-gather each); FSDP stacks (unit ``layer``)
@@ -90,12 +92,23 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
         if key not in out and profile.sources.get(fld, NOT_DOCUMENTED) != NOT_DOCUMENTED:
             value = getattr(profile, fld)
             out[key] = value if isinstance(value, str) else bool(value)
+    overlap = pp_overlap_of(profile)
+    if "pp_overlap" not in out and overlap != "none":
+        out["pp_overlap"] = overlap == "all" or out.get("schedule") == "interleaved"
     bucket = zero3_bucket(profile)
     if "zero3_bucket" not in out and bucket is not None:
         out["zero3_bucket"] = bucket
     device = hw.for_attention_family(profile.attention) if fused and out["attention"] == "flash" else hw
     note = f"stack: {profile.label}" + (f" ({guess})" if guess else "")
     return StackChoice(out, device, profile, note)
+
+
+def pp_overlap_of(profile: Profile) -> str:
+    """Which schedules overlap pipeline send/recv with compute under ``profile``: its documented
+    ``pp_p2p_overlap`` (``interleaved``, ``all``), else ``none``."""
+    if profile.sources.get("pp_p2p_overlap", NOT_DOCUMENTED) == NOT_DOCUMENTED:
+        return "none"
+    return str(profile.pp_p2p_overlap)
 
 
 def zero3_bucket(profile: Profile) -> float | None:
