@@ -165,6 +165,11 @@ def fp8__quantize_bytes(b_a, copies, n_el, r_q):
     return n_el*(b_a*r_q + copies)
 
 
+def moe__permute_bytes(assign, b_a, d_model, s_x, t_loc):
+    """HBM bytes of the token permutations of one MoE layer's forward (Megatron-Core"""
+    return b_a*d_model*(4*assign*s_x + 3*assign + t_loc)
+
+
 def flops__fwd_bwd(flops):
     """Model FLOPs of forward + backward (:func:`backward_flops`): ``3×`` the forward (PaLM App. B;"""
     return 3*flops
@@ -328,6 +333,7 @@ FUNCTIONS = {
     'rope__unfused_bytes': (rope__unfused_bytes, ('b_a', 'n_el'), '684fcd38b9ddab50'),
     'rope__backward_bytes': (rope__backward_bytes, ('hbm_bytes',), '8c0e70c3ff34013b'),
     'fp8__quantize_bytes': (fp8__quantize_bytes, ('b_a', 'copies', 'n_el', 'r_q'), 'd9ed43686c69cc71'),
+    'moe__permute_bytes': (moe__permute_bytes, ('assign', 'b_a', 'd_model', 's_x', 't_loc'), 'df5ab095137c08c3'),
     'flops__fwd_bwd': (flops__fwd_bwd, ('flops',), 'c603e396f908f41e'),
     'optimizer': (optimizer, ('b_g', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '1a9baa4b9ab2e1e0'),
     'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),

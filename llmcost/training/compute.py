@@ -219,12 +219,14 @@ def training_ops(
     eager: Eager = FUSED,
     rope_width: Any = 0.0,
     fp8: str | None = None,
+    moe_sort: Any = None,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``),
     the rotary embedding of ``rope_width`` query and key elements per token (:func:`rotary_op`) and,
     with ``fp8`` (a recipe of :data:`FP8_QUANTIZE`), the quantization of the fp8 GEMMs' inputs
-    (:func:`fp8_quantize_op`).
+    (:func:`fp8_quantize_op`), and in a MoE layer the token permutations (:func:`moe_permute_op`;
+    ``moe_sort`` 1 where received tokens are sorted by local expert).
     ``attention_dropout`` / ``hidden_dropout``: the model trains with dropout on the attention
     probabilities / on the attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`)."""
     out: list[TOp] = []
@@ -247,6 +249,9 @@ def training_ops(
     )
     if np.any(np.asarray(rope_width) > 0):
         out.append(rotary_op(tokens * rope_width, b_a, eager.rope))
+    permute = moe_permute_op(out, b_a, h, moe_sort)
+    if permute is not None:
+        out.append(permute)
     if fp8 is not None:
         out.append(fp8_quantize_op(out, fp8, b_a))
     return out
@@ -269,6 +274,21 @@ def rotary_op(n_el: Any, b_a: float, unfused: bool) -> TOp:
         bwd_bytes=G.rope__backward_bytes(by),
         bwd_extra=extra,
     )
+
+
+def moe_permute_op(ops: list[TOp], b_a: float, h: int, sort: Any) -> TOp | None:
+    """The token permutations of a MoE layer (``moe__permute_bytes``): the assignments are the rows
+    of its routed-expert GEMM (``experts_up``: ``m·g``), the routed tokens the rows of its router;
+    kernels: permute, unpermute and, where sorted, the two sorts; the backward moves the same
+    bytes in as many kernels. None for a dense layer."""
+    up = next((o for o in ops if o.name == "experts_up" and o.gemm is not None), None)
+    router = next((o for o in ops if o.kind == "router" and o.gemm is not None), None)
+    if up is None or router is None or sort is None:
+        return None
+    m, _n, _k, g = up.gemm
+    by = G.moe__permute_bytes(m * g, b_a, h, sort, router.gemm[0])
+    extra = 1.0 + 2.0 * np.asarray(sort, dtype=float)
+    return TOp("moe_permute", "elementwise", 0.0, 0.0, by, extra_kernels=extra, bwd_bytes=by, bwd_extra=extra)
 
 
 ROPE_EAGER_KERNELS = 3
@@ -420,10 +440,13 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
     live = (fl > 0) | (by > 0)
     if backward:
         extra = _col(
-            [G.bwd__extra_kernels(o.extra_kernels) if o.bwd_extra is None else o.bwd_extra for o in comp], nd
+            _rows(
+                [G.bwd__extra_kernels(o.extra_kernels) if o.bwd_extra is None else o.bwd_extra for o in comp]
+            ),
+            nd,
         )
     else:
-        extra = _col([o.extra_kernels for o in comp], nd)
+        extra = _col(_rows([o.extra_kernels for o in comp]), nd)
     launch = np.where(live, m.t_kernel * (1.0 + extra), 0.0)
     t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=launch).time
     return t, np.array([k == "attention" for k in kinds])

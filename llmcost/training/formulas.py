@@ -45,6 +45,14 @@ define(
     latex=r"\phi_a",
 )
 define("n_el", "1", "activation elements an elementwise operator reads per tensor pass", latex=r"n_{el}")
+define("assign", "1", "token-expert assignments one device computes per micro-batch (A)", latex="A")
+define("t_loc", "1", "tokens one device routes into a MoE layer per micro-batch", latex=r"T_{loc}")
+define(
+    "s_x",
+    "1",
+    "1 when received tokens are sorted by local expert (ep > 1, several local experts)",
+    latex="s_x",
+)
 define("r_q", "1", "reads of the 16-bit tensor an fp8 quantization makes (0 fused, 1, 2)", latex="r_q")
 define(
     "copies", "1", "fp8 copies a quantization writes (row- and column-wise: 2 on Hopper)", latex=r"n_{copy}"
@@ -537,6 +545,21 @@ def rope_backward_bytes() -> sp.Expr:
     return S("hbm_bytes")
 
 
+# --- MoE token routing -------------------------------------------------------------------------
+def moe_permute_bytes() -> sp.Expr:
+    """HBM bytes of the token permutations of one MoE layer's forward (Megatron-Core
+    ``MoEAlltoAllTokenDispatcher``, megatron/core/transformer/moe/token_dispatcher.py, with the
+    fused TE ``moe_permute`` / ``moe_unpermute`` kernels of ``--moe-permute-fusion``): permute the
+    ``t_loc`` local tokens into ``A`` expert-ordered rows (read a row per output row, write it:
+    ``2·A``), after the dispatch all-to-all sort the received rows by local expert and back before
+    the combine (``sort_chunks_by_idxs``, only with more than one local expert: ``s_x`` = 1, read
+    and write each: ``4·A``), and unpermute (read the ``A`` rows, write the ``t_loc`` probability-
+    weighted sums): ``h·b_a·(3·A + t_loc + 4·s_x·A)``. The backward permutes the gradients the same
+    way (:func:`rope_backward_bytes`: same bytes)."""
+    A = S("assign")
+    return S("d_model") * S("b_a") * (3 * A + S("t_loc") + 4 * S("s_x") * A)
+
+
 # --- fp8 quantization ----------------------------------------------------------------------------
 def fp8_quantize_bytes() -> sp.Expr:
     """HBM bytes to quantize ``n_el`` elements of the ``b_a``-byte input of fp8 GEMMs, written as
@@ -762,6 +785,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "rope__unfused_bytes": rope_unfused_bytes,
     "rope__backward_bytes": rope_backward_bytes,
     "fp8__quantize_bytes": fp8_quantize_bytes,
+    "moe__permute_bytes": moe_permute_bytes,
     "flops__fwd_bwd": fwd_bwd_flops,
     "optimizer": optimizer_time,
     "offload__cpu": offload_host,

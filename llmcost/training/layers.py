@@ -214,6 +214,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             eager=cfg.eager,
             rope_width=rope_width(spec, tpf),
             fp8=cfg.fp8,
+            moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
         )
         lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash)
         for k, v in (
@@ -228,6 +229,13 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             out[k][j] = v
     io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n, cfg)
     return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+
+
+def moe_sort(spec: ModelSpec, ep: np.ndarray) -> np.ndarray:
+    """1 where a MoE layer sorts the tokens it receives by local expert (expert parallelism with
+    more than one expert per device: Megatron-Core ``sort_chunks_by_idxs``), else 0."""
+    n_exp = spec.moe.num_experts if spec.moe is not None else 1
+    return ((ep > 1) & (np.ceil(n_exp / ep) > 1)).astype(float)
 
 
 def rope_width(spec: ModelSpec, tp: Any) -> Any:

@@ -1,0 +1,76 @@
+"""The non-GEMM passes and overlaps a training step prices beyond its GEMMs and attention: rotary
+embedding, fp8 quantization, MoE token permutation, pipeline send/recv overlap. Each must move
+the step the physical way and only where it applies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from llmcost.catalog import get_hardware, get_model_config
+from llmcost.errors import PlanError
+from llmcost.model.config import from_config
+from llmcost.training.plan import TrainPlan, evaluate
+
+H100 = get_hardware("h100-sxm")
+
+
+def _step(model: str, **plan: Any) -> Any:
+    spec = from_config(get_model_config(model), where=model)
+    base = {"gpus": 8, "dp": 8, "micro_batch": 1, "global_batch": 8, "seq_len": 4096}
+    return evaluate(spec, TrainPlan(**{**base, **plan}), H100)
+
+
+def test_eager_rope_is_slower_and_only_where_there_is_rope() -> None:
+    fused, eager = _step("llama-3.1-8b"), _step("llama-3.1-8b", fused_rope=False)
+    assert eager.step_time > fused.step_time
+    assert eager.step_time < 1.1 * fused.step_time  # a memory-bound pass, not a GEMM
+    learned = _step("gpt3-6.7b", seq_len=2048), _step("gpt3-6.7b", seq_len=2048, fused_rope=False)
+    assert learned[0].step_time == learned[1].step_time
+
+
+def test_fp8_quantization_costs_by_recipe_and_never_touches_bf16() -> None:
+    times = {
+        r: _step("llama-3.1-8b", precision="fp8", fp8_recipe=r).step_time
+        for r in ("delayed", "current", "dynamic")
+    }
+    assert times["delayed"] < times["dynamic"] < times["current"]
+    bf16 = {r: _step("llama-3.1-8b", fp8_recipe=r).step_time for r in ("delayed", "current")}
+    assert bf16["delayed"] == bf16["current"]
+
+
+def test_pipeline_overlap_never_slower_and_moot_without_a_pipeline() -> None:
+    plan = {"gpus": 32, "dp": 4, "tp": 2, "pp": 4, "global_batch": 64, "schedule": "interleaved"}
+    serial, overlapped = _step("llama-3.1-70b", **plan), _step("llama-3.1-70b", **plan, pp_overlap=True)
+    assert overlapped.step_time < serial.step_time
+    assert overlapped.breakdown["pp_p2p"] < serial.breakdown["pp_p2p"]
+    assert _step("llama-3.1-8b", pp_overlap=True).step_time == _step("llama-3.1-8b").step_time
+
+
+def test_moe_layers_pay_for_permuting_tokens() -> None:
+    """Qwen3-30B-A3B (128 experts, top-8, h 2048): the permutations move about ``3·k`` rows per token."""
+    from llmcost.training import compute as TC
+
+    ops = [
+        TC.TOp("router", "router", 1.0, 1.0, 1.0, gemm=(4096.0, 128.0, 2048.0, 1.0)),
+        TC.TOp("experts_up", "expert_gemm", 1.0, 1.0, 1.0, gemm=(2048.0, 1536.0, 2048.0, 16.0)),
+    ]
+    op = TC.moe_permute_op(ops, 2.0, 2048, 1.0)
+    assert op is not None
+    assign = 2048.0 * 16
+    assert op.bytes == pytest.approx(2048 * 2.0 * (3 * assign + 4096 + 4 * assign))
+    assert op.bwd_bytes == op.bytes
+    assert TC.moe_permute_op(ops[:1], 2.0, 2048, 1.0) is None
+
+
+@pytest.mark.parametrize(
+    ("plan", "msg"),
+    [
+        ({"fp8_recipe": "fast"}, "fp8_recipe 'fast'"),
+        ({"fused_rope": "yes"}, "fused_rope must be true or false"),
+    ],
+)
+def test_bad_pass_keys_are_one_clear_error(plan: dict[str, Any], msg: str) -> None:
+    with pytest.raises(PlanError, match=msg):
+        _step("llama-3.1-8b", **plan)
