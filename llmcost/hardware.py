@@ -59,11 +59,13 @@ class FabricTier:
 class GemmShape:
     """A device's GEMM shape figures (catalog ``gemm``; :mod:`llmcost.kernels.gemm`): ``units``
     (SMs / CUs that each run one output tile at a time), the output tile ``tile_m x tile_n`` of its
-    large-GEMM kernels, and ``k0`` (a tile's fixed cost in reduction elements)."""
+    large-GEMM kernels, ``k0`` (a tile's fixed cost in reduction elements) and ``flops_per_exp``
+    (dense 16-bit tensor FLOPs per exponential, per SM and clock: :mod:`llmcost.kernels.attention`)."""
 
     units: int
     tiles: tuple[tuple[int, int], ...]
     k0: float
+    flops_per_exp: float | None = None
 
 
 @dataclass(frozen=True)
@@ -508,7 +510,13 @@ def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
     r.text("gemm.source")
     units = r.integer("gemm.units")
     assert units is not None
-    return GemmShape(units=units, tiles=tuple((t[0], t[1]) for t in tiles), k0=float(k0))
+    fpe = data["gemm"].get("flops_per_exp")
+    if fpe is not None and (isinstance(fpe, bool) or not isinstance(fpe, (int, float)) or not 0 < fpe < 1e5):
+        raise r.fail(
+            "gemm.flops_per_exp", "a positive number (tensor FLOPs per exp2 result per SM and clock)", fpe
+        )
+    shape = GemmShape(units=units, tiles=tuple((t[0], t[1]) for t in tiles), k0=float(k0))
+    return shape if fpe is None else replace(shape, flops_per_exp=float(fpe))
 
 
 def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:

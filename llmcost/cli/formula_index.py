@@ -199,12 +199,14 @@ def _graph(area: str, mod: ModuleType) -> list[Formula]:
 
 
 def _kernels(area: str, mod: ModuleType) -> list[Formula]:
-    """The roofline time of one operator and the GEMM shape efficiency its matmuls run at."""
-    from llmcost.kernels import gemm
+    """The roofline time of one operator, the GEMM shape efficiency its matmuls run at and the
+    head-dimension factor of fused attention."""
+    from llmcost.kernels import attention, gemm
 
     return [
         Formula(area, "roofline", mod.expression, lambda: [("T_op", mod.expression())]),
         Formula(area, "gemm_shape", gemm.expression, lambda: [("eta_shape", gemm.expression())]),
+        Formula(area, "attention_head", attention.expression, lambda: [("eta_head", attention.expression())]),
     ]
 
 

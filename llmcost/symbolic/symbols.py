@@ -133,6 +133,10 @@ define("tile_m", "1", "rows of a GEMM output tile (T_m)", latex="T_m")
 define("tile_n", "1", "columns of a GEMM output tile (T_n)", latex="T_n")
 define("k0", "1", "per-tile fixed cost of a GEMM in reduction elements (k_0)", latex="k_0")
 
+define("flops_per_exp", "1", "dense 16-bit tensor FLOPs per exp2 result, per SM and clock (R)", latex="R")
+define("d_qk", "1", "query / key head dimension of an attention (d_qk)", latex="d_{qk}")
+define("d_v_head", "1", "value head dimension of an attention (d_v)", latex="d_v")
+
 # --- GEMM shape ----------------------------------------------------------------------------------
 define("gemm_m", "1", "rows of one GEMM (m)", latex="m")
 define("gemm_n", "1", "columns of one GEMM (n)", latex="n")

@@ -10,7 +10,7 @@ priced by the roofline), FLOPs, and the exposed TP / CP / EP communication of th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -18,6 +18,7 @@ import numpy as np
 from llmcost.collectives.grid import collective_v, group_gpn
 from llmcost.graph.ops import model_values
 from llmcost.hardware import Hardware
+from llmcost.kernels.attention import head_factor
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training import compute as TC
@@ -192,6 +193,9 @@ def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
 def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg: OpConfig) -> LayerTable:
     """:class:`LayerTable` of one configuration group (every layer shape, then the io stages)."""
     mach = machine(hw, cfg.prec)
+    fpe = mach.gemm.flops_per_exp if mach.gemm is not None else None
+    eta_attn = min(1.0, mach.eta_attn * float(head_factor(spec.head_dim, spec.v_head_dim, fpe)))
+    mach = replace(mach, eta_attn=eta_attn)
     tpf, cpf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.mb))
     t_sp = np.where(cfg.sp == 1, tpf, 1.0)
     tokens_dev = mbf * seq / cpf

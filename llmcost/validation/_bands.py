@@ -4,24 +4,24 @@ Per feature key: (10th, 90th percentile of true/predicted - 1 of throughput, cas
 the leave-one-source-out residuals of the shipped training cases (llmcost.validation.bands)."""
 # ruff: noqa
 
-CASES_DIGEST = 'f3b79483c41da6c2'
+CASES_DIGEST = '05fdc23e5bdb9669'
 
 BANDS = {
-    '*': (-0.2702, 0.1775, 180),
-    'Google tpu': (-0.143, 0.1407, 23),
-    'Google tpu|moe=False': (-0.143, 0.1407, 23),
-    'Google tpu|zero3=True|moe=False': (-0.143, 0.1407, 23),
-    'NVIDIA Ampere': (-0.1632, 0.0929, 82),
-    'NVIDIA Ampere|moe=False': (-0.1632, 0.0929, 82),
-    'NVIDIA Ampere|zero3=False|moe=False': (-0.031, 0.0941, 61),
-    'NVIDIA Ampere|zero3=True|moe=False': (-0.3207, 0.0021, 21),
-    'NVIDIA Blackwell': (-0.4482, 0.2323, 12),
-    'NVIDIA Blackwell|moe=False': (-0.3261, 0.1311, 7),
-    'NVIDIA Blackwell|moe=True': (-0.5023, 0.6343, 5),
-    'NVIDIA Blackwell|zero3=False|moe=False': (-0.3437, 0.1513, 6),
-    'NVIDIA Blackwell|zero3=False|moe=True': (-0.5023, 0.6343, 5),
-    'NVIDIA Hopper': (-0.3035, 0.273, 62),
-    'NVIDIA Hopper|moe=False': (-0.273, 0.278, 59),
-    'NVIDIA Hopper|zero3=False|moe=False': (-0.2341, 0.3108, 29),
-    'NVIDIA Hopper|zero3=True|moe=False': (-0.3369, -0.0703, 30),
+    '*': (-0.2369, 0.1879, 180),
+    'Google tpu': (-0.142, 0.1466, 23),
+    'Google tpu|moe=False': (-0.142, 0.1466, 23),
+    'Google tpu|zero3=True|moe=False': (-0.142, 0.1466, 23),
+    'NVIDIA Ampere': (-0.161, 0.0929, 82),
+    'NVIDIA Ampere|moe=False': (-0.161, 0.0929, 82),
+    'NVIDIA Ampere|zero3=False|moe=False': (-0.0463, 0.0941, 61),
+    'NVIDIA Ampere|zero3=True|moe=False': (-0.3207, 0.0358, 21),
+    'NVIDIA Blackwell': (-0.4367, 0.1801, 12),
+    'NVIDIA Blackwell|moe=False': (-0.273, 0.0641, 7),
+    'NVIDIA Blackwell|moe=True': (-0.4792, 0.6632, 5),
+    'NVIDIA Blackwell|zero3=False|moe=False': (-0.2925, 0.0873, 6),
+    'NVIDIA Blackwell|zero3=False|moe=True': (-0.4792, 0.6632, 5),
+    'NVIDIA Hopper': (-0.2684, 0.3143, 62),
+    'NVIDIA Hopper|moe=False': (-0.2398, 0.3157, 59),
+    'NVIDIA Hopper|zero3=False|moe=False': (-0.1676, 0.3717, 29),
+    'NVIDIA Hopper|zero3=True|moe=False': (-0.321, -0.0209, 30),
 }

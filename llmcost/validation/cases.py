@@ -181,11 +181,24 @@ def run_case(case: dict[str, Any]) -> CaseResult:
     return res
 
 
+MEMORY_METRICS = ("memory_gib_per_gpu",)
+"""Metrics that measure memory, not time: summarized apart (``<kind>_memory``) and never used to fit
+a speed figure."""
+
+
+def summary_group(kind: str, metric: str) -> str:
+    """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
+    peak-memory prediction is a different model from the step time; mixing their errors would hide
+    both)."""
+    return f"{kind}_memory" if metric in MEMORY_METRICS else kind
+
+
 def summarize(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
-    """Per kind: count, evaluated, median / mean / max absolute relative error, within tolerance."""
+    """Per kind (memory metrics apart, :func:`summary_group`): count, evaluated, median / mean / max
+    absolute relative error, within tolerance."""
     out: dict[str, dict[str, Any]] = {}
-    for kind in sorted({r.kind for r in results}):
-        rs = [r for r in results if r.kind == kind]
+    for kind in sorted({summary_group(r.kind, r.metric) for r in results}):
+        rs = [r for r in results if summary_group(r.kind, r.metric) == kind]
         errs = [abs(r.error) for r in rs if r.error is not None]
         tol = [r for r in rs if r.error is not None and r.tolerance is not None]
         out[kind] = {
@@ -215,7 +228,7 @@ def by_source(
     signed median shows a source family the model is biased on."""
     groups: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(cases):
-        groups.setdefault((str(c["kind"]), source_key(c)), []).append(i)
+        groups.setdefault((summary_group(str(c["kind"]), results[i].metric), source_key(c)), []).append(i)
     rows = []
     for (kind, src), idx in groups.items():
         errs = [results[i].error for i in idx if results[i].error is not None]

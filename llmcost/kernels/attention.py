@@ -1,0 +1,46 @@
+"""Fused-attention efficiency by head dimension: the softmax's exponentials against the matmuls.
+
+``η_head(d_qk, d_v) = f(d_qk + d_v) / f(2·128)``, ``f(w) = 1 / (1 + R / (2·w))``
+
+A fused attention kernel (FlashAttention 1-3, cuDNN) computes, per (query, key) score, ``2·d_qk``
+FLOPs for ``QKᵀ`` and ``2·d_v`` for ``PV`` on the tensor cores, and one exponential on the special
+function units, which are far slower: H100 SXM "has 989 TFLOPS of FP16 matmul but only 3.9 TFLOPS of
+special functions" (Shah et al. 2024, FlashAttention-3, arXiv 2407.08608, §3). ``R`` is that ratio per
+SM and clock (catalog ``gemm.flops_per_exp``: dense 16-bit tensor FLOPs per clock per SM over the 16
+exp2 results per clock per SM of the CUDA C Programming Guide throughput table, compute capability
+8.x-10.x): when the exponentials do not overlap the matmuls, the matmul share of the time is
+``f``. Small heads spend relatively more on the softmax: at ``R = 256`` (Hopper) ``f`` is 0.50 / 0.67 /
+0.80 at head dim 64 / 128 / 256, the ratios 0.75 / 1 / 1.20 that FlashAttention-3 measures on H100
+(FP16 forward, Fig. 5: about 497 / 648 / 756 TFLOPS at 16k tokens). The catalog's attention
+figures are measured at head dim 128, so the factor is 1 there.
+
+Everything is numpy-vectorized; :func:`expression` is the same formula in sympy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+REFERENCE_WIDTH = 2 * 128
+"""``d_qk + d_v`` at which the catalog's attention figures are measured (head dim 128)."""
+
+
+def head_factor(d_qk: Any, d_v: Any, flops_per_exp: float | None) -> Any:
+    """``η_head`` (module docstring); 1 without the device figure."""
+    if flops_per_exp is None:
+        return np.ones(np.broadcast(np.asarray(d_qk), np.asarray(d_v)).shape)
+    w = np.asarray(d_qk, dtype=float) + np.asarray(d_v, dtype=float)
+    f = 1.0 / (1.0 + flops_per_exp / (2.0 * w))
+    return f * (1.0 + flops_per_exp / (2.0 * REFERENCE_WIDTH))
+
+
+def expression() -> Any:
+    """``η_head`` as a sympy expression in the registered symbols (imports sympy)."""
+    import sympy as sp
+
+    from llmcost.symbolic.symbols import sym
+
+    r, w = sym("flops_per_exp"), sym("d_qk") + sym("d_v_head")
+    return (1 + r / (2 * sp.Integer(REFERENCE_WIDTH))) / (1 + r / (2 * w))
