@@ -74,3 +74,26 @@ def test_moe_layers_pay_for_permuting_tokens() -> None:
 def test_bad_pass_keys_are_one_clear_error(plan: dict[str, Any], msg: str) -> None:
     with pytest.raises(PlanError, match=msg):
         _step("llama-3.1-8b", **plan)
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        {"gpus": 64, "dp": 64, "ep": 8, "distributed_optimizer": True, "global_batch": 64},
+        {"gpus": 64, "dp": 32, "tp": 2, "ep": 4, "zero": 1, "global_batch": 64},
+        {"gpus": 16, "dp": 16, "ep": 8, "global_batch": 16},
+    ],
+)
+def test_the_optimizer_step_updates_exactly_the_states_a_device_holds(plan: dict[str, Any]) -> None:
+    """The step's optimizer pass reads and writes the fp32 master weight and Adam moments of the
+    parameters whose states the device holds (memory ``optimizer`` / 12 bytes): a sharded MoE
+    optimizer shards the experts over their expert-data-parallel ranks, no further."""
+    from llmcost.training import _generated as G
+
+    r = _step("mixtral-8x7b", seq_len=2048, **plan)
+    psi_mem = r.memory["optimizer"] / 12.0
+    b_g = 2.0 if plan.get("zero") else 4.0
+    psi_time = r.breakdown["optimizer"] / float(
+        G.optimizer(b_g, 2.0, H100.memory_efficiency, H100.memory_bandwidth, 1.0)
+    )
+    assert psi_time == pytest.approx(psi_mem, rel=1e-9)

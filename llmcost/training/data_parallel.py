@@ -120,9 +120,9 @@ def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray,
     its optimizer shard, through ``optimizer``; with offload the step runs on the host instead."""
     dense, expert, dpc, exp_dp = sp.dense, sp.expert, p.dpc, p.exp_dp
     z_o = np.where(p.dist_opt | (p.zero > 0), dpc, 1)
-    psi_opt = np.where(
-        z_o > 1, (dense + expert * dpc / np.maximum(exp_dp, 1) / np.maximum(dpc, 1)) / z_o, dense + expert
-    )
+    # the memory rule (memory__optimizer): dense states over z_o ranks, expert states over at most
+    # the expert-data-parallel ranks that hold the same experts
+    psi_opt = dense / z_o + expert / np.minimum(z_o, np.maximum(exp_dp, 1))
     off = p.c["offload"]
     t_opt = G.optimizer(p.b_g, p.b_w, hw.memory_efficiency, hw.memory_bandwidth, psi_opt)
     t_off = np.zeros(p.n)
