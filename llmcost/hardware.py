@@ -60,12 +60,14 @@ class GemmShape:
     """A device's GEMM shape figures (catalog ``gemm``; :mod:`llmcost.kernels.gemm`): ``units``
     (SMs / CUs that each run one output tile at a time), the output tile ``tile_m x tile_n`` of its
     large-GEMM kernels, ``k0`` (a tile's fixed cost in reduction elements) and ``flops_per_exp``
-    (dense 16-bit tensor FLOPs per exponential, per SM and clock: :mod:`llmcost.kernels.attention`)."""
+    (dense 16-bit tensor FLOPs per exponential, per SM and clock: :mod:`llmcost.kernels.attention`) and
+    ``collective_sms`` (SMs an NCCL collective holds while it runs: :func:`llmcost.training.data_parallel.comm_share`)."""
 
     units: int
     tiles: tuple[tuple[int, int], ...]
     k0: float
     flops_per_exp: float | None = None
+    collective_sms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -515,8 +517,16 @@ def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
         raise r.fail(
             "gemm.flops_per_exp", "a positive number (tensor FLOPs per exp2 result per SM and clock)", fpe
         )
-    shape = GemmShape(units=units, tiles=tuple((t[0], t[1]) for t in tiles), k0=float(k0))
-    return shape if fpe is None else replace(shape, flops_per_exp=float(fpe))
+    csm = data["gemm"].get("collective_sms")
+    if csm is not None and (isinstance(csm, bool) or not isinstance(csm, int) or not 0 <= csm < units):
+        raise r.fail("gemm.collective_sms", f"an integer of SMs below units ({units})", csm)
+    return GemmShape(
+        units=units,
+        tiles=tuple((t[0], t[1]) for t in tiles),
+        k0=float(k0),
+        flops_per_exp=None if fpe is None else float(fpe),
+        collective_sms=csm,
+    )
 
 
 def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:

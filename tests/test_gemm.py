@@ -91,6 +91,14 @@ def test_reproduces_the_published_sm90_sweep() -> None:
         ({"units": 132, "tiles": [[128, 256]], "k_overhead": -1, "source": "s"}, "gemm.k_overhead"),
         ({"units": 0, "tiles": [[128, 256]], "k_overhead": 1, "source": "s"}, "gemm.units"),
         ([1, 2], "gemm"),
+        (
+            {"units": 132, "tiles": [[128, 256]], "k_overhead": 1, "collective_sms": 140, "source": "s"},
+            "gemm.collective_sms",
+        ),
+        (
+            {"units": 132, "tiles": [[128, 256]], "k_overhead": 1, "flops_per_exp": 0, "source": "s"},
+            "gemm.flops_per_exp",
+        ),
     ],
 )
 def test_a_bad_gemm_entry_names_the_key(gemm: object, wrong: str) -> None:

@@ -274,13 +274,19 @@ def test_zero3_overlap_is_per_layer_not_per_step() -> None:
     communication is below its total compute (a per-step max() would hide it)."""
     L, t_f, t_b, ag, rs = 10, 1.0, 2.0, 0.12, 0.02
     assert L * (2 * ag + rs) < t_f + t_b
-    x = float(G.zero3(L, 1, t_b, t_f, 0.0, ag, rs, 0.0))
+    x = float(G.zero3(L, 1, 0.0, t_b, t_f, 0.0, ag, rs, 0.0))
     assert x == pytest.approx(ag + (L - 1) * (ag - t_f / L) + ag + rs)
     # compute-bound: only the first gathers and the last reduce-scatter are exposed, per micro-batch
-    assert float(G.zero3(L, 4, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0)) == pytest.approx(4 * (3 * 0.01 + 0.01))
+    assert float(G.zero3(L, 4, 0.0, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0)) == pytest.approx(
+        4 * (3 * 0.01 + 0.01)
+    )
+    # ... plus, where the collectives hold a share s of the SMs, that share of the overlapped ones
+    s = 0.15
+    got = float(G.zero3(L, 4, s, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0))
+    assert got == pytest.approx(4 * (3 * 0.01 + 0.01) + 4 * (L - 1) * s * (3 * 0.01 + 0.01))
     # communication-bound: each pass takes L·comm + one layer of compute
     fwd = L * 1.0 + t_f / L
-    assert float(G.zero3(L, 1, t_b, t_f, 0.0, 1.0, 0.0, 0.0)) == pytest.approx(
+    assert float(G.zero3(L, 1, 0.0, t_b, t_f, 0.0, 1.0, 0.0, 0.0)) == pytest.approx(
         (fwd - t_f) + (L * 1.0 + t_b / L - t_b)
     )
 

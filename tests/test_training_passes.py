@@ -97,3 +97,20 @@ def test_the_optimizer_step_updates_exactly_the_states_a_device_holds(plan: dict
         G.optimizer(b_g, 2.0, H100.memory_efficiency, H100.memory_bandwidth, 1.0)
     )
     assert psi_time == pytest.approx(psi_mem, rel=1e-9)
+
+
+def test_an_overlapped_collective_takes_its_sms_from_compute() -> None:
+    """A100 (16 of 108 SMs held by NCCL): ZeRO-3 plans expose the SM share of their hidden gathers;
+    a device without the figure exposes only what exceeds compute."""
+    from llmcost.training.data_parallel import comm_share
+
+    a100 = get_hardware("a100-sxm4-80gb")
+    assert comm_share(a100) == pytest.approx(16 / 108)
+    assert comm_share(get_hardware("mi300x")) == 0.0
+    spec = from_config(get_model_config("llama-3.1-8b"), where="t")
+    plan = TrainPlan(gpus=64, dp=64, zero=3, micro_batch=1, global_batch=64, seq_len=4096, gpus_per_node=8)
+    with_sms = evaluate(spec, plan, a100).breakdown["zero3_comm"]
+    without = evaluate(spec, plan, a100.with_overrides({"gemm": {"collective_sms": 0}})).breakdown[
+        "zero3_comm"
+    ]
+    assert with_sms > without

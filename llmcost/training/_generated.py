@@ -55,9 +55,9 @@ def pipeline__zero_bubble(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
     return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
 
 
-def dp__overlap(n_buckets, t_ag, t_bwd, t_dp, t_fwd):
+def dp__overlap(n_buckets, s_comm, t_ag, t_bwd, t_dp, t_fwd):
     """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward"""
-    return numpy.maximum(t_ag/n_buckets, t_ag - t_fwd) + numpy.maximum(t_dp/n_buckets, -t_bwd + t_dp)
+    return numpy.maximum(numpy.maximum(t_ag/n_buckets, s_comm*t_ag), t_ag - t_fwd) + numpy.maximum(numpy.maximum(t_dp/n_buckets, s_comm*t_dp), -t_bwd + t_dp)
 
 
 def dp__serial(t_ag, t_dp):
@@ -65,9 +65,9 @@ def dp__serial(t_ag, t_dp):
     return t_ag + t_dp
 
 
-def zero3(layers_stage, n_micro, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
+def zero3(layers_stage, n_micro, s_comm, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
     """ZeRO-3 / FSDP FULL_SHARD, overlapped layer by layer (not per step): per micro-batch, each"""
-    return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(0, t_z3_ag + t_z3_rs - t_bwd/layers_stage))
+    return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(s_comm*(t_z3_ag + t_z3_rs), t_z3_ag + t_z3_rs - t_bwd/layers_stage))
 
 
 def zero3__collectives(psi_layer, z3_bucket):
@@ -311,9 +311,9 @@ FUNCTIONS = {
     'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'c4a8b2f574e3c510'),
     'pipeline__interleaved': (pipeline__interleaved, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc', 'v_stages'), '278212617234d0e5'),
     'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'e125ecdd123884cf'),
-    'dp__overlap': (dp__overlap, ('n_buckets', 't_ag', 't_bwd', 't_dp', 't_fwd'), '6c2ffedbaa7880e9'),
+    'dp__overlap': (dp__overlap, ('n_buckets', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), '8f41f8ec44063821'),
     'dp__serial': (dp__serial, ('t_ag', 't_dp'), '4ae7d94d64d1bd2f'),
-    'zero3': (zero3, ('layers_stage', 'n_micro', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), 'ea3417ee4e405c05'),
+    'zero3': (zero3, ('layers_stage', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), '3658184aed560224'),
     'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),
     'zero3__collective_bytes': (zero3__collective_bytes, ('layer_bytes', 'n_z3'), 'cdecf2bb964551bc'),
     'zero3__layer_comm': (zero3__layer_comm, ('n_z3', 't_z3_one'), 'c523583b06582006'),

@@ -107,12 +107,25 @@ def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> Da
     z3_rc = (p.c["rc"] == RECOMPUTE.index("full")).astype(float)  # full recompute gathers a third time
     n_buckets = np.maximum(1.0, (sp.dense + sp.expert) / BUCKET_PARAMS)
     overlap = p.c["overlap"] == 1
-    dp_exposed = G.dp__overlap(n_buckets, dc.t_ag, st.t_b, dc.t_dp, st.t_f)
+    s_comm = comm_share(hw)
+    dp_exposed = G.dp__overlap(n_buckets, s_comm, dc.t_ag, st.t_b, dc.t_dp, st.t_f)
     if not overlap.all():
         dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(dc.t_ag, dc.t_dp))
-    z3_exposed = np.where(z3, G.zero3(st.n_lay, p.m, st.t_b, st.t_f, st.t_rc, dc.z3_ag, dc.z3_rs, z3_rc), 0.0)
+    z3_exposed = np.where(
+        z3, G.zero3(st.n_lay, p.m, s_comm, st.t_b, st.t_f, st.t_rc, dc.z3_ag, dc.z3_rs, z3_rc), 0.0
+    )
     t_opt, t_off = optimizer_step(hw, p, sp)
     return DataParallelTimes(dc, n_buckets, dp_exposed, z3_rc, z3_exposed, t_opt, t_off)
+
+
+def comm_share(hw: Hardware) -> float:
+    """Share of the device's SMs an overlapped NCCL collective holds (``s_comm`` of
+    :func:`llmcost.training.formulas._overlapped`): the catalog's ``gemm.collective_sms`` over its
+    ``gemm.units``; 0 where the entry does not say."""
+    g = hw.gemm_shape
+    if g is None or g.collective_sms is None:
+        return 0.0
+    return g.collective_sms / g.units
 
 
 def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray]:

@@ -131,6 +131,12 @@ define(
     "t_comm_mb", "s", "exposed TP / CP / EP communication of one micro-batch on one device", latex=r"t_{comm}"
 )
 define("t_p2p", "s", "one pipeline send/recv of one micro-batch's boundary activations", latex=r"t_{p2p}")
+define(
+    "s_comm",
+    "1",
+    "share of the SMs an overlapped NCCL collective holds (its thread blocks / SMs)",
+    latex="s_c",
+)
 define("t_pp_p2p", "s", "pipeline send/recv time left on the critical path over the step", latex=r"T_{p2p}")
 define(
     "t_dp", "s", "data-parallel gradient reduction (all-reduce or reduce-scatter) per step", latex=r"T_{dp}"
@@ -311,14 +317,24 @@ def pp_p2p_overlap() -> sp.Expr:
     return 2 * (S("pp") - 1) * t + m * v * steady
 
 
+def _overlapped(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
+    """Time a collective ``t_comm`` adds to the compute ``t_compute`` it overlaps: NCCL's thread
+    blocks hold ``s_comm`` of the SMs while it runs ("NCCL CTAs won't share an SM with compute
+    kernels"; a DGX with 8 NICs uses 16 SMs: NVIDIA/nccl #689, maintainer), so the compute loses that
+    share of its rate for ``t_comm``: the pair takes ``max(t_comm, t_compute + s_comm·t_comm)``,
+    i.e. adds ``max(t_comm − t_compute, s_comm·t_comm)`` [derived]."""
+    return sp.Max(t_comm - t_compute, S("s_comm") * t_comm)
+
+
 def dp_exposed_overlap() -> sp.Expr:
     """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward
-    (PyTorch DDP buckets; Megatron --overlap-grad-reduce): the part longer than the backward is
-    exposed and the last bucket never hides, ``max(T_dp − t_b, T_dp/n_bk)``; the parameter
-    all-gather of a sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
+    (PyTorch DDP buckets; Megatron --overlap-grad-reduce): the part longer than the backward, or
+    the compute the collective's SMs take from it (:func:`_overlapped`), is exposed and the last
+    bucket never hides, ``max(T_dp − t_b, s_comm·T_dp, T_dp/n_bk)``; the parameter all-gather of a
+    sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
     [derived: exposed = max(0, communication − overlapping compute)]."""
-    return sp.Max(S("t_dp") - S("t_bwd"), S("t_dp") / S("n_buckets")) + sp.Max(
-        S("t_ag") - S("t_fwd"), S("t_ag") / S("n_buckets")
+    return sp.Max(_overlapped(S("t_dp"), S("t_bwd")), S("t_dp") / S("n_buckets")) + sp.Max(
+        _overlapped(S("t_ag"), S("t_fwd")), S("t_ag") / S("n_buckets")
     )
 
 
@@ -331,12 +347,14 @@ def dp_exposed_serial() -> sp.Expr:
 def _prefetched(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
     """Exposed time of a pass over ``L_s`` layers whose per-layer communication ``t_comm`` is
     prefetched under the previous layer's compute ``t_compute/L_s``: the first layer's
-    communication cannot overlap, each later layer exposes what exceeds one layer of compute,
-    ``t_comm + (L_s − 1)·max(0, t_comm − t_compute/L_s)``: a compute-bound pass exposes one layer's
-    communication, a communication-bound one takes ``L_s·t_comm + t_compute/L_s`` in all
-    [derived: exposed = max(0, communication − overlapping compute)]."""
+    communication cannot overlap, each later layer exposes what exceeds one layer of compute or
+    the compute its SMs take (:func:`_overlapped`),
+    ``t_comm + (L_s − 1)·max(t_comm − t_compute/L_s, s_comm·t_comm)``: a compute-bound pass exposes
+    one layer's communication and the SM share of the rest, a communication-bound one takes
+    ``L_s·t_comm + t_compute/L_s`` in all [derived: exposed = max(0, communication − overlapping
+    compute)]."""
     L = S("layers_stage")
-    return t_comm + (L - 1) * sp.Max(t_comm - t_compute / L, 0)
+    return t_comm + (L - 1) * _overlapped(t_comm, t_compute / L)
 
 
 def zero3_exposed() -> sp.Expr:

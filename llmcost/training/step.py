@@ -35,7 +35,7 @@ from llmcost.training import _generated as G
 from llmcost.training.base import PRECISIONS, ZMODES
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
-from llmcost.training.data_parallel import DataParallelTimes, data_parallel
+from llmcost.training.data_parallel import DataParallelTimes, comm_share, data_parallel
 from llmcost.training.layers import LayerTable, ModelLayers, layer_table
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline
@@ -122,13 +122,15 @@ def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> d
         "memory_bytes": total,
         "memory_gib_per_gpu": total / GIB,
         **{f"memory_{k}": x for k, x in mem.items()},
-        **_times(p, st, pipe, dpt),
+        **_times(p, st, pipe, dpt, comm_share(hw)),
     }
     out.update(_rates(hw, p, fl, total, step, out["tokens_per_s"], tokens))
     return out
 
 
-def _times(p: Plans, st: StageTimes, pipe: PipelineTimes, dpt: DataParallelTimes) -> dict[str, np.ndarray]:
+def _times(
+    p: Plans, st: StageTimes, pipe: PipelineTimes, dpt: DataParallelTimes, s_comm: float
+) -> dict[str, np.ndarray]:
     """The step's breakdown (:data:`BREAKDOWN`) and the step expression's values (:data:`VALUES`)."""
     m, t_f, t_b, t_rc, t_comm = p.m, st.t_f, st.t_b, st.t_rc, pipe.t_comm
     return {
@@ -153,6 +155,7 @@ def _times(p: Plans, st: StageTimes, pipe: PipelineTimes, dpt: DataParallelTimes
         "t_comm_mb": t_comm,
         "t_p2p": pipe.t_p2p,
         "t_pp_p2p": pipe.t_pp_p2p,
+        "s_comm": np.full(p.n, s_comm),
         "t_dp": dpt.coll.t_dp,
         "t_ag": dpt.coll.t_ag,
         "n_buckets": dpt.n_buckets,
@@ -226,6 +229,7 @@ VALUES = (
     "t_comm_mb",
     "t_p2p",
     "t_pp_p2p",
+    "s_comm",
     "t_dp",
     "t_ag",
     "n_buckets",
