@@ -429,12 +429,30 @@ def plan_dict(
         "schedule": sched,
         "virtual_stages": int(c["v"][i]) if sched == "interleaved" else None,
         "precision": PREC[int(c["prec"][i])],
+        **_stack_keys(c, i),
     }
     if tokens:
         plan["tokens"] = tokens
     if stack is not None:
         plan["stack"] = stack
     return {k: v for k, v in plan.items() if v is not None}
+
+
+def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
+    """The plan keys a stack decides, as row ``i`` has them (so the plan costs what the row costs
+    with or without the stack): attention, DP and pipeline overlap, fused kernels, fp8 recipe and
+    ZeRO-3 bucket."""
+    auto, flash = bool(c["auto"][i]), bool(c["flash"][i])
+    return {
+        "attention": "auto" if auto else ("flash" if flash else "materialized"),
+        "overlap_dp": bool(c["overlap"][i]),
+        "pp_overlap": bool(c["ppo"][i]),
+        "fused_norm": bool(c["fnorm"][i]),
+        "fused_act": bool(c["fact"][i]),
+        "fused_rope": bool(c["frope"][i]),
+        "fp8_recipe": FP8_RECIPES[int(c["fp8r"][i])],
+        "zero3_bucket": int(c["z3b"][i]) or None,
+    }
 
 
 def default_seq(spec: ModelSpec) -> int:
