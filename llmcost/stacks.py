@@ -505,6 +505,11 @@ def _pytorch_native() -> list[Profile]:
             "pytorch/torchtitan torchtitan/models/llama/model.py FeedForward.forward: w2(F.silu(w1(x)) * w3(x)), "
             "eager silu and mul kernels; compile false in the llama3 tomls (torch.compile, opt-in, fuses them)",
         ),
+        "fused_cross_entropy": (
+            False,
+            "pytorch/torchtitan train.py (2024-2025) loss_fn: torch.nn.functional.cross_entropy(pred.flatten(0, 1).float(), "
+            "labels.flatten(0, 1)), eager, on an fp32 upcast of the logits",
+        ),
         "fused_rope": (
             False,
             "pytorch/torchtitan torchtitan/models/llama/model.py apply_rotary_emb: view_as_complex(x.float()), "

@@ -114,3 +114,11 @@ def test_an_overlapped_collective_takes_its_sms_from_compute() -> None:
         "zero3_comm"
     ]
     assert with_sms > without
+
+
+def test_eager_cross_entropy_holds_more_logits_memory_and_no_time() -> None:
+    """torchtitan's eager loss (bf16 logits, fp32 upcast, log_softmax output: 10 bytes per logit)
+    against a fused vocabulary-parallel one (4 bytes): memory only."""
+    fused, eager = _step("llama-3.1-8b"), _step("llama-3.1-8b", fused_ce=False)
+    assert eager.memory["logits"] == pytest.approx(2.5 * fused.memory["logits"])
+    assert eager.step_time == fused.step_time

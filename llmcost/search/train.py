@@ -311,6 +311,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
+    cols["fce"] = np.ones(n, dtype=np.int64)  # fused cross-entropy (the plan default)
     for k, v in shared.items():
         cols[k] = np.full(n, v, dtype=np.int64)
     if shared.get("ppo") == -1:
@@ -330,7 +331,12 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
     p = choice.plan
     flash = int(p["attention"] == "flash")
     shared = {"flash": flash, "auto": 0, "overlap": int(bool(p["overlap_dp"]))}
-    for key, col in (("fused_norm", "fnorm"), ("fused_act", "fact"), ("fused_rope", "frope")):
+    for key, col in (
+        ("fused_norm", "fnorm"),
+        ("fused_act", "fact"),
+        ("fused_rope", "frope"),
+        ("fused_ce", "fce"),
+    ):
         if key in p:
             shared[col] = int(bool(p[key]))
     if "fp8_recipe" in p:
@@ -450,6 +456,7 @@ def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
         "fused_norm": bool(c["fnorm"][i]),
         "fused_act": bool(c["fact"][i]),
         "fused_rope": bool(c["frope"][i]),
+        "fused_ce": bool(c["fce"][i]),
         "fp8_recipe": FP8_RECIPES[int(c["fp8r"][i])],
         "zero3_bucket": int(c["z3b"][i]) or None,
     }

@@ -250,9 +250,9 @@ def memory__activations(act_dense, act_moe, act_work, inflight, layers_dense, la
     return act_work + inflight*(act_dense*layers_dense + act_moe*layers_moe)
 
 
-def memory__logits(cp, micro_batch, seq, tp, vocab):
-    """fp32 logits of one micro-batch over the device's vocabulary shard on the last stage,"""
-    return 4*micro_batch*seq*vocab/(cp*tp)
+def memory__logits(b_ce, cp, micro_batch, seq, tp, vocab):
+    """Logits of one micro-batch over the device's vocabulary shard on the last stage at their"""
+    return b_ce*micro_batch*seq*vocab/(cp*tp)
 
 
 def memory__buffers(b_w, n_layers, psi, psi_e):
@@ -350,7 +350,7 @@ FUNCTIONS = {
     'memory__gradients': (memory__gradients, ('b_g', 'd_edp', 'psi', 'psi_e', 'z_g'), '5f30eab0aee2fc83'),
     'memory__optimizer': (memory__optimizer, ('b_o', 'd_edp', 'psi', 'psi_e', 'z_o'), 'fae3a0856cd17d17'),
     'memory__activations': (memory__activations, ('act_dense', 'act_moe', 'act_work', 'inflight', 'layers_dense', 'layers_moe'), '652c1c3c145a07b8'),
-    'memory__logits': (memory__logits, ('cp', 'micro_batch', 'seq', 'tp', 'vocab'), '786a37a0e3c559a8'),
+    'memory__logits': (memory__logits, ('b_ce', 'cp', 'micro_batch', 'seq', 'tp', 'vocab'), '93062da83092130e'),
     'memory__buffers': (memory__buffers, ('b_w', 'n_layers', 'psi', 'psi_e'), 'a7f279a8aaf1eabe'),
     'inflight__1f1b': (inflight__1f1b, ('n_micro', 'pp'), '661bd080d338c84b'),
     'inflight__gpipe': (inflight__gpipe, ('n_micro',), '037a01fed1d1127f'),

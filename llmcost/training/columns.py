@@ -40,6 +40,7 @@ COLS = (
     "frope",
     "fp8r",
     "ppo",
+    "fce",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -47,7 +48,7 @@ FlashAttention), offload index, DP overlap, TP communication overlap, fused norm
 (plan ``fused_norm`` / ``fused_act``), ZeRO-3 parameters per collective (plan ``zero3_bucket``; 0:
 one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 quantization recipe
 (plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
-overlapped (plan ``pp_overlap``)."""
+overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``)."""
 
 
 @dataclass(frozen=True)

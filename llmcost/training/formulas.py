@@ -137,6 +137,7 @@ define(
     "share of the SMs an overlapped NCCL collective holds (its thread blocks / SMs)",
     latex="s_c",
 )
+define("b_ce", "B", "bytes per logit at the loss's peak (4 fused cross-entropy, 10 eager)", latex=r"b_{ce}")
 define("t_pp_p2p", "s", "pipeline send/recv time left on the critical path over the step", latex=r"T_{p2p}")
 define(
     "t_dp", "s", "data-parallel gradient reduction (all-reduce or reduce-scatter) per step", latex=r"T_{dp}"
@@ -710,9 +711,13 @@ def activation_bytes() -> sp.Expr:
 
 
 def logits_bytes() -> sp.Expr:
-    """fp32 logits of one micro-batch over the device's vocabulary shard on the last stage,
-    ``4·(s/c)·b·V/t`` ([MEG-mem] theoretical_memory_usage.py, output layer)."""
-    return 4 * S("seq") / S("cp") * S("micro_batch") * S("vocab") / S("tp")
+    """Logits of one micro-batch over the device's vocabulary shard on the last stage at their
+    peak, ``b_ce·(s/c)·b·V/t``: ``b_ce`` 4 with a fused vocabulary-parallel cross-entropy (fp32
+    logits: [MEG-mem] theoretical_memory_usage.py, output layer), 10 with the eager one (plan
+    ``fused_ce`` false): the bf16 logits, their fp32 upcast and log_softmax's fp32 output coexist
+    (pytorch/torchtitan train.py ``loss_fn``: ``cross_entropy(pred.flatten(0, 1).float(), ...)``;
+    ``F.cross_entropy`` = ``log_softmax`` + ``nll_loss``, log_softmax saving its output)."""
+    return S("b_ce") * S("seq") / S("cp") * S("micro_batch") * S("vocab") / S("tp")
 
 
 def zero3_buffer_bytes() -> sp.Expr:

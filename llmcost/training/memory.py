@@ -57,6 +57,12 @@ class StageParams(NamedTuple):
     n_moe0: np.ndarray
 
 
+CE_FUSED_BYTES = 4.0
+"""Bytes per logit with a fused vocabulary-parallel cross-entropy (fp32 logits; ``memory__logits``)."""
+CE_EAGER_BYTES = 10.0
+"""Bytes per logit with the eager cross-entropy: bf16 logits, fp32 upcast, log_softmax output."""
+
+
 def _layer_params(spec: ModelSpec, stack: str, i: int) -> tuple[float, float]:
     """(non-expert, expert) parameters of one layer."""
     from llmcost.model import params as P
@@ -105,13 +111,15 @@ def memory(
 
     * model state (:func:`model_state`);
     * activations of the first stage (:func:`activations`);
-    * logits: ``memory__logits``, fp32 logits of one micro-batch over ``V/t`` on the last stage;
+    * logits: ``memory__logits``, the logits of one micro-batch over ``V/t`` on the last stage at the
+      loss's peak (fused or eager cross-entropy, plan ``fused_ce``);
     * buffers: ``memory__buffers``, ZeRO-3 / FSDP keep two gathered layers in flight."""
     c = p.c
     tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
     weights, grads, optim = model_state(p, sp)
     acts = activations(spec, p, sp, k1)
-    logits = G.memory__logits(cp, mb, p.seq, tp, spec.vocab_size)
+    b_ce = np.where(c["fce"] == 1, CE_FUSED_BYTES, CE_EAGER_BYTES)
+    logits = G.memory__logits(b_ce, cp, mb, p.seq, tp, spec.vocab_size)
     buffers = np.where(
         p.zero == 3, G.memory__buffers(p.b_w, max(1, n_layers(spec)), sp.dense, sp.expert), 0.0
     )

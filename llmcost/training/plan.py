@@ -87,6 +87,7 @@ _PLAN_KEYS = (
     "fused_norm",
     "fused_act",
     "fused_rope",
+    "fused_ce",
     "fp8_recipe",
     "pp_overlap",
     "zero3_bucket",
@@ -141,6 +142,10 @@ class TrainPlan:
     fused_rope: bool = True
     """The rotary embedding runs as one fused kernel per tensor (Transformer Engine, a compiler).
     False: eager PyTorch's upcast, complex multiply and downcast (:func:`llmcost.training.compute.rotary_op`)."""
+    fused_ce: bool = True
+    """The loss is a fused vocabulary-parallel cross-entropy on fp32 logits (Megatron). False: the
+    eager ``F.cross_entropy`` on an fp32 upcast, whose peak holds 10 bytes per logit
+    (:func:`llmcost.training.formulas.logits_bytes`)."""
     fp8_recipe: str = "delayed"
     """How fp8 GEMM inputs are quantized (precision fp8 / fp4): ``delayed`` (Transformer Engine's
     default), ``current``, ``dynamic`` (torchao under torch.compile) or ``block`` (MXFP8 / NVFP4);
@@ -440,7 +445,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    for key in ("tp_overlap", "pp_overlap", "fused_norm", "fused_act", "fused_rope"):
+    for key in ("tp_overlap", "pp_overlap", "fused_norm", "fused_act", "fused_rope", "fused_ce"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
@@ -532,6 +537,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "z3b": bucket_column(p.zero3_bucket),
         "frope": int(p.fused_rope),
         "ppo": int(p.pp_overlap),
+        "fce": int(p.fused_ce),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}

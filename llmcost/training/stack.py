@@ -41,6 +41,7 @@ FUSION_KEYS = (
     ("fused_norm", "fused_norm"),
     ("fused_act", "fused_bias_act"),
     ("fused_rope", "fused_rope"),
+    ("fused_ce", "fused_cross_entropy"),
     ("fp8_recipe", "fp8_recipe"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
