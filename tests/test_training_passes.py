@@ -122,3 +122,26 @@ def test_eager_cross_entropy_holds_more_logits_memory_and_no_time() -> None:
     fused, eager = _step("llama-3.1-8b"), _step("llama-3.1-8b", fused_ce=False)
     assert eager.memory["logits"] == pytest.approx(2.5 * fused.memory["logits"])
     assert eager.step_time == fused.step_time
+
+
+def test_per_op_checkpointing_sits_between_selective_and_full() -> None:
+    """torchtitan's per-op SAC recomputes every other matmul and every elementwise op: it stores
+    less than Korthikanti's selective recomputation and more than full, recomputes more than
+    selective and less than a full forward, and adds the recomputed matmuls to the hardware FLOPs."""
+    plan = {"zero": 3, "global_batch": 8, "seq_len": 4096, "attention": "flash"}
+    runs = {rc: _step("llama-3.1-8b", recompute=rc, **plan) for rc in ("selective", "op", "full")}
+    mem = {rc: r.memory["activations"] for rc, r in runs.items()}
+    rc_time = {rc: r.breakdown["compute_recompute"] for rc, r in runs.items()}
+    assert mem["full"] < mem["op"] < mem["selective"]
+    assert rc_time["selective"] < rc_time["op"] < rc_time["full"]
+    assert runs["op"].hfu > runs["op"].mfu
+
+
+def test_per_op_checkpointing_recomputes_the_right_matmuls() -> None:
+    from llmcost.training import compute as TC
+
+    gated = TC.op_sac_shares(4096, 1024, gated=True)
+    assert gated["qkv_proj"] == pytest.approx(1024 / (4096 + 2048))  # wk of wq, wk, wv
+    assert (gated["o_proj"], gated["up_proj"], gated["down_proj"]) == (1.0, 0.5, 0.0)
+    plain = TC.op_sac_shares(4096, 4096, gated=False)
+    assert (plain["up_proj"], plain["down_proj"]) == (0.0, 1.0)

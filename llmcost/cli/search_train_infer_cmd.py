@@ -35,7 +35,13 @@ def search_train(
         str | None, Opt("--virtual-stages", help="Interleaved chunks per device to try.")
     ] = None,
     zero: Annotated[str | None, Opt("--zero", help="ZeRO modes: 0, distopt, 1, 2, 3 (fsdp).")] = None,
-    recompute: Annotated[str | None, Opt("--recompute", help="none, selective, full.")] = None,
+    recompute: Annotated[
+        str | None,
+        Opt(
+            "--recompute",
+            help="none, selective, full (searched by default), op (per-op selective checkpointing, torchtitan).",
+        ),
+    ] = None,
     schedule: Annotated[str | None, Opt("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")] = None,
     precision: Annotated[
         str | None, Opt("--precision", help="bf16, fp16, fp8, fp4 (default: those with a peak).")

@@ -44,7 +44,13 @@ def train(
     ] = None,
     global_batch: Annotated[int | None, typer.Option("--global-batch", help="Sequences per step.")] = None,
     seq_len: Annotated[int | None, typer.Option("--seq-len", help="Sequence length.")] = None,
-    recompute: Annotated[str | None, typer.Option("--recompute", help="none, selective or full.")] = None,
+    recompute: Annotated[
+        str | None,
+        typer.Option(
+            "--recompute",
+            help="none, selective (attention core), full or op (per-op selective checkpointing, torchtitan).",
+        ),
+    ] = None,
     schedule: Annotated[
         str | None, typer.Option("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")
     ] = None,

@@ -53,7 +53,7 @@ class TrainSpace:
     micro_batch: tuple[int, ...] | None = None
     virtual_stages: tuple[int, ...] | None = None
     zero: tuple[str, ...] = ZMODE_NAMES
-    recompute: tuple[str, ...] = RC
+    recompute: tuple[str, ...] = RC[:3]  # none, selective, full; 'op' (per-op SAC) when asked
     schedule: tuple[str, ...] = SCHED
     precision: tuple[str, ...] | None = None
     sp: tuple[bool, ...] | None = None  # None: on when tp > 1 (Megatron default)

@@ -300,6 +300,11 @@ def act__full(b_a, cp, d_model, micro_batch, seq, tp_sp):
     return b_a*d_model*micro_batch*seq/(cp*tp_sp)
 
 
+def act__op(b_a, cp, d_ff_act, d_model, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
+    """Per-op selective checkpointing as torchtitan runs it ('Saves output of all compute ops,"""
+    return b_a*micro_batch*seq*(d_model/tp_sp + (d_ff_act + d_model*((1/2)*phi_a - 2) + kv_dim + 2*q_dim)/tp)/cp + 4*micro_batch*n_q*seq/(cp*tp)
+
+
 FUNCTIONS = {
     'bubble__1f1b': (bubble__1f1b, ('pp', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), '5e81114547b65db1'),
     'bubble__gpipe': (bubble__gpipe, ('pp', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), '5e81114547b65db1'),
@@ -360,4 +365,5 @@ FUNCTIONS = {
     'act__flash': (act__flash, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '9c34e88e44d7b1f0'),
     'act__selective': (act__selective, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'da8870d6162f5e57'),
     'act__full': (act__full, ('b_a', 'cp', 'd_model', 'micro_batch', 'seq', 'tp_sp'), 'c66ece9646b6a549'),
+    'act__op': (act__op, ('b_a', 'cp', 'd_ff_act', 'd_model', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'acf349d72abff117'),
 }

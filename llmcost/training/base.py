@@ -18,7 +18,10 @@ from llmcost.hardware import GemmShape, Hardware
 from llmcost.kernels.roofline import T_KERNEL
 from llmcost.model.spec import ModelSpec
 
-RECOMPUTE = ("none", "selective", "full")
+RECOMPUTE = ("none", "selective", "full", "op")
+"""Activation recomputation: none; ``selective`` the attention core (Korthikanti 2022 §5);
+``full`` each layer from its input; ``op`` PyTorch's per-op selective checkpointing as torchtitan
+runs it (every other matmul and every elementwise op recomputed: :data:`llmcost.training.compute.OP_SAC`)."""
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
 PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
 OFFLOAD = ("none", "cpu", "nvme")

@@ -47,6 +47,7 @@ encoder and cross-attention are bidirectional already.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -467,7 +468,39 @@ def _shape_factors(comp: list[TOp], m: Machine, backward: bool, nd: int) -> Any:
     return _col(_rows(rows), nd)
 
 
-def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> LayerCost:
+def op_sac_shares(q_dim: float, kv_dim: float, gated: bool) -> dict[str, float]:
+    """Share of each matmul's forward that per-op selective checkpointing recomputes, by operator
+    name (torchtitan: "Saves output of all compute ops, except every second mm", over a Llama
+    block's wq, wk, wv, wo, w1, w3, w2, or a GELU block's wq, wk, wv, wo, fc1, fc2): of the fused
+    QKV projection its K part (wk), the output projection (wo), and of a gated MLP the up half of
+    the fused up projection (w3), of a plain one the down projection (fc2). The same for shared
+    and routed experts (``shared_up``, ``experts_down``, ...); other matmuls are saved."""
+    ffn = {"up": 0.5, "down": 0.0} if gated else {"up": 0.0, "down": 1.0}
+    out = {
+        "qkv_proj": kv_dim / (q_dim + 2 * kv_dim),
+        "o_proj": 1.0,
+        "up_proj": ffn["up"],
+        "down_proj": ffn["down"],
+    }
+    for prefix in ("shared_", "experts_"):
+        out.update({f"{prefix}{k}": v for k, v in ffn.items()})
+    return out
+
+
+def op_sac_share(o: TOp, shares: Mapping[str, float]) -> float:
+    """Share of operator ``o``'s forward recomputed under per-op selective checkpointing: the
+    attention core none (its output is saved), a matmul its :func:`op_sac_shares` entry (0 when
+    absent: saved), every other operator (norms, activations, rotary, dropout, casts) all."""
+    if o.kind == "attention":
+        return 0.0
+    if o.kind in MATMUL_KINDS:
+        return shares.get(o.name, 0.0)
+    return 1.0
+
+
+def layer_cost(
+    ops: list[TOp], recompute: str, m: Machine, flash: bool, op_sac: Mapping[str, float] | None = None
+) -> LayerCost:
     """Times and FLOPs of one layer from its training ops (backward / recompute per the module
     docstring). A materialized attention runs as batched GEMMs (QK^T, PV) plus memory-bound softmax
     and dropout passes, so its math is priced at the GEMM efficiency; only a fused FlashAttention
@@ -486,6 +519,12 @@ def layer_cost(ops: list[TOp], recompute: str, m: Machine, flash: bool) -> Layer
         t_rc, hw = t_f, model + model_fwd
     elif recompute == "selective":
         t_rc, hw = t_af, model + attn_model
+    elif recompute == "op":
+        shares = op_sac or {}
+        share = _rows([op_sac_share(o, shares) for o in comp])
+        share = share.reshape(share.shape + (1,) * (fwd.ndim - share.ndim))
+        t_rc = _num(rowsum(fwd * share))
+        hw = model + sum(op_sac_share(o, shares) * o.flops for o in comp if o.kind in MATMUL_KINDS)
     else:
         t_rc, hw = 0.0, model
     return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, hw, tuple(ops), fwd)

@@ -770,6 +770,22 @@ def act_layer_selective() -> sp.Expr:
     return _at_b_a(_act_common())
 
 
+def act_layer_op() -> sp.Expr:
+    """Per-op selective checkpointing as torchtitan runs it ("Saves output of all compute ops,
+    except every second mm": pytorch/torchtitan parallelize_llama.py ``_apply_ac_to_transformer_block``,
+    op-SAC save list mm / SDPA / reduce-scatter / max): a Llama block's matmuls run wq, wk, wv, wo,
+    w1, w3, w2, so it keeps the outputs of wq, wv, w1 and w2 (a GELU MLP's fc1 only), the attention
+    output with its fp32 log-sum-exp, and the block input:
+    ``b_a·sb·[h/t_sp + (2·q_dim + kv_dim)/t + (f + g·h)/t] + 4·n_q·sb/t`` (``f`` the FFN width a token stores: ``k·d_e`` + shared in a MoE layer), ``g`` 1 for a gated MLP
+    (φ_a 6) and 0 otherwise [derived: the policy over the block's op order]."""
+    s, b, t = S("seq") / S("cp"), S("micro_batch"), S("tp")
+    gated = (S("phi_a") - 4) / 2
+    per_tok = (
+        S("d_model") / S("tp_sp") + (2 * S("q_dim") + S("kv_dim") + S("d_ff_act") + gated * S("d_model")) / t
+    )
+    return S("b_a") * s * b * per_tok + 4 * S("n_q") * s * b / t
+
+
 def act_layer_full() -> sp.Expr:
     """Full recomputation stores only each layer's input, ``2sbh/t_sp`` (Korthikanti 2022 Table 2)."""
     return _at_b_a(2 * S("seq") / S("cp") * S("micro_batch") * S("d_model") / S("tp_sp"))
@@ -835,6 +851,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "act__flash": act_layer_flash,
     "act__selective": act_layer_selective,
     "act__full": act_layer_full,
+    "act__op": act_layer_op,
 }
 
 

@@ -200,6 +200,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
     t_sp = np.where(cfg.sp == 1, tpf, 1.0)
     tokens_dev = mbf * seq / cpf
     vals = _values(spec, seq, cfg)
+    op_sac = TC.op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
     n = cfg.tp.size
     out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", "model", "hw", *COMM)}
     for j, (shape, win, stack) in enumerate(mdl.keys):
@@ -220,7 +221,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             fp8=cfg.fp8,
             moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
         )
-        lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash)
+        lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash, op_sac)
         for k, v in (
             ("t_f", lc.t_fwd),
             ("t_b", lc.t_bwd),

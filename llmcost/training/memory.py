@@ -41,7 +41,7 @@ class DeviceParams:
         return self.dense + self.expert
 
 
-ACT_POLICIES = ("flash", "materialized", "selective", "full")
+ACT_POLICIES = ("flash", "materialized", "selective", "full", "op")
 """What a layer stores for the backward, each an ``act__<policy>`` formula: FlashAttention or
 materialized scores (no recomputation), selective or full recomputation."""
 
@@ -165,7 +165,7 @@ def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray
         sel = p.c["rc"] == r
         if not sel.any():
             continue
-        d, e = act({"full": "full", "selective": "selective"}.get(name, "attn"))
+        d, e = act({"full": "full", "selective": "selective", "op": "op"}.get(name, "attn"))
         a_dense, a_moe = np.where(sel, d, a_dense), np.where(sel, e, a_moe)
         if name == "full":  # one layer's full activations live while it is recomputed
             d, e = act("attn")
