@@ -11,6 +11,7 @@ import pytest
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import PlanError
 from llmcost.model.config import from_config
+from llmcost.training.operator import TOp
 from llmcost.training.plan import TrainPlan, evaluate
 
 H100 = get_hardware("h100-sxm")
@@ -50,11 +51,11 @@ def test_pipeline_overlap_never_slower_and_moot_without_a_pipeline() -> None:
 
 def test_moe_layers_pay_for_permuting_tokens() -> None:
     """Qwen3-30B-A3B (128 experts, top-8, h 2048): the permutations move about ``3·k`` rows per token."""
-    from llmcost.training import compute as TC
+    from llmcost.training import passes as TC
 
     ops = [
-        TC.TOp("router", "router", 1.0, 1.0, 1.0, gemm=(4096.0, 128.0, 2048.0, 1.0)),
-        TC.TOp("experts_up", "expert_gemm", 1.0, 1.0, 1.0, gemm=(2048.0, 1536.0, 2048.0, 16.0)),
+        TOp("router", "router", 1.0, 1.0, 1.0, gemm=(4096.0, 128.0, 2048.0, 1.0)),
+        TOp("experts_up", "expert_gemm", 1.0, 1.0, 1.0, gemm=(2048.0, 1536.0, 2048.0, 16.0)),
     ]
     op = TC.moe_permute_op(ops, 2.0, 2048, 1.0)
     assert op is not None
@@ -138,7 +139,7 @@ def test_per_op_checkpointing_sits_between_selective_and_full() -> None:
 
 
 def test_per_op_checkpointing_recomputes_the_right_matmuls() -> None:
-    from llmcost.training import compute as TC
+    from llmcost.training import passes as TC
 
     gated = TC.op_sac_shares(4096, 1024, gated=True)
     assert gated["qkv_proj"] == pytest.approx(1024 / (4096 + 2048))  # wk of wq, wk, wv

@@ -21,12 +21,12 @@ from llmcost.model.spec import ModelSpec
 RECOMPUTE = ("none", "selective", "full", "op")
 """Activation recomputation: none; ``selective`` the attention core (Korthikanti 2022 §5);
 ``full`` each layer from its input; ``op`` PyTorch's per-op selective checkpointing as torchtitan
-runs it (every other matmul and every elementwise op recomputed: :data:`llmcost.training.compute.OP_SAC`)."""
+runs it (every other matmul and every elementwise op recomputed: :func:`llmcost.training.passes.op_sac_shares`)."""
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
 PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
 OFFLOAD = ("none", "cpu", "nvme")
 FP8_RECIPES = ("delayed", "current", "dynamic", "block")
-"""fp8 quantization recipes of a plan (``fp8_recipe``; :data:`llmcost.training.compute.FP8_QUANTIZE`)."""
+"""fp8 quantization recipes of a plan (``fp8_recipe``; :data:`llmcost.training.passes.FP8_QUANTIZE`)."""
 ATTENTION = ("auto", "flash", "materialized")
 ZMODES = ((0, False), (0, True), (1, False), (2, False), (3, False))
 """ZeRO modes: (zero stage, Megatron distributed optimizer)."""

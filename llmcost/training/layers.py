@@ -33,6 +33,7 @@ from llmcost.training.base import (
     model_layers,
 )
 from llmcost.training.columns import Plans, key
+from llmcost.training.passes import op_sac_shares
 
 
 class ModelLayers:
@@ -200,7 +201,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
     t_sp = np.where(cfg.sp == 1, tpf, 1.0)
     tokens_dev = mbf * seq / cpf
     vals = _values(spec, seq, cfg)
-    op_sac = TC.op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
+    op_sac = op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
     n = cfg.tp.size
     out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", "model", "hw", *COMM)}
     for j, (shape, win, stack) in enumerate(mdl.keys):

@@ -141,7 +141,7 @@ class TrainPlan:
     blocking send/recv on the critical path (``pp__p2p_serial``); a stack sets it."""
     fused_rope: bool = True
     """The rotary embedding runs as one fused kernel per tensor (Transformer Engine, a compiler).
-    False: eager PyTorch's upcast, complex multiply and downcast (:func:`llmcost.training.compute.rotary_op`)."""
+    False: eager PyTorch's upcast, complex multiply and downcast (:func:`llmcost.training.passes.rotary_op`)."""
     fused_ce: bool = True
     """The loss is a fused vocabulary-parallel cross-entropy on fp32 logits (Megatron). False: the
     eager ``F.cross_entropy`` on an fp32 upcast, whose peak holds 10 bytes per logit
@@ -149,7 +149,7 @@ class TrainPlan:
     fp8_recipe: str = "delayed"
     """How fp8 GEMM inputs are quantized (precision fp8 / fp4): ``delayed`` (Transformer Engine's
     default), ``current``, ``dynamic`` (torchao under torch.compile) or ``block`` (MXFP8 / NVFP4);
-    :data:`llmcost.training.compute.FP8_QUANTIZE`."""
+    :data:`llmcost.training.passes.FP8_QUANTIZE`."""
     zero3_bucket: float | None = None
     """Parameters per ZeRO-3 gather / reduce-scatter collective (DeepSpeed
     ``stage3_prefetch_bucket_size``): each layer moves in ``ceil(layer params / zero3_bucket)``
