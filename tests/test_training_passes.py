@@ -146,3 +146,33 @@ def test_per_op_checkpointing_recomputes_the_right_matmuls() -> None:
     assert (gated["o_proj"], gated["up_proj"], gated["down_proj"]) == (1.0, 0.5, 0.0)
     plain = TC.op_sac_shares(4096, 4096, gated=False)
     assert (plain["up_proj"], plain["down_proj"]) == (0.0, 1.0)
+
+
+def test_cli_takes_the_new_plan_keys(cli) -> None:  # noqa: ANN001
+    base = (
+        "train",
+        "llama-3.1-70b",
+        "--hw",
+        "h100-sxm",
+        "--gpus",
+        "64",
+        "--tp",
+        "8",
+        "--pp",
+        "4",
+        "--distributed-optimizer",
+        "--recompute",
+        "full",
+    )
+    plan = (*base, "--schedule", "interleaved", "--global-batch", "64", "-f", "json")
+    on, off = cli(*plan, "--pp-overlap"), cli(*plan)
+    assert on.code == 0 and off.code == 0, on.err + off.err
+    import json
+
+    assert (
+        json.loads(on.out)["time_breakdown_s"]["pp_p2p"] < json.loads(off.out)["time_breakdown_s"]["pp_p2p"]
+    )
+    bad = cli(
+        "train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--precision", "fp8", "--fp8-recipe", "x"
+    )
+    assert bad.code == 2 and "fp8_recipe 'x'" in bad.err and "Traceback" not in bad.err

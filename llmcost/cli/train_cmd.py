@@ -58,6 +58,22 @@ def train(
         int | None, typer.Option("--virtual-stages", help="Model chunks per device (interleaved).")
     ] = None,
     precision: Annotated[str | None, typer.Option("--precision", help="bf16, fp16, fp8 or fp4.")] = None,
+    fp8_recipe: Annotated[
+        str | None,
+        typer.Option(
+            "--fp8-recipe",
+            help="How fp8 / fp4 GEMM inputs are quantized: delayed (Transformer Engine default), current,"
+            " dynamic (torchao compiled) or block (MXFP8 / NVFP4).",
+        ),
+    ] = None,
+    pp_overlap: Annotated[
+        bool | None,
+        typer.Option(
+            "--pp-overlap/--no-pp-overlap",
+            help="Hide pipeline send/recv under the adjacent chunk's compute (Megatron-Core"
+            " overlap_p2p_comm). Default off.",
+        ),
+    ] = None,
     attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
     offload: Annotated[str | None, typer.Option("--offload", help="none, cpu or nvme (needs ZeRO).")] = None,
     stack: Annotated[
@@ -114,6 +130,8 @@ def train(
         "schedule": schedule,
         "virtual_stages": virtual_stages,
         "precision": precision,
+        "fp8_recipe": fp8_recipe,
+        "pp_overlap": pp_overlap,
         "attention": attention,
         "offload": offload,
         "gpus_per_node": gpus_per_node,
