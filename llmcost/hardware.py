@@ -496,12 +496,26 @@ def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
         return None
     if not isinstance(data["gemm"], dict):
         raise r.fail("gemm", "a mapping {units, tiles: [[m, n], ...], k_overhead, source}", data["gemm"])
+    unknown = set(data["gemm"]) - {
+        "units",
+        "tiles",
+        "k_overhead",
+        "flops_per_exp",
+        "collective_sms",
+        "source",
+    }
+    if unknown:
+        raise r.fail(
+            "gemm", "keys units, tiles, k_overhead, flops_per_exp, collective_sms, source", sorted(unknown)
+        )
     tiles = r.get("gemm.tiles")
     if not (
         isinstance(tiles, list)
         and tiles
         and all(
-            isinstance(t, list) and len(t) == 2 and all(isinstance(x, int) and x > 0 for x in t)
+            isinstance(t, list)
+            and len(t) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in t)
             for t in tiles
         )
     ):

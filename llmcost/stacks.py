@@ -51,6 +51,8 @@ class Profile:
     fp8_amax_overhead: fraction of step time for fp8 amax/scale bookkeeping, where measured.
     pipeline_overhead_s: fixed per-micro-batch pipeline-engine cost, where measured.
     fp8_recipe: how fp8 GEMM inputs are quantized (plan ``fp8_recipe``: delayed, current, dynamic, block).
+    eager_loss: the loss is PyTorch's eager ``F.cross_entropy`` on an fp32 upcast of the logits (plan
+    ``fused_ce`` false); Megatron's own vocab-parallel cross-entropy, fused or not, is not eager.
     """
 
     framework: str
@@ -80,6 +82,7 @@ class Profile:
     fp8_amax_overhead: float | None = None
     pipeline_overhead_s: float | None = None
     fp8_recipe: str | None = None
+    eager_loss: bool = False
     sources: Mapping[str, str] = field(default_factory=dict)
     notes: str = ""
 
@@ -510,16 +513,21 @@ def _pytorch_native() -> list[Profile]:
             "pytorch/torchtitan train.py (2024-2025) loss_fn: torch.nn.functional.cross_entropy(pred.flatten(0, 1).float(), "
             "labels.flatten(0, 1)), eager, on an fp32 upcast of the logits",
         ),
+        "eager_loss": (
+            True,
+            "pytorch/torchtitan train.py (2024-2025) loss_fn: torch.nn.functional.cross_entropy(pred.flatten(0, 1).float(), "
+            "labels.flatten(0, 1))",
+        ),
         "fused_rope": (
             False,
             "pytorch/torchtitan torchtitan/models/llama/model.py apply_rotary_emb: view_as_complex(x.float()), "
             "complex multiply, view_as_real(...).type_as(x), eager; no RoPE kernel (compile, opt-in, fuses it)",
         ),
         "fp8_recipe": (
-            "dynamic",
-            "torchtitan docs/float8.md: Float8 via torchao (dynamic tensorwise scaling by default); "
-            "'compile.enable (required for competitive performance): use torch.compile to fuse the float8 "
-            "scaling/casting kernels'",
+            "current",
+            "torchtitan docs/float8.md: Float8 via torchao (dynamic tensorwise scaling by default: an amax pass, then the "
+            "cast); 'compile.enable (required for competitive performance): use torch.compile to fuse the float8 "
+            "scaling/casting kernels' (compile is off by default: a compiled run says fp8_recipe dynamic)",
         ),
     }
     return [

@@ -91,6 +91,8 @@ def test_reproduces_the_published_sm90_sweep() -> None:
         ({"units": 132, "tiles": [[128, 256]], "k_overhead": -1, "source": "s"}, "gemm.k_overhead"),
         ({"units": 0, "tiles": [[128, 256]], "k_overhead": 1, "source": "s"}, "gemm.units"),
         ([1, 2], "gemm"),
+        ({"units": 132, "tiles": [[128, 256]], "k_overhead": 1, "flop_per_exp": 256, "source": "s"}, "gemm"),
+        ({"units": 132, "tiles": [[True, 256]], "k_overhead": 1, "source": "s"}, "gemm.tiles"),
         (
             {"units": 132, "tiles": [[128, 256]], "k_overhead": 1, "collective_sms": 140, "source": "s"},
             "gemm.collective_sms",

@@ -50,6 +50,7 @@ def _random_fields(rng: np.random.Generator, n: int, hw: object) -> dict[str, np
         sp=pick([-1, 0, 1]),
         tpo=pick([0, 1]).astype(bool),
         offload=pick(list(range(len(TR.OFFLOAD)))),
+        rc=pick(list(range(len(TR.RECOMPUTE)))),
     )
 
 
@@ -77,9 +78,11 @@ def test_rule_array_and_scalar_forms_agree(model: str, hw: str) -> None:
         assert R.first_broken(TR.RULES, spec, one) == firsts[i]
     never = {r.reason for r in TR.RULES if not verdicts[r.reason].any()}
     # what the model makes impossible: dense models have no experts, MoE models need no MoE, MLA
-    # has no KV-head constraint, RoPE models no learned position table
+    # has no KV-head constraint, RoPE models no learned position table, dense MHA/GQA models take
+    # every recompute policy
     ctx = "context longer than the learned position table"
-    assert never <= {"experts do not divide by ep", R.EP_NEEDS_MOE.reason, R.KV_HEADS.reason, ctx}, never
+    op = "recompute op outside a dense attention block"
+    assert never <= {"experts do not divide by ep", R.EP_NEEDS_MOE.reason, R.KV_HEADS.reason, ctx, op}, never
 
 
 def test_rules_ordered_by_search_level_and_shared_with_inference() -> None:

@@ -12,7 +12,8 @@ exp2 results per clock per SM of the CUDA C Programming Guide throughput table, 
 ``f``. Small heads spend relatively more on the softmax: at ``R = 256`` (Hopper) ``f`` is 0.50 / 0.67 /
 0.80 at head dim 64 / 128 / 256, the ratios 0.75 / 1 / 1.20 that FlashAttention-3 measures on H100
 (FP16 forward, Fig. 5: about 497 / 648 / 756 TFLOPS at 16k tokens). The catalog's attention
-figures are measured at head dim 128, so the factor is 1 there.
+figures are measured at head dim 128, so the factor is 1 there. The backward does 2.5 times the
+matmul work per exponential, so its factor departs less from 1 (0.86 / 1 / 1.09 at 64 / 128 / 256).
 
 Everything is numpy-vectorized; :func:`expression` is the same formula in sympy.
 """
@@ -27,13 +28,21 @@ REFERENCE_WIDTH = 2 * 128
 """``d_qk + d_v`` at which the catalog's attention figures are measured (head dim 128)."""
 
 
-def head_factor(d_qk: Any, d_v: Any, flops_per_exp: float | None) -> Any:
-    """``η_head`` (module docstring); 1 without the device figure."""
+BACKWARD_MATMULS = 2.5
+"""Matmul FLOPs of the backward per score over the forward's: FlashAttention's backward recomputes
+``QKᵀ`` and computes ``dV``, ``dP``, ``dQ``, ``dK`` (5 matmuls against 2) for the one exponential it
+recomputes (Dao 2023, FlashAttention-2 §3.2; the 2.5x of ``bwd__flops_flash``)."""
+
+
+def head_factor(d_qk: Any, d_v: Any, flops_per_exp: float | None, backward: bool = False) -> Any:
+    """``η_head`` (module docstring) of the forward, or of the backward (``BACKWARD_MATMULS`` times
+    the matmul work per exponential: ``f(2.5·w)/f(2.5·256)``); 1 without the device figure."""
     if flops_per_exp is None:
         return np.ones(np.broadcast(np.asarray(d_qk), np.asarray(d_v)).shape)
-    w = np.asarray(d_qk, dtype=float) + np.asarray(d_v, dtype=float)
+    scale = BACKWARD_MATMULS if backward else 1.0
+    w = scale * (np.asarray(d_qk, dtype=float) + np.asarray(d_v, dtype=float))
     f = 1.0 / (1.0 + flops_per_exp / (2.0 * w))
-    return f * (1.0 + flops_per_exp / (2.0 * REFERENCE_WIDTH))
+    return f * (1.0 + flops_per_exp / (2.0 * scale * REFERENCE_WIDTH))
 
 
 def expression() -> Any:

@@ -87,7 +87,7 @@ LEVELS: tuple[tuple[str, ...], ...] = (
     ("ep",),
     ("sched", "v"),
     ("mb", "gb"),
-    ("zero", "distopt", "prec", "sp", "tpo", "offload"),
+    ("zero", "distopt", "prec", "sp", "tpo", "offload", "rc"),
 )
 """The dimensions in the order :func:`enumerate_space` expands them (the rule fields of
 :class:`llmcost.training.plan.RuleFields` each dimension fixes): a rule is applied at the first

@@ -302,7 +302,7 @@ def act__full(b_a, cp, d_model, micro_batch, seq, tp_sp):
 
 def act__op(b_a, cp, d_ff_act, d_model, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
     """Per-op selective checkpointing as torchtitan runs it ('Saves output of all compute ops,"""
-    return b_a*micro_batch*seq*(d_model/tp_sp + (d_ff_act + d_model*((1/2)*phi_a - 2) + kv_dim + 2*q_dim)/tp)/cp + 4*micro_batch*n_q*seq/(cp*tp)
+    return b_a*micro_batch*seq*(d_model*((1/2)*phi_a - 2) + d_model/tp_sp + (d_ff_act + kv_dim + 2*q_dim)/tp)/cp + 4*micro_batch*n_q*seq/(cp*tp)
 
 
 FUNCTIONS = {
@@ -365,5 +365,5 @@ FUNCTIONS = {
     'act__flash': (act__flash, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '9c34e88e44d7b1f0'),
     'act__selective': (act__selective, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'da8870d6162f5e57'),
     'act__full': (act__full, ('b_a', 'cp', 'd_model', 'micro_batch', 'seq', 'tp_sp'), 'c66ece9646b6a549'),
-    'act__op': (act__op, ('b_a', 'cp', 'd_ff_act', 'd_model', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'acf349d72abff117'),
+    'act__op': (act__op, ('b_a', 'cp', 'd_ff_act', 'd_model', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '7fcf4388c8025a52'),
 }

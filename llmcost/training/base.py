@@ -9,7 +9,7 @@ an operator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -124,6 +124,7 @@ class Machine:
     eta_m: float
     t_kernel: float
     gemm: GemmShape | None = None  # GEMM shape figures (llmcost.kernels.gemm); None: every shape at eta_c
+    eta_attn_bwd: float | None = None  # fused attention's backward where it differs from eta_attn
 
 
 def machine(hw: Hardware, precision: str) -> Machine:
@@ -144,5 +145,15 @@ def machine(hw: Hardware, precision: str) -> Machine:
         mem_bw=hw.memory_bandwidth,
         eta_m=hw.memory_efficiency,
         t_kernel=T_KERNEL,
-        gemm=hw.gemm_shape,
+        gemm=_gemm_at(hw, precision),
     )
+
+
+def _gemm_at(hw: Hardware, precision: str) -> GemmShape | None:
+    """The device's GEMM shape figures at the GEMM precision: a tile's fixed cost ``k0`` scales with
+    the tensor peak over the memory bandwidth (the derivation of the catalog's ``k_overhead``), so an
+    8- or 4-bit GEMM, twice or four times the 16-bit peak, carries that many times the 16-bit ``k0``."""
+    g = hw.gemm_shape
+    if g is None or precision in ("bf16", "fp16") or "bf16" not in hw.peak or precision not in hw.peak:
+        return g
+    return replace(g, k0=g.k0 * hw.peak[precision] / hw.peak["bf16"])

@@ -202,6 +202,7 @@ def training_ops(
     rope_width: Any = 0.0,
     fp8: str | None = None,
     moe_sort: Any = None,
+    fp8_copies: float = 2.0,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``),
@@ -235,7 +236,7 @@ def training_ops(
     if permute is not None:
         out.append(permute)
     if fp8 is not None:
-        out.append(fp8_quantize_op(out, fp8, b_a))
+        out.append(fp8_quantize_op(out, fp8, b_a, fp8_copies))
     return out
 
 
@@ -316,7 +317,8 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
         [m.peak_mm if k in MATMUL_KINDS else m.peak_attn if k == "attention" else m.peak_vec for k in kinds],
         nd,
     )
-    eta = _col([m.eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
+    eta_attn = m.eta_attn_bwd if backward and m.eta_attn_bwd is not None else m.eta_attn
+    eta = _col([eta_attn if k == "attention" else m.eta_c for k in kinds], nd)
     eta = eta * _shape_factors(comp, m, backward, nd)
     live = (fl > 0) | (by > 0)
     if backward:
@@ -357,7 +359,7 @@ def layer_cost(
     kernel uses ``efficiency.attention``."""
     comp = [o for o in ops if o.kind != "collective"]
     if not flash:
-        m = replace(m, eta_attn=m.eta_c)
+        m = replace(m, eta_attn=m.eta_c, eta_attn_bwd=m.eta_c)
     fwd, is_attn = _times(ops, m, backward=False)
     bwd, _ = _times(ops, m, backward=True, flash=flash)
     t_f, t_b = _num(rowsum(fwd)), _num(rowsum(bwd))

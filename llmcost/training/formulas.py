@@ -776,12 +776,14 @@ def act_layer_op() -> sp.Expr:
     op-SAC save list mm / SDPA / reduce-scatter / max): a Llama block's matmuls run wq, wk, wv, wo,
     w1, w3, w2, so it keeps the outputs of wq, wv, w1 and w2 (a GELU MLP's fc1 only), the attention
     output with its fp32 log-sum-exp, and the block input:
-    ``b_a·sb·[h/t_sp + (2·q_dim + kv_dim)/t + (f + g·h)/t] + 4·n_q·sb/t`` (``f`` the FFN width a token stores: ``k·d_e`` + shared in a MoE layer), ``g`` 1 for a gated MLP
-    (φ_a 6) and 0 otherwise [derived: the policy over the block's op order]."""
+    ``b_a·sb·[h/t_sp + (2·q_dim + kv_dim + f)/t + g·h] + 4·n_q·sb/t`` (``f`` the FFN width; the w2
+    output is a full-width partial sum on each TP rank; KV heads taken as split over all ``t``
+    ranks), ``g`` 1 for a gated MLP (φ_a 6) and 0 otherwise [derived: the policy over the block's
+    op order]. Dense MHA/GQA blocks only (a plan rule rejects ``op`` for MLA and MoE models)."""
     s, b, t = S("seq") / S("cp"), S("micro_batch"), S("tp")
     gated = (S("phi_a") - 4) / 2
     per_tok = (
-        S("d_model") / S("tp_sp") + (2 * S("q_dim") + S("kv_dim") + S("d_ff_act") + gated * S("d_model")) / t
+        S("d_model") / S("tp_sp") + (2 * S("q_dim") + S("kv_dim") + S("d_ff_act")) / t + gated * S("d_model")
     )
     return S("b_a") * s * b * per_tok + 4 * S("n_q") * s * b / t
 

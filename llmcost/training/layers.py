@@ -33,7 +33,7 @@ from llmcost.training.base import (
     model_layers,
 )
 from llmcost.training.columns import Plans, key
-from llmcost.training.passes import op_sac_shares
+from llmcost.training.passes import FP4_COPIES, FP8_COPIES, op_sac_shares
 
 
 class ModelLayers:
@@ -158,7 +158,7 @@ def layer_table(
             flash=bool(u["flash"][f0]),
             gpn=int(ugpn[f0]),
             eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
-            fp8=FP8_RECIPES[u["fp8r"][f0]] if PRECISIONS[u["prec"][f0]] in ("fp8", "fp4") else None,
+            fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
         )
         q = _group_table(spec, hw, mdl, p.seq, cfg)
         for f in fields(q):
@@ -195,8 +195,8 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
     """:class:`LayerTable` of one configuration group (every layer shape, then the io stages)."""
     mach = machine(hw, cfg.prec)
     fpe = mach.gemm.flops_per_exp if mach.gemm is not None else None
-    eta_attn = min(1.0, mach.eta_attn * float(head_factor(spec.head_dim, spec.v_head_dim, fpe)))
-    mach = replace(mach, eta_attn=eta_attn)
+    fwd, bwd = (float(head_factor(spec.head_dim, spec.v_head_dim, fpe, b)) for b in (False, True))
+    mach = replace(mach, eta_attn=min(1.0, mach.eta_attn * fwd), eta_attn_bwd=min(1.0, mach.eta_attn * bwd))
     tpf, cpf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.mb))
     t_sp = np.where(cfg.sp == 1, tpf, 1.0)
     tokens_dev = mbf * seq / cpf
@@ -220,6 +220,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             eager=cfg.eager,
             rope_width=rope_width(spec, tpf),
             fp8=cfg.fp8,
+            fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
             moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
         )
         lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash, op_sac)
@@ -235,6 +236,15 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             out[k][j] = v
     io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n, cfg)
     return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+
+
+def quantize_recipe(precision: str, recipe: str) -> str | None:
+    """The quantization recipe a layer's GEMMs run under: none at 16 bits; the plan's at fp8; at
+    fp4 block scaling whatever the plan says for fp8 (NVFP4 / MXFP4 are block-scaled formats;
+    Transformer Engine's delayed scaling is an fp8 recipe)."""
+    if precision == "fp8":
+        return recipe
+    return "block" if precision == "fp4" else None
 
 
 def moe_sort(spec: ModelSpec, ep: np.ndarray) -> np.ndarray:

@@ -71,9 +71,12 @@ performance" to fuse the scaling and casting kernels); ``block`` MXFP8 / NVFP4 b
 computed in the casting pass, one read)."""
 
 FP8_COPIES = 2.0
-"""fp8 copies per quantized tensor: row- and column-wise (:func:`llmcost.training.formulas.fp8_quantize_bytes`).
-Blackwell reads column-wise fp8 natively under tensorwise scaling; llmcost writes two everywhere
-(an overcount of one byte per element there)."""
+"""Bytes per element of the quantized copies of an fp8 tensor: row- and column-wise, one byte each
+(:func:`llmcost.training.formulas.fp8_quantize_bytes`). Blackwell reads column-wise fp8 natively
+under tensorwise scaling; llmcost writes two everywhere (an overcount of one byte per element there)."""
+FP4_COPIES = 2 * (0.5 + 1 / 16)
+"""The same for NVFP4: two 4-bit copies, each with one fp8 scale per 16 elements (NVIDIA NVFP4:
+16-element micro-blocks with an E4M3 scale)."""
 
 TE_FUSED_INPUT = frozenset(
     {"qkv_proj", "q_proj", "q_a_proj", "kv_a_proj", "up_proj", "down_proj", "shared_up", "shared_down"}
@@ -90,9 +93,10 @@ FP8_GEMMS = ("gemm", "expert_gemm")
 output layer out of fp8)."""
 
 
-def fp8_quantize_op(ops: list[TOp], recipe: str, b_a: float) -> TOp:
+def fp8_quantize_op(ops: list[TOp], recipe: str, b_a: float, copies: float = FP8_COPIES) -> TOp:
     """Quantization of the fp8 GEMMs of a layer: each GEMM's input ``[m,k]`` in the forward and
-    its output gradient ``[m,n]`` in the backward (``fp8__quantize_bytes``, :data:`FP8_QUANTIZE`);
+    its output gradient ``[m,n]`` in the backward (``fp8__quantize_bytes``, :data:`FP8_QUANTIZE`;
+    ``copies`` bytes per element of quantized copies: :data:`FP8_COPIES`, :data:`FP4_COPIES`);
     one kernel per standalone quantization (two with a separate amax pass), none where the
     producer quantizes. The weights are not counted: TE caches their fp8 copy across micro-batches
     and FSDP stacks cast the shard before the gather."""
@@ -106,8 +110,8 @@ def fp8_quantize_op(ops: list[TOp], recipe: str, b_a: float) -> TOp:
         m, n, k, g = o.gemm
         r_in = 0 if te and o.name in TE_FUSED_INPUT else reads
         r_gr = 0 if te and o.name in TE_FUSED_GRAD else reads
-        fwd = fwd + G.fp8__quantize_bytes(b_a, FP8_COPIES, m * k * g, r_in)
-        bwd = bwd + G.fp8__quantize_bytes(b_a, FP8_COPIES, m * n * g, r_gr)
+        fwd = fwd + G.fp8__quantize_bytes(b_a, copies, m * k * g, r_in)
+        bwd = bwd + G.fp8__quantize_bytes(b_a, copies, m * n * g, r_gr)
         k_f += r_in
         k_b += r_gr
     extra_f, extra_b = max(k_f - 1.0, 0.0), max(k_b - 1.0, 0.0)

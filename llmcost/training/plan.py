@@ -147,8 +147,9 @@ class TrainPlan:
     eager ``F.cross_entropy`` on an fp32 upcast, whose peak holds 10 bytes per logit
     (:func:`llmcost.training.formulas.logits_bytes`)."""
     fp8_recipe: str = "delayed"
-    """How fp8 GEMM inputs are quantized (precision fp8 / fp4): ``delayed`` (Transformer Engine's
-    default), ``current``, ``dynamic`` (torchao under torch.compile) or ``block`` (MXFP8 / NVFP4);
+    """How fp8 GEMM inputs are quantized (precision fp8; fp4 is always block-scaled): ``delayed``
+    (Transformer Engine's default), ``current``, ``dynamic`` (torchao under torch.compile) or
+    ``block`` (MXFP8);
     :data:`llmcost.training.passes.FP8_QUANTIZE`."""
     zero3_bucket: float | None = None
     """Parameters per ZeRO-3 gather / reduce-scatter collective (DeepSpeed
@@ -249,7 +250,7 @@ class RuleFields(SimpleNamespace):
     ``node`` (ranks per node, :func:`node_size`); ``seq``; ``sched`` (index in :data:`SCHEDULES`),
     ``v`` (pipeline chunks per device); ``mb``, ``gb`` (micro and global batch); ``zero`` (stage),
     ``distopt``; ``prec`` (index in :data:`PRECISIONS`); ``sp`` (1 on, 0 off, -1 default),
-    ``tpo`` (TP overlap); ``offload`` (index in :data:`OFFLOAD`); ``hw``."""
+    ``tpo`` (TP overlap); ``offload`` (index in :data:`OFFLOAD`); ``rc`` (index in :data:`RECOMPUTE`); ``hw``."""
 
 
 _INTERLEAVED = SCHEDULES.index("interleaved")
@@ -377,6 +378,15 @@ RULES: tuple[Rule, ...] = (
         ("zero", "pp"),
     ),
     Rule(
+        "recompute op outside a dense attention block",
+        lambda s, p: (p.rc == RECOMPUTE.index("op")) & (s.mla is not None or s.is_moe),
+        lambda s, p: (
+            "recompute op (per-op selective checkpointing) is modelled for dense MHA/GQA blocks only: "
+            "its saved matmuls follow a Llama block's order; use selective or full for MLA / MoE models"
+        ),
+        ("rc",),
+    ),
+    Rule(
         "offload without ZeRO",
         lambda s, p: (p.offload != 0) & (p.zero == 0),
         lambda s, p: (
@@ -478,6 +488,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         sp=-1 if plan.sp is None else int(bool(plan.sp)),
         tpo=plan.tp_overlap,
         offload=OFFLOAD.index(plan.offload),
+        rc=RECOMPUTE.index(plan.recompute),
         hw=hw,
     )
 

@@ -41,7 +41,6 @@ FUSION_KEYS = (
     ("fused_norm", "fused_norm"),
     ("fused_act", "fused_bias_act"),
     ("fused_rope", "fused_rope"),
-    ("fused_ce", "fused_cross_entropy"),
     ("fp8_recipe", "fp8_recipe"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
@@ -93,6 +92,8 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
         if key not in out and profile.sources.get(fld, NOT_DOCUMENTED) != NOT_DOCUMENTED:
             value = getattr(profile, fld)
             out[key] = value if isinstance(value, str) else bool(value)
+    if "fused_ce" not in out and profile.sources.get("eager_loss", NOT_DOCUMENTED) != NOT_DOCUMENTED:
+        out["fused_ce"] = not profile.eager_loss
     overlap = pp_overlap_of(profile)
     if "pp_overlap" not in out and overlap != "none":
         out["pp_overlap"] = overlap == "all" or out.get("schedule") == "interleaved"
