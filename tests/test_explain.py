@@ -163,7 +163,7 @@ def test_explain_flags_name_each_builder(cli) -> None:  # noqa: ANN001
             assert r.code == 2 and "--explain" in r.err
     r = cli(*runs["train"])
     assert (
-        "T is built by llmcost/training/formulas.py:step_expression from pipeline__1f1b, dp__overlap, zero3"
+        "T is built by llmcost/training/formulas.py:step_expression from pipeline__1f1b, pp__p2p_serial, dp__overlap, zero3"
         in r.out
     )
 

@@ -64,7 +64,8 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
     z3 = ["zero3"] if plan.zero == 3 else []
     if z3 and plan.zero3_bucket is not None:  # t_z3_ag / t_z3_rs are n_z3 bucket collectives
         z3 += ["zero3__collectives", "zero3__layer_comm"]
-    for name in (f"pipeline__{plan.schedule}", f"dp__{mode}", *z3):
+    p2p = "pp__p2p_overlap" if plan.pp_overlap else "pp__p2p_serial"  # t_pp_p2p
+    for name in (f"pipeline__{plan.schedule}", p2p, f"dp__{mode}", *z3):
         f = find(f"training.{name}")
         builders[name] = f"{f.location}" + (f" as {f.via}" if f.via else "")
     return expr, builders
