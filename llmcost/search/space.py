@@ -133,7 +133,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         micro_batch=values(k.get("micro_batch"), "--micro-batch"),
         virtual_stages=values(k.get("virtual_stages"), "--virtual-stages"),
         zero=zero or ZMODE_NAMES,
-        recompute=values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE) or TR.RECOMPUTE,
+        recompute=values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE) or TR.RECOMPUTE[:3],
         schedule=values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES) or TR.SCHEDULES,
         precision=precs,
         sp=sp,
