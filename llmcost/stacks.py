@@ -192,6 +192,10 @@ _TT_GA = (
     "pytorch/torchtitan gradient accumulation (PR #1238, 2025-06-05); trainer.py sets no "
     "set_requires_gradient_sync/no_sync, so each micro-batch re-gathers (reshard_after_forward/backward True)"
 )
+_TT_LOSS = (
+    "pytorch/torchtitan train.py (2024-2025) loss_fn: torch.nn.functional.cross_entropy(pred.flatten(0, 1).float(), "
+    "labels.flatten(0, 1)), eager, on an fp32 upcast of the logits"
+)
 _COMPOSER_FSDP = (
     "mosaicml/composer composer/utils/parallelism.py FSDPConfig: backward_prefetch 'BACKWARD_POST', "
     "forward_prefetch False, limit_all_gathers True (FSDP1 FlatParameter per wrapped block)"
@@ -508,16 +512,8 @@ def _pytorch_native() -> list[Profile]:
             "pytorch/torchtitan torchtitan/models/llama/model.py FeedForward.forward: w2(F.silu(w1(x)) * w3(x)), "
             "eager silu and mul kernels; compile false in the llama3 tomls (torch.compile, opt-in, fuses them)",
         ),
-        "fused_cross_entropy": (
-            False,
-            "pytorch/torchtitan train.py (2024-2025) loss_fn: torch.nn.functional.cross_entropy(pred.flatten(0, 1).float(), "
-            "labels.flatten(0, 1)), eager, on an fp32 upcast of the logits",
-        ),
-        "eager_loss": (
-            True,
-            "pytorch/torchtitan train.py (2024-2025) loss_fn: torch.nn.functional.cross_entropy(pred.flatten(0, 1).float(), "
-            "labels.flatten(0, 1))",
-        ),
+        "fused_cross_entropy": (False, _TT_LOSS),
+        "eager_loss": (True, _TT_LOSS),
         "fused_rope": (
             False,
             "pytorch/torchtitan torchtitan/models/llama/model.py apply_rotary_emb: view_as_complex(x.float()), "

@@ -145,6 +145,16 @@ def act__unfused_kernels(bias_a, n_up):
     return bias_a + n_up - 1
 
 
+def rope__width_std(kv_dim, n_kv, q_dim, tp):
+    """Query and key elements per token one device rotates in an MHA/GQA layer: its query heads and"""
+    return kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp
+
+
+def rope__width_mla(d_rope, n_q, tp):
+    """The same for MLA, whose rotary part is ``d_rope`` per query head and one shared ``d_rope``"""
+    return d_rope*n_q/tp + d_rope
+
+
 def rope__fused_bytes(b_a, n_el):
     """HBM bytes of a fused rotary embedding over ``n_el`` query and key elements: read and write"""
     return 2*b_a*n_el
@@ -334,6 +344,8 @@ FUNCTIONS = {
     'norm__unfused_bytes': (norm__unfused_bytes, ('b_a', 'n_el'), 'cfe19c2bdb0b91f4'),
     'act__unfused_bytes': (act__unfused_bytes, ('b_a', 'bias_a', 'n_el', 'n_up'), 'df32c5a525ee622f'),
     'act__unfused_kernels': (act__unfused_kernels, ('bias_a', 'n_up'), '10220aaf481782b7'),
+    'rope__width_std': (rope__width_std, ('kv_dim', 'n_kv', 'q_dim', 'tp'), '6312ff5bbfe3943a'),
+    'rope__width_mla': (rope__width_mla, ('d_rope', 'n_q', 'tp'), '4f25474f1df8ed08'),
     'rope__fused_bytes': (rope__fused_bytes, ('b_a', 'n_el'), '0a3296423b109f83'),
     'rope__unfused_bytes': (rope__unfused_bytes, ('b_a', 'n_el'), '684fcd38b9ddab50'),
     'rope__backward_bytes': (rope__backward_bytes, ('hbm_bytes',), '8c0e70c3ff34013b'),

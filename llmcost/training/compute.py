@@ -59,7 +59,7 @@ from llmcost.kernels.roofline import roofline
 from llmcost.training import _generated as G
 from llmcost.training.base import Machine, model_layers
 from llmcost.training.operator import MATMUL_KINDS, TOp
-from llmcost.training.passes import fp8_quantize_op, moe_permute_op, op_sac_share, rotary_op
+from llmcost.training.passes import FP8_COPIES, fp8_quantize_op, moe_permute_op, op_sac_share, rotary_op
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ def training_ops(
     rope_width: Any = 0.0,
     fp8: str | None = None,
     moe_sort: Any = None,
-    fp8_copies: float = 2.0,
+    fp8_copies: float = FP8_COPIES,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``),

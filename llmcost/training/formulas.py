@@ -537,6 +537,20 @@ def act_unfused_kernels() -> sp.Expr:
 
 
 # --- rotary position embedding -------------------------------------------------------------------
+def rope_width_std() -> sp.Expr:
+    """Query and key elements per token one device rotates in an MHA/GQA layer: its query heads and
+    the KV heads it holds, split up to ``n_kv`` ranks as the graph splits them
+    (:mod:`llmcost.graph.ops`, ``kvh``): ``q_dim/t + kv_dim/min(t, n_kv)``."""
+    t = S("tp")
+    return S("q_dim") / t + S("kv_dim") / sp.Min(t, S("n_kv"))
+
+
+def rope_width_mla() -> sp.Expr:
+    """The same for MLA, whose rotary part is ``d_rope`` per query head and one shared ``d_rope``
+    key (DeepSeek-V2 §2.1.3, decoupled RoPE): ``n_q/t·d_rope + d_rope``."""
+    return S("n_q") / S("tp") * S("d_rope") + S("d_rope")
+
+
 def rope_fused_bytes() -> sp.Expr:
     """HBM bytes of a fused rotary embedding over ``n_el`` query and key elements: read and write
     each once at ``b_a`` (Transformer Engine ``fused_apply_rotary_pos_emb``, the kernel behind
@@ -822,6 +836,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "norm__unfused_bytes": norm_unfused_bytes,
     "act__unfused_bytes": act_unfused_bytes,
     "act__unfused_kernels": act_unfused_kernels,
+    "rope__width_std": rope_width_std,
+    "rope__width_mla": rope_width_mla,
     "rope__fused_bytes": rope_fused_bytes,
     "rope__unfused_bytes": rope_unfused_bytes,
     "rope__backward_bytes": rope_backward_bytes,

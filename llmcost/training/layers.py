@@ -255,15 +255,13 @@ def moe_sort(spec: ModelSpec, ep: np.ndarray) -> np.ndarray:
 
 
 def rope_width(spec: ModelSpec, tp: Any) -> Any:
-    """Query and key elements per token one device rotates (0 without rotary embeddings): the
-    query heads and the KV heads it holds (KV heads split up to ``n_kv`` ranks, as the graph); for
-    MLA the rotary part only, ``heads/tp·d_rope`` of the queries and the shared ``d_rope`` key."""
+    """Query and key elements per token one device rotates: ``rope__width_std`` or, for MLA,
+    ``rope__width_mla``; 0 without rotary embeddings."""
     if spec.position_embedding != "rope":
         return 0.0
     if spec.mla is not None:
-        d_r = spec.mla.qk_rope_head_dim
-        return spec.num_heads / tp * d_r + d_r
-    return spec.q_dim / tp + spec.kv_dim / np.minimum(tp, spec.num_kv_heads)
+        return G.rope__width_mla(spec.mla.qk_rope_head_dim, spec.num_heads, tp)
+    return G.rope__width_std(spec.kv_dim, spec.num_kv_heads, spec.q_dim, tp)
 
 
 def _io_table(
