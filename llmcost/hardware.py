@@ -61,7 +61,7 @@ class GemmShape:
     (SMs / CUs that each run one output tile at a time), the output tile ``tile_m x tile_n`` of its
     large-GEMM kernels, ``k0`` (a tile's fixed cost in reduction elements) and ``flops_per_exp``
     (dense 16-bit tensor FLOPs per exponential, per SM and clock: :mod:`llmcost.kernels.attention`) and
-    ``collective_sms`` (SMs an NCCL collective holds while it runs: :func:`llmcost.training.data_parallel.comm_share`)."""
+    ``collective_sms`` (SMs an NCCL collective holds while it runs: :func:`llmcost.training.base.comm_share`)."""
 
     units: int
     tiles: tuple[tuple[int, int], ...]

@@ -44,6 +44,8 @@ class Profile:
     zero3_gather_bucket_params: prefetch bucket (elements) where the unit is a bucket / prefetch window.
     zero3_regather_per_microbatch: parameters re-gathered for each micro-batch under accumulation.
     tp_comm_overlap / ep_a2a_overlap / cp_overlap: TP, expert all-to-all, context-parallel comm overlap.
+    tp_bwd_overlap: the backward's TP collectives of a column-parallel GEMM run asynchronously under its
+    data- and weight-gradient GEMMs (plan ``tp_bwd_overlap``).
     pp_p2p_overlap: pipeline send/recv overlapped (``interleaved``: only in the interleaved schedule).
     sequence_parallel / selective_recompute: available in the stack (Korthikanti 2022).
     fused_optimizer: ``fused`` (one multi-tensor kernel), ``foreach`` (horizontal fusion), ``none``.
@@ -69,6 +71,7 @@ class Profile:
     zero3_gather_bucket_params: float | None = None
     zero3_regather_per_microbatch: bool | None = None
     tp_comm_overlap: bool = False
+    tp_bwd_overlap: bool = False
     pp_p2p_overlap: PPOverlap = "none"
     ep_a2a_overlap: bool = False
     cp_overlap: bool = False
@@ -140,6 +143,18 @@ _FLASH_MLM = (
 _P2P23 = (
     f"{_A23}: --no-overlap-p2p-communication (default on since 2023-10-12, 4eeff55); "
     "core_v0.12.0 arguments.py forces overlap_p2p_comm=False for the non-interleaved schedule"
+)
+_ASYNC_TP = (
+    f"{_MLM} megatron/arguments.py: --no-async-tensor-model-parallel-allreduce (default on since "
+    "2021-09-02, 3f65246): the column-parallel input-gradient all-reduce runs under the weight-gradient "
+    "GEMM; with --sequence-parallel (2022-04-28, cfd2e21) LinearWithGradAccumulationAndAsyncCommunication "
+    "re-gathers the input under the data-gradient GEMM and reduce-scatters under the weight-gradient GEMM "
+    "(megatron/core/tensor_parallel/layers.py)"
+)
+_TE_ASYNC_TP = (
+    "NVIDIA/TransformerEngine transformer_engine/pytorch/module/linear.py, layernorm_linear.py "
+    "'Overlap dgrad-RS/AR with wgrad' (column-parallel backward, async reduce-scatter / all-reduce); "
+    f"Megatron-Core's own linear layers likewise ({_MLM} megatron/core/tensor_parallel/layers.py)"
 )
 _TPO = f"--tp-comm-overlap store_true (added 2023-10-23, 116ffdd); {_A24}"
 _DDP_BUCKET = (
@@ -264,6 +279,10 @@ def _megatron_lm() -> list[Profile]:
                 "none",
                 f"{_A21}: --no-scatter-gather-tensors-in-pipeline only; no overlap flag until 2023-05",
             ),
+            tp_bwd_overlap=(
+                False,
+                f"{_ASYNC_TP}; the year's published runs (PTD-P, arXiv 2104.04473, April 2021) predate it",
+            ),
         ),
         _p(
             "megatron-lm",
@@ -274,6 +293,7 @@ def _megatron_lm() -> list[Profile]:
             fused_bias_act=fusion21,
             sequence_parallel=(True, _SP),
             selective_recompute=(True, _SR),
+            tp_bwd_overlap=(True, _ASYNC_TP),
             attention_opt_in=("flash1", f"{_A22}: --use-flash-attn (2022-12-08), flash-attn v1 at the time"),
         ),
         _p(
@@ -294,6 +314,7 @@ def _megatron_lm() -> list[Profile]:
             dp_param_gather_overlap=(False, f"{_A23}: --overlap-param-gather default=False"),
             tp_comm_overlap=(False, f"{_A23}: --tp-comm-overlap store_true (added 2023-10-23)"),
             pp_p2p_overlap=("interleaved", _P2P23),
+            tp_bwd_overlap=(True, _ASYNC_TP),
             fused_bias_act=(True, f"{_A23}: --no-bias-gelu-fusion"),
             sequence_parallel=(True, _SP),
             selective_recompute=(True, _SR),
@@ -308,6 +329,7 @@ def _megatron_core() -> list[Profile]:
         "fused_attention_with_dropout": (True, _TE_DROPOUT),
         "dp_bucket_params": (40e6, _DDP_BUCKET),
         "pp_p2p_overlap": ("interleaved", _P2P23),
+        "tp_bwd_overlap": (True, _TE_ASYNC_TP),
         "cp_overlap": (True, _CP_TE),
         "sequence_parallel": (True, _SP),
         "selective_recompute": (True, _SR),
@@ -367,6 +389,7 @@ def _megatron_core() -> list[Profile]:
             "dp_overlap",
             "dp_param_gather_overlap",
             "tp_comm_overlap",
+            "tp_bwd_overlap",
             "pp_p2p_overlap",
             "sequence_parallel",
             "selective_recompute",
@@ -407,6 +430,7 @@ def _megatron_core() -> list[Profile]:
                 "NVIDIA/NeMo megatron_gpt_model.py (2023-12): with optim fused_adam, allreduce_gradients() after the step's backward; overlap only with distributed_fused_adam",
             ),
             tp_comm_overlap=(False, "megatron_gpt_config.yaml (2023): ub_tp_comm_overlap False"),
+            tp_bwd_overlap=(True, f"NeMo 1.x GPT runs Megatron's tensor-parallel layers: {_ASYNC_TP}"),
             fused_optimizer=("fused", "megatron_gpt_config.yaml (2023): optim.name fused_adam"),
             fused_bias_act=(True, "megatron_gpt_config.yaml (2023): bias_activation_fusion True"),
             fused_norm=(True, "megatron_gpt_config.yaml: persist_layer_norm True (apex persistent fused LN)"),

@@ -103,7 +103,7 @@ def test_the_optimizer_step_updates_exactly_the_states_a_device_holds(plan: dict
 def test_an_overlapped_collective_takes_its_sms_from_compute() -> None:
     """A100 (16 of 108 SMs held by NCCL): ZeRO-3 plans expose the SM share of their hidden gathers;
     a device without the figure exposes only what exceeds compute."""
-    from llmcost.training.data_parallel import comm_share
+    from llmcost.training.base import comm_share
 
     a100 = get_hardware("a100-sxm4-80gb")
     assert comm_share(a100) == pytest.approx(16 / 108)

@@ -74,6 +74,14 @@ def train(
             " overlap_p2p_comm). Default off.",
         ),
     ] = None,
+    tp_bwd_overlap: Annotated[
+        bool | None,
+        typer.Option(
+            "--tp-bwd-overlap/--no-tp-bwd-overlap",
+            help="Run the backward's TP collectives of a column-parallel GEMM under its gradient GEMMs"
+            " (Megatron-LM async TP all-reduce, Transformer Engine). Default off.",
+        ),
+    ] = None,
     attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
     offload: Annotated[str | None, typer.Option("--offload", help="none, cpu or nvme (needs ZeRO).")] = None,
     stack: Annotated[
@@ -132,6 +140,7 @@ def train(
         "precision": precision,
         "fp8_recipe": fp8_recipe,
         "pp_overlap": pp_overlap,
+        "tp_bwd_overlap": tp_bwd_overlap,
         "attention": attention,
         "offload": offload,
         "gpus_per_node": gpus_per_node,

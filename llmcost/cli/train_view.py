@@ -65,10 +65,21 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
     if z3 and plan.zero3_bucket is not None:  # t_z3_ag / t_z3_rs are n_z3 bucket collectives
         z3 += ["zero3__collectives", "zero3__layer_comm"]
     p2p = "pp__p2p_overlap" if plan.pp_overlap else "pp__p2p_serial"  # t_pp_p2p
-    for name in (f"pipeline__{plan.schedule}", p2p, f"dp__{mode}", *z3):
+    for name in (f"pipeline__{plan.schedule}", p2p, f"dp__{mode}", *z3, *_tp_formula(r)):
         f = find(f"training.{name}")
         builders[name] = f"{f.location}" + (f" as {f.via}" if f.via else "")
     return expr, builders
+
+
+def _tp_formula(r: Any) -> list[str]:
+    """The formula behind the layers' exposed TP communication (in ``t_stage``), none without TP."""
+    plan, sp = r.layout.plan, bool(r.layout.sp)
+    if r.layout.tp <= 1:
+        return []
+    if plan.tp_overlap and sp:
+        return ["tp__overlap"]
+    name = "tp__sp" if sp else "tp__all_reduce"
+    return [f"{name}_async" if plan.tp_bwd_overlap else name]
 
 
 def explain(r: Any, fmt: str) -> None:

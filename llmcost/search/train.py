@@ -312,6 +312,9 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
     cols["fce"] = np.ones(n, dtype=np.int64)  # fused cross-entropy (the plan default)
+    cols["tpb"] = np.zeros(
+        n, dtype=np.int64
+    )  # backward TP collectives on the critical path (the plan default)
     for k, v in shared.items():
         cols[k] = np.full(n, v, dtype=np.int64)
     if shared.get("ppo") == -1:
@@ -336,6 +339,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         ("fused_act", "fact"),
         ("fused_rope", "frope"),
         ("fused_ce", "fce"),
+        ("tp_bwd_overlap", "tpb"),
     ):
         if key in p:
             shared[col] = int(bool(p[key]))
@@ -457,6 +461,7 @@ def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
         "fused_act": bool(c["fact"][i]),
         "fused_rope": bool(c["frope"][i]),
         "fused_ce": bool(c["fce"][i]),
+        "tp_bwd_overlap": bool(c["tpb"][i]),
         "fp8_recipe": FP8_RECIPES[int(c["fp8r"][i])],
         "zero3_bucket": int(c["z3b"][i]) or None,
     }

@@ -55,14 +55,14 @@ def pipeline__zero_bubble(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
     return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
 
 
-def dp__overlap(n_buckets, s_comm, t_ag, t_bwd, t_dp, t_fwd):
+def dp__overlap(n_buckets, n_red, s_comm, t_ag, t_bwd, t_dp, t_fwd):
     """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward"""
-    return numpy.maximum(numpy.maximum(t_ag/n_buckets, s_comm*t_ag), t_ag - t_fwd) + numpy.maximum(numpy.maximum(t_dp/n_buckets, s_comm*t_dp), -t_bwd + t_dp)
+    return n_red*numpy.maximum(numpy.maximum(t_dp/n_buckets, s_comm*t_dp), -t_bwd + t_dp) + numpy.maximum(numpy.maximum(t_ag/n_buckets, s_comm*t_ag), t_ag - t_fwd)
 
 
-def dp__serial(t_ag, t_dp):
+def dp__serial(n_red, t_ag, t_dp):
     """Data-parallel reduction after the backward, not overlapped (Megatron without"""
-    return t_ag + t_dp
+    return n_red*t_dp + t_ag
 
 
 def zero3(layers_stage, n_micro, s_comm, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
@@ -100,6 +100,16 @@ def tp__overlap(n_fpass, t_gemm_in, t_gemm_out, t_tp_ag, t_tp_rs):
     return n_fpass*(numpy.maximum(0, -t_gemm_in + t_tp_ag) + numpy.maximum(0, -t_gemm_out + t_tp_rs)) + numpy.maximum(0, -t_gemm_in + t_tp_rs) + numpy.maximum(0, -t_gemm_out + t_tp_ag)
 
 
+def tp__sp_async(n_fpass, s_comm, t_gemm_in, t_tp_ag, t_tp_rs):
+    """TP with sequence parallelism, backward collectives of the column-parallel GEMM issued"""
+    return n_fpass*(t_tp_ag + t_tp_rs) + t_tp_ag + numpy.maximum(s_comm*t_tp_ag, -t_gemm_in + t_tp_ag) + numpy.maximum(s_comm*t_tp_rs, -t_gemm_in + t_tp_rs)
+
+
+def tp__all_reduce_async(n_fpass, s_comm, t_gemm_in, t_tp_ar):
+    """TP without sequence parallelism, the column-parallel GEMM's input-gradient all-reduce issued"""
+    return n_fpass*t_tp_ar + numpy.maximum(s_comm*t_tp_ar, -t_gemm_in + t_tp_ar)
+
+
 def ep__all_to_all(n_fpass, t_ep_a2a):
     """Expert parallelism: each all-to-all of a MoE layer (token dispatch, combine) in every pass,"""
     return t_ep_a2a*(n_fpass + 1)
@@ -128,6 +138,26 @@ def bwd__bytes(hbm_bytes):
 def bwd__extra_kernels(k_x):
     """Extra kernel launches of the backward of an unfused chain of ``k_x`` extra forward kernels:"""
     return 2*k_x
+
+
+def bwd__norm_bytes(hbm_bytes, w_bytes):
+    """Backward HBM bytes of a fused LayerNorm / RMSNorm whose forward moved ``hbm_bytes``, ``w_bytes``"""
+    return (3/2)*hbm_bytes + (1/2)*w_bytes
+
+
+def bwd__act_bytes(hbm_bytes, n_up):
+    """Backward HBM bytes of a fused MLP activation over ``n_up`` inputs whose forward moved"""
+    return hbm_bytes*(2*n_up + 1)/(n_up + 1)
+
+
+def bwd__scores_per(drop_a):
+    """Backward HBM bytes per score of a materialized attention (the forward's"""
+    return 5*drop_a + 14
+
+
+def bwd__residual_per(b_a, drop_h):
+    """Backward HBM bytes per hidden element of one residual block's dropout + add"""
+    return 3*b_a + drop_h*(2*b_a + 1)
 
 
 def norm__unfused_bytes(b_a, n_el):
@@ -326,8 +356,8 @@ FUNCTIONS = {
     'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'c4a8b2f574e3c510'),
     'pipeline__interleaved': (pipeline__interleaved, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc', 'v_stages'), '278212617234d0e5'),
     'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'e125ecdd123884cf'),
-    'dp__overlap': (dp__overlap, ('n_buckets', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), '8f41f8ec44063821'),
-    'dp__serial': (dp__serial, ('t_ag', 't_dp'), '4ae7d94d64d1bd2f'),
+    'dp__overlap': (dp__overlap, ('n_buckets', 'n_red', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), 'fac3e037a27d81a8'),
+    'dp__serial': (dp__serial, ('n_red', 't_ag', 't_dp'), '81a71cc14b80a178'),
     'zero3': (zero3, ('layers_stage', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), '3658184aed560224'),
     'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),
     'zero3__collective_bytes': (zero3__collective_bytes, ('layer_bytes', 'n_z3'), 'cdecf2bb964551bc'),
@@ -335,12 +365,18 @@ FUNCTIONS = {
     'tp__sp': (tp__sp, ('n_fpass', 't_tp_ag', 't_tp_rs'), '691f9858740691a9'),
     'tp__all_reduce': (tp__all_reduce, ('n_fpass', 't_tp_ar'), 'ad3fb9e9b5127683'),
     'tp__overlap': (tp__overlap, ('n_fpass', 't_gemm_in', 't_gemm_out', 't_tp_ag', 't_tp_rs'), '466407088ed9e45c'),
+    'tp__sp_async': (tp__sp_async, ('n_fpass', 's_comm', 't_gemm_in', 't_tp_ag', 't_tp_rs'), 'f9abd9518647bbf3'),
+    'tp__all_reduce_async': (tp__all_reduce_async, ('n_fpass', 's_comm', 't_gemm_in', 't_tp_ar'), '0b0d2dbe046b0484'),
     'ep__all_to_all': (ep__all_to_all, ('n_fpass', 't_ep_a2a'), '2c31013f7752d8cc'),
     'cp__ring': (cp__ring, ('cp', 'rc_fwd', 't_attn_bwd', 't_attn_fwd', 't_cp_kv'), 'c15c539e994d3f07'),
     'bwd__flops': (bwd__flops, ('flops',), '6f762d70e3ef5b7a'),
     'bwd__flops_flash': (bwd__flops_flash, ('flops',), 'def032f469fb6856'),
     'bwd__bytes': (bwd__bytes, ('hbm_bytes',), '3d2b81e041d4cfd5'),
     'bwd__extra_kernels': (bwd__extra_kernels, ('k_x',), 'c4cd83afb4873f52'),
+    'bwd__norm_bytes': (bwd__norm_bytes, ('hbm_bytes', 'w_bytes'), 'cb315ae883d5818f'),
+    'bwd__act_bytes': (bwd__act_bytes, ('hbm_bytes', 'n_up'), 'edd5e30e698c3dcb'),
+    'bwd__scores_per': (bwd__scores_per, ('drop_a',), '7254fd273e4b8358'),
+    'bwd__residual_per': (bwd__residual_per, ('b_a', 'drop_h'), '559f956c5e5763f8'),
     'norm__unfused_bytes': (norm__unfused_bytes, ('b_a', 'n_el'), 'cfe19c2bdb0b91f4'),
     'act__unfused_bytes': (act__unfused_bytes, ('b_a', 'bias_a', 'n_el', 'n_up'), 'df32c5a525ee622f'),
     'act__unfused_kernels': (act__unfused_kernels, ('bias_a', 'n_up'), '10220aaf481782b7'),

@@ -157,3 +157,13 @@ def _gemm_at(hw: Hardware, precision: str) -> GemmShape | None:
     if g is None or precision in ("bf16", "fp16") or "bf16" not in hw.peak or precision not in hw.peak:
         return g
     return replace(g, k0=g.k0 * hw.peak[precision] / hw.peak["bf16"])
+
+
+def comm_share(hw: Hardware) -> float:
+    """Share of the device's SMs an overlapped NCCL collective holds (``s_comm`` of
+    :func:`llmcost.training.formulas._overlapped`): the catalog's ``gemm.collective_sms`` over its
+    ``gemm.units``; 0 where the entry does not say."""
+    g = hw.gemm_shape
+    if g is None or g.collective_sms is None:
+        return 0.0
+    return g.collective_sms / g.units

@@ -41,6 +41,7 @@ COLS = (
     "fp8r",
     "ppo",
     "fce",
+    "tpb",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -48,7 +49,8 @@ FlashAttention), offload index, DP overlap, TP communication overlap, fused norm
 (plan ``fused_norm`` / ``fused_act``), ZeRO-3 parameters per collective (plan ``zero3_bucket``; 0:
 one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 quantization recipe
 (plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
-overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``)."""
+overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
+collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``)."""
 
 
 @dataclass(frozen=True)

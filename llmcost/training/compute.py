@@ -67,13 +67,16 @@ class Eager:
     """Which elementwise chains of a layer run unfused, and the model facts their cost reads:
     ``norm`` (RMSNorm as the eager composite: plan ``fused_norm`` false and an RMSNorm model),
     ``act`` (plan ``fused_act`` false), ``n_up`` (2 gated, 1 plain), ``bias`` (the MLP has a bias,
-    added in its own kernel when unfused)."""
+    added in its own kernel when unfused), ``fused_norm`` (plan ``fused_norm``: the norms' backward is
+    one fused pass, ``bwd__norm_bytes``; eager PyTorch's LayerNorm backward re-reads the input and the
+    gradient in a second kernel for the weight gradients, priced at ``bwd__bytes``)."""
 
     norm: bool = False
     act: bool = False
     n_up: int = 1
     bias: bool = False
     rope: bool = False
+    fused_norm: bool = True
 
     @classmethod
     def of(cls, spec: Any, fused_norm: bool, fused_act: bool, fused_rope: bool = True) -> Eager:
@@ -84,6 +87,7 @@ class Eager:
             n_up=2 if spec.gated_mlp else 1,
             bias=bool(spec.mlp_bias),
             rope=not fused_rope,
+            fused_norm=fused_norm,
         )
 
 
@@ -220,15 +224,29 @@ def training_ops(
                 out.append(TOp(o.name, o.kind, o.flops, full, o.bytes))
             else:
                 per = 8 + (5 if attention_dropout else 0)
-                out.append(TOp(o.name, o.kind, full, full, o.bytes + per * tokens * seq_kv * heads))
+                scores = tokens * seq_kv * heads
+                bwd = G.bwd__bytes(o.bytes) + G.bwd__scores_per(float(attention_dropout)) * scores
+                out.append(TOp(o.name, o.kind, full, full, o.bytes + per * scores, bwd_bytes=bwd))
         elif o.kind == "norm":
-            out.append(replace(o, flops=o.flops / t_sp, model_flops=0.0, bytes=o.bytes / t_sp))
+            by, w = o.bytes / t_sp, o.weight_bytes / t_sp
+            bwd = G.bwd__norm_bytes(by, w) if eager.fused_norm else None
+            out.append(replace(o, flops=o.flops / t_sp, model_flops=0.0, bytes=by, bwd_bytes=bwd))
+        elif o.kind == "elementwise" and o.name in ACT_OPS and not o.extra_kernels:
+            out.append(replace(o, bwd_bytes=G.bwd__act_bytes(o.bytes, float(eager.n_up))))
         else:
             out.append(o)
     blocks = sum(1 for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce")
-    per_tok = (3 * b_a + (1 if hidden_dropout else 0)) * h / t_sp
+    d_h = 1.0 if hidden_dropout else 0.0
+    res = blocks * tokens * h / t_sp
     out.append(
-        TOp("dropout_residual", "elementwise", blocks * 2 * tokens * h / t_sp, 0.0, blocks * per_tok * tokens)
+        TOp(
+            "dropout_residual",
+            "elementwise",
+            2 * res,
+            0.0,
+            (3 * b_a + d_h) * res,
+            bwd_bytes=G.bwd__residual_per(b_a, d_h) * res,
+        )
     )
     if np.any(np.asarray(rope_width) > 0):
         out.append(rotary_op(tokens * rope_width, b_a, eager.rope))

@@ -19,7 +19,7 @@ from llmcost.collectives.grid import collective_v, group_gpn
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.training import _generated as G
-from llmcost.training.base import BUCKET_PARAMS, RECOMPUTE
+from llmcost.training.base import BUCKET_PARAMS, RECOMPUTE, comm_share
 from llmcost.training.columns import Plans, key
 from llmcost.training.memory import StageParams
 from llmcost.training.pipeline import StageTimes
@@ -39,11 +39,12 @@ class DPCollectives:
 @dataclass
 class DataParallelTimes:
     """Per plan row: the exposed data-parallel time ``dp_exposed`` (gradient buckets
-    ``n_buckets``), ZeRO-3's exposed time ``z3_exposed`` (``z3_rc``: full recomputation gathers a
+    ``n_buckets``, ``n_red`` reductions per step), ZeRO-3's exposed time ``z3_exposed`` (``z3_rc``: full recomputation gathers a
     third time), the optimizer step ``t_opt`` and the host offload ``t_off``."""
 
     coll: DPCollectives
     n_buckets: np.ndarray
+    n_red: np.ndarray
     dp_exposed: np.ndarray
     z3_rc: np.ndarray
     z3_exposed: np.ndarray
@@ -108,24 +109,15 @@ def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> Da
     n_buckets = np.maximum(1.0, (sp.dense + sp.expert) / BUCKET_PARAMS)
     overlap = p.c["overlap"] == 1
     s_comm = comm_share(hw)
-    dp_exposed = G.dp__overlap(n_buckets, s_comm, dc.t_ag, st.t_b, dc.t_dp, st.t_f)
+    n_red = np.where(p.zero == 2, p.m, 1).astype(float)  # ZeRO-2 reduces after every backward
+    dp_exposed = G.dp__overlap(n_buckets, n_red, s_comm, dc.t_ag, st.t_b, dc.t_dp, st.t_f)
     if not overlap.all():
-        dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(dc.t_ag, dc.t_dp))
+        dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(n_red, dc.t_ag, dc.t_dp))
     z3_exposed = np.where(
         z3, G.zero3(st.n_lay, p.m, s_comm, st.t_b, st.t_f, st.t_rc, dc.z3_ag, dc.z3_rs, z3_rc), 0.0
     )
     t_opt, t_off = optimizer_step(hw, p, sp)
-    return DataParallelTimes(dc, n_buckets, dp_exposed, z3_rc, z3_exposed, t_opt, t_off)
-
-
-def comm_share(hw: Hardware) -> float:
-    """Share of the device's SMs an overlapped NCCL collective holds (``s_comm`` of
-    :func:`llmcost.training.formulas._overlapped`): the catalog's ``gemm.collective_sms`` over its
-    ``gemm.units``; 0 where the entry does not say."""
-    g = hw.gemm_shape
-    if g is None or g.collective_sms is None:
-        return 0.0
-    return g.collective_sms / g.units
+    return DataParallelTimes(dc, n_buckets, n_red, dp_exposed, z3_rc, z3_exposed, t_opt, t_off)
 
 
 def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray]:

@@ -64,6 +64,7 @@ define(
     latex=r"\beta_a",
 )
 define("k_x", "1", "extra kernels an unfused elementwise chain launches in the forward", latex="k_x")
+define("w_bytes", "B", "bytes of an operator's weights among its HBM bytes", latex=r"\mathrm{bytes}_w")
 define(
     "drop_h",
     "1",
@@ -149,6 +150,12 @@ define(
     latex=r"T_{ag}",
 )
 define("n_buckets", "1", "gradient buckets (the last one cannot overlap the backward)", latex=r"n_{bk}")
+define(
+    "n_red",
+    "1",
+    "gradient reductions per step: the micro-batches under ZeRO-2 (partitioned gradients are reduced after every backward), else 1",
+    latex=r"n_{red}",
+)
 define(
     "t_z3_ag",
     "s",
@@ -331,18 +338,22 @@ def dp_exposed_overlap() -> sp.Expr:
     """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward
     (PyTorch DDP buckets; Megatron --overlap-grad-reduce): the part longer than the backward, or
     the compute the collective's SMs take from it (:func:`_overlapped`), is exposed and the last
-    bucket never hides, ``max(T_dp − t_b, s_comm·T_dp, T_dp/n_bk)``; the parameter all-gather of a
-    sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
+    bucket never hides, ``max(T_dp − t_b, s_comm·T_dp, T_dp/n_bk)``; under ZeRO-2 every
+    micro-batch's backward reduces its gradients so, ``n_red`` times (the ranks keep only their
+    gradient partition: "for zero stage 2 (and 3), gradient reduction is required after every
+    backward because of gradient partitioning", deepspeedai/DeepSpeed issue #2252; ZeRO-1 and
+    Megatron's distributed optimizer accumulate the full gradient and reduce once). The parameter
+    all-gather of a sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
     [derived: exposed = max(0, communication − overlapping compute)]."""
-    return sp.Max(_overlapped(S("t_dp"), S("t_bwd")), S("t_dp") / S("n_buckets")) + sp.Max(
-        _overlapped(S("t_ag"), S("t_fwd")), S("t_ag") / S("n_buckets")
-    )
+    red = sp.Max(_overlapped(S("t_dp"), S("t_bwd")), S("t_dp") / S("n_buckets"))
+    return S("n_red") * red + sp.Max(_overlapped(S("t_ag"), S("t_fwd")), S("t_ag") / S("n_buckets"))
 
 
 def dp_exposed_serial() -> sp.Expr:
     """Data-parallel reduction after the backward, not overlapped (Megatron without
-    --overlap-grad-reduce; Korthikanti 2022 §6.3 note)."""
-    return S("t_dp") + S("t_ag")
+    --overlap-grad-reduce; Korthikanti 2022 §6.3 note); ``n_red`` of them under ZeRO-2
+    (:func:`dp_exposed_overlap`)."""
+    return S("n_red") * S("t_dp") + S("t_ag")
 
 
 def _prefetched(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
@@ -421,6 +432,29 @@ def tp_exposed_allreduce() -> sp.Expr:
     return (S("n_fpass") + 1) * S("t_tp_ar")
 
 
+def tp_exposed_sp_async() -> sp.Expr:
+    """TP with sequence parallelism, backward collectives of the column-parallel GEMM issued
+    asynchronously (Megatron-LM ``LinearWithGradAccumulationAndAsyncCommunication``, since 2022-04
+    with ``--sequence-parallel``; NVIDIA/Megatron-LM megatron/core/tensor_parallel/layers.py): the
+    forward's all-gather and reduce-scatter (and a recomputed forward's) stay on the critical path,
+    the backward's gradient all-gather before the row-parallel GEMM too; the re-gather of the
+    sequence-parallel input that the weight gradient needs runs under the data-gradient GEMM and the
+    input gradient's reduce-scatter under the weight-gradient GEMM (each ``t_gemm_in``, the
+    column-parallel GEMM's forward time), each adding what :func:`_overlapped` says."""
+    ag, rs, gi = S("t_tp_ag"), S("t_tp_rs"), S("t_gemm_in")
+    return S("n_fpass") * (ag + rs) + ag + _overlapped(ag, gi) + _overlapped(rs, gi)
+
+
+def tp_exposed_allreduce_async() -> sp.Expr:
+    """TP without sequence parallelism, the column-parallel GEMM's input-gradient all-reduce issued
+    asynchronously under its weight-gradient GEMM (Megatron-LM ``--no-async-tensor-model-parallel-
+    allreduce``, on by default since 2021-09-02, 3f65246: "asynchronous execution of
+    tensor-model-parallel all-reduce with weight gradient computation of a column-linear layer";
+    the row-parallel GEMM's backward has no collective, Shoeybi et al. 2019 §3 ``g``): forward passes
+    expose their all-reduce, the backward adds what :func:`_overlapped` says."""
+    return S("n_fpass") * S("t_tp_ar") + _overlapped(S("t_tp_ar"), S("t_gemm_in"))
+
+
 def ep_exposed() -> sp.Expr:
     """Expert parallelism: each all-to-all of a MoE layer (token dispatch, combine) in every pass,
     on the critical path (GShard, Lepikhin et al. 2021; Megatron-Core MoE without overlap)."""
@@ -496,6 +530,48 @@ def backward_bytes() -> sp.Expr:
     move the forward's tensors again; SB-transformers "Forward and reverse FLOPs"); norms and
     activations likewise."""
     return 2 * S("hbm_bytes")
+
+
+def norm_backward_bytes() -> sp.Expr:
+    """Backward HBM bytes of a fused LayerNorm / RMSNorm whose forward moved ``hbm_bytes``, ``w_bytes``
+    of them its weights: one pass reads the saved input and the output gradient and writes the input
+    gradient (3 activation tensors to the forward's 2), with the weight-gradient partial sums in the
+    same pass (apex contrib ``fast_layer_norm`` ln_bwd, Megatron-LM's persistent LayerNorm;
+    Transformer Engine ``layernorm_bwd`` / ``rmsnorm_bwd``); the weights are read and their gradient
+    written (2×)."""
+    w = S("w_bytes")
+    return sp.Rational(3, 2) * (S("hbm_bytes") - w) + 2 * w
+
+
+def act_backward_bytes() -> sp.Expr:
+    """Backward HBM bytes of a fused MLP activation over ``n_up`` inputs whose forward moved
+    ``hbm_bytes`` (read ``n_up`` inputs, write one): the backward reads the saved inputs and the
+    output gradient and writes ``n_up`` input gradients, ``(2·n_up + 1)/(n_up + 1)`` of the forward
+    (NVIDIA/Megatron-LM megatron/core/fusions/fused_bias_gelu.py ``bias_gelu_back(g, bias, y)``,
+    fused_bias_swiglu.py ``swiglu_back(g, y)``)."""
+    n = S("n_up")
+    return (2 * n + 1) / (n + 1) * S("hbm_bytes")
+
+
+def scores_backward_per() -> sp.Expr:
+    """Backward HBM bytes per score of a materialized attention (the forward's
+    ``8 (+5 with attention dropout)``, :mod:`llmcost.training.compute`): the PV GEMM's backward writes
+    the probability gradient and its ``dV`` reads the probabilities (2 + 2), the dropout backward
+    reads the gradient and the 1-byte mask and writes (5, with ``drop_a`` = 1), the softmax backward
+    reads the probabilities and their gradient and writes the score gradient (6), which the ``dQ`` and
+    ``dK`` GEMMs each read (4): ``14 + 5·d_a`` at 2-byte scores (Megatron-LM
+    ``FusedScaleMaskSoftmax`` backward ``scaled_masked_softmax_backward(grads, softmax_results)``;
+    FlashAttention §2.2 "Standard attention" backward)."""
+    return 14 + 5 * S("drop_a")
+
+
+def residual_backward_per() -> sp.Expr:
+    """Backward HBM bytes per hidden element of one residual block's dropout + add
+    (the forward's ``3·b_a (+1 mask with hidden dropout)``): the add passes the gradient through to
+    both branches unchanged, the dropout backward reads it and the mask and writes (``2·b_a + 1``,
+    with ``drop_h`` = 1), and where the block's input forks the two gradients are summed (read 2,
+    write 1: ``3·b_a``; autograd accumulation, pytorch/pytorch torch/csrc/autograd/input_buffer.cpp)."""
+    return 3 * S("b_a") + S("drop_h") * (2 * S("b_a") + 1)
 
 
 # --- unfused (eager) elementwise chains ---------------------------------------------------------
@@ -827,12 +903,18 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "tp__sp": tp_exposed_sp,
     "tp__all_reduce": tp_exposed_allreduce,
     "tp__overlap": tp_exposed_overlap,
+    "tp__sp_async": tp_exposed_sp_async,
+    "tp__all_reduce_async": tp_exposed_allreduce_async,
     "ep__all_to_all": ep_exposed,
     "cp__ring": cp_ring_exposed,
     "bwd__flops": backward_flops,
     "bwd__flops_flash": backward_flops_flash,
     "bwd__bytes": backward_bytes,
     "bwd__extra_kernels": backward_extra_kernels,
+    "bwd__norm_bytes": norm_backward_bytes,
+    "bwd__act_bytes": act_backward_bytes,
+    "bwd__scores_per": scores_backward_per,
+    "bwd__residual_per": residual_backward_per,
     "norm__unfused_bytes": norm_unfused_bytes,
     "act__unfused_bytes": act_unfused_bytes,
     "act__unfused_kernels": act_unfused_kernels,

@@ -28,6 +28,7 @@ from llmcost.training.base import (
     RECOMPUTE,
     Machine,
     attention_dropout,
+    comm_share,
     hidden_dropout,
     machine,
     model_layers,
@@ -70,6 +71,7 @@ class OpConfig(NamedTuple):
     mb: np.ndarray
     sp: np.ndarray
     tpo: np.ndarray
+    tpb: np.ndarray
     rc: str
     prec: str
     b_w: float
@@ -120,6 +122,7 @@ def layer_table(
         c["mb"],
         c["sp"],
         c["tpo"],
+        c["tpb"],
         c["rc"],
         c["prec"],
         bwa,
@@ -135,6 +138,7 @@ def layer_table(
             "mb",
             "sp",
             "tpo",
+            "tpb",
             "rc",
             "prec",
             "flash",
@@ -150,7 +154,7 @@ def layer_table(
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
         cfg = OpConfig(
-            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo")),
+            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb")),
             rc=RECOMPUTE[u["rc"][f0]],
             prec=PRECISIONS[u["prec"][f0]],
             b_w=float(ubw[f0]),
@@ -318,19 +322,25 @@ def _passes(cfg: OpConfig) -> int:
 
 
 def _tp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, gemms: Any) -> np.ndarray:
-    """``tp__sp`` (sequence parallel), ``tp__all_reduce``, or with TP overlap ``tp__overlap``."""
-    tp, sp, tpo = cfg.tp, cfg.sp, cfg.tpo
+    """``tp__sp`` (sequence parallel), ``tp__all_reduce``; with the backward's collectives overlapped
+    (``tpb``) ``tp__sp_async`` / ``tp__all_reduce_async``; with TP overlap ``tp__overlap``."""
+    tp, sp, tpo, tpb = cfg.tp, cfg.sp, cfg.tpo, cfg.tpb
     gpn_tp = group_gpn(cfg.gpn, tp, 1)
     n_fpass = _passes(cfg) - 1
+    g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (tp.size,)) for g in gemms)
+    s_comm = comm_share(hw)
     if sp.any():
         ag = collective_v(hw, "all_gather", size, tp, gpn_tp)
         rs = collective_v(hw, "reduce_scatter", size, tp, gpn_tp)
-        x_sp = G.tp__sp(n_fpass, ag, rs)
+        x_sp = np.where(tpb == 1, G.tp__sp_async(n_fpass, s_comm, g_in, ag, rs), G.tp__sp(n_fpass, ag, rs))
     else:
         x_sp = 0.0
-    x = np.where(sp == 1, x_sp, G.tp__all_reduce(n_fpass, collective_v(hw, "all_reduce", size, tp, gpn_tp)))
+    ar = collective_v(hw, "all_reduce", size, tp, gpn_tp) if (sp == 0).any() else 0.0
+    x_ar = np.where(
+        tpb == 1, G.tp__all_reduce_async(n_fpass, s_comm, g_in, ar), G.tp__all_reduce(n_fpass, ar)
+    )
+    x = np.where(sp == 1, x_sp, x_ar)
     if tpo.any() and sp.any():
-        g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (tp.size,)) for g in gemms)
         hidden = G.tp__overlap(n_fpass, g_in, g_out, ag, rs)
         x = np.where((tpo == 1) & (sp == 1), hidden, x)
     return x

@@ -90,6 +90,7 @@ _PLAN_KEYS = (
     "fused_ce",
     "fp8_recipe",
     "pp_overlap",
+    "tp_bwd_overlap",
     "zero3_bucket",
     "goodput",
 )
@@ -139,6 +140,12 @@ class TrainPlan:
     """Pipeline send/recvs overlapped with the adjacent chunks' compute (Megatron-Core
     ``overlap_p2p_comm``, default for the interleaved schedule; ``pp__p2p_overlap``). Off by default:
     blocking send/recv on the critical path (``pp__p2p_serial``); a stack sets it."""
+    tp_bwd_overlap: bool = False
+    """The backward's TP collectives of a column-parallel GEMM run asynchronously under its data- and
+    weight-gradient GEMMs (Megatron-LM's async TP all-reduce, on by default since 2021-09, and with
+    sequence parallelism the input re-gather and the gradient reduce-scatter; Transformer Engine
+    likewise; ``tp__all_reduce_async`` / ``tp__sp_async``). Off by default: every TP collective on the
+    critical path; a stack sets it."""
     fused_rope: bool = True
     """The rotary embedding runs as one fused kernel per tensor (Transformer Engine, a compiler).
     False: eager PyTorch's upcast, complex multiply and downcast (:func:`llmcost.training.passes.rotary_op`)."""
@@ -455,7 +462,15 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    for key in ("tp_overlap", "pp_overlap", "fused_norm", "fused_act", "fused_rope", "fused_ce"):
+    for key in (
+        "tp_overlap",
+        "pp_overlap",
+        "tp_bwd_overlap",
+        "fused_norm",
+        "fused_act",
+        "fused_rope",
+        "fused_ce",
+    ):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
@@ -548,6 +563,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "z3b": bucket_column(p.zero3_bucket),
         "frope": int(p.fused_rope),
         "ppo": int(p.pp_overlap),
+        "tpb": int(p.tp_bwd_overlap),
         "fce": int(p.fused_ce),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
     }

@@ -16,6 +16,8 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   ``fused_rope``, and ``fp8_recipe`` its ``fp8_recipe``, where its source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
   elementwise kernels, :mod:`llmcost.training.compute`); a field the profile does not document
   (``NOT_DOCUMENTED``) leaves the plan default (fused): no guess moves a prediction.
+* ``tp_bwd_overlap``: the profile's ``tp_bwd_overlap`` where documented (Megatron-LM's asynchronous
+  TP collectives of the backward, Transformer Engine's likewise);
 * ``pp_overlap``: on where the profile overlaps pipeline send/recv (``pp_p2p_overlap``: every
   schedule, or the interleaved one only, as Megatron-Core's ``overlap_p2p_comm``);
 * ``zero3_bucket``: the profile's ``zero3_gather_bucket_params`` where its ``zero3_gather_unit``
@@ -42,6 +44,7 @@ FUSION_KEYS = (
     ("fused_act", "fused_bias_act"),
     ("fused_rope", "fused_rope"),
     ("fp8_recipe", "fp8_recipe"),
+    ("tp_bwd_overlap", "tp_bwd_overlap"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
 

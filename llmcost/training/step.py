@@ -32,10 +32,10 @@ from llmcost.economics import _generated as E
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
-from llmcost.training.base import PRECISIONS, ZMODES
+from llmcost.training.base import PRECISIONS, ZMODES, comm_share
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
-from llmcost.training.data_parallel import DataParallelTimes, comm_share, data_parallel
+from llmcost.training.data_parallel import DataParallelTimes, data_parallel
 from llmcost.training.layers import LayerTable, ModelLayers, layer_table
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline
@@ -159,6 +159,7 @@ def _times(
         "t_dp": dpt.coll.t_dp,
         "t_ag": dpt.coll.t_ag,
         "n_buckets": dpt.n_buckets,
+        "n_red": dpt.n_red,
         "t_z3_ag": dpt.coll.z3_ag,
         "t_z3_rs": dpt.coll.z3_rs,
         "layers_stage": st.n_lay,
@@ -233,6 +234,7 @@ VALUES = (
     "t_dp",
     "t_ag",
     "n_buckets",
+    "n_red",
     "t_z3_ag",
     "t_z3_rs",
     "layers_stage",
