@@ -37,6 +37,14 @@ def infer(
         str | None, typer.Option("--activations", help="bf16 fp16 fp8 int8 int4 fp4")
     ] = None,
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
+    op_precision: Annotated[
+        str | None,
+        typer.Option(
+            "--op-precision",
+            help="Formats of operator groups that differ from the plan's, GROUP=FORMAT[,...] with groups"
+            " attention, ffn, experts, lm_head (e.g. attention=bf16 with --weights fp8).",
+        ),
+    ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")
@@ -70,6 +78,7 @@ def infer(
         "weights": weights,
         "activations": activations,
         "kv_cache": kv_cache,
+        "op_precision": _op_precision(op_precision),
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }
@@ -87,3 +96,18 @@ def infer(
 def register(app: typer.Typer) -> None:
     """Add ``infer`` to the CLI."""
     app.command("infer")(infer)
+
+
+def _op_precision(text: str | None) -> dict[str, str] | None:
+    """``--op-precision attention=bf16,ffn=fp8`` as the plan key's mapping."""
+    if text is None:
+        return None
+    from llmcost.errors import UserError
+
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        group, sep, fmt = part.partition("=")
+        if not sep or not group.strip() or not fmt.strip():
+            raise UserError(f"--op-precision: expected GROUP=FORMAT[,GROUP=FORMAT], got {text!r}")
+        out[group.strip()] = fmt.strip()
+    return out

@@ -64,7 +64,8 @@ def views(model: str, rep: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
         "USD per 1M output tokens": m["usd_per_million_output_tokens"],
         "J per output token (TDP)": m["joules_per_output_token"],
         "precision": f"weights {r.formats[0]}, activations {r.formats[1]}, KV {r.formats[2]}; math "
-        f"{r.math[0]} (GEMM) / {r.math[1]} (attention)",
+        f"{r.math[0]} (GEMM) / {r.math[1]} (attention)"
+        + "".join(f"; {g} {w}" + (f"/{a}" if a != w else "") for g, w, a in plan.op_precision),
     }
     title = (
         f"{model} on {r.gpus} x {hardware.id} (tp {plan.tp}, pp {plan.pp}, dp {plan.dp}, cp {plan.cp}, "

@@ -186,6 +186,7 @@ class Evaluator:
             seq=1.0,
             micro_batch=1.0,
         )
+        self.by_op = self._op_formats(hw, plan)
         node = plan.gpus_per_node or hw.node_devices or 1
         self.node = node
         self.groups = {"decoder": G.layer_groups(spec, "forward")}
@@ -220,6 +221,22 @@ class Evaluator:
                 for k in ("peak_mm", "peak_attn", "eta_mm", "eta_attn", "b_w", "b_a", "b_kv", "b_r", "c_dq")
             },
         )
+
+    def _op_formats(self, hw: Hardware, plan: Plan) -> dict[str, tuple[str, Formats, dict[str, Any]]]:
+        """Per matmul named by the plan's ``op_precision`` (:data:`~llmcost.inference.plan.OP_GROUPS`):
+        (group, its formats, its weight / activation bytes as symbol values); the KV cache and
+        the communicated residual keep the plan's."""
+        from dataclasses import replace
+
+        from llmcost.inference.plan import OP_GROUPS
+
+        out: dict[str, tuple[str, Formats, dict[str, Any]]] = {}
+        for group, w, a in plan.op_precision:
+            f = self._formats(hw, replace(plan, weights=w, activations=a))
+            vals = {"b_w": f.b_w, "b_a": f.b_a, "c_dq": f.c_dq}
+            for name in OP_GROUPS[group]:
+                out[name] = (group, f, vals)
+        return out
 
     def pick(self, cond: Any, a: Any, b: Any) -> Any:
         """``a if cond else b``, per plan when the evaluator holds several."""
@@ -318,11 +335,19 @@ class Evaluator:
         v = dict(vals, window=entry.window)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = fn(*(v[n] for n in names))
+        outs: dict[str | None, Any] = {None: out}
+        for group, _, ov in self.by_op.values():  # the layer again in each op_precision group's formats
+            if group not in outs:
+                w = dict(v, **ov)
+                with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                    outs[group] = fn(*(w[n] for n in names))
         layer = _Layer([], [], entry.count * out[-1])
         ring: dict[str, list[_Op]] = {"pass_kv": [], "pass_q": []}
         attn_time: Any = 0.0
         for i, meta in enumerate(layout):
-            op = _Op(*meta, *out[5 * i : 5 * i + 5])
+            own = self.by_op.get(meta[0])
+            src = outs[own[0]] if own is not None else out
+            op = _Op(*meta, *src[5 * i : 5 * i + 5])
             if op.kind == "collective":
                 if timed and op.variant:
                     ring[op.variant].append(op)
@@ -331,7 +356,8 @@ class Evaluator:
                 continue
             if op.kind in (*_MM_KINDS, "elementwise") and not np.any(np.asarray(op.flops) > 0):
                 continue  # absent operator (no shared experts, ...)
-            cost = self._compute_op(entry, op) if timed else _op_cost(entry, op, time=0.0, roof="")
+            fmt = own[1] if own is not None else None
+            cost = self._compute_op(entry, op, fmt) if timed else _op_cost(entry, op, time=0.0, roof="")
             layer.ops.append(cost)
             layer.weights.append(entry.count * self.resident(op.weight_bytes))
             if timed and op.kind == "attention":
@@ -348,20 +374,22 @@ class Evaluator:
         net = op._replace(flops=0.0, hbm_bytes=0.0, weight_bytes=0.0)
         return _op_cost(entry, net, time=t, roof="network", comm=op.comm)
 
-    def _compute_op(self, entry: _Entry, op: _Op) -> OpCost:
-        """An operator on the roofline at its math precision's peak and efficiency, plus
+    def _compute_op(self, entry: _Entry, op: _Op, fmt: Formats | None = None) -> OpCost:
+        """An operator on the roofline at its math precision's peak and efficiency (``fmt``: a matmul
+        of an ``op_precision`` group, at that group's), plus
         :data:`llmcost.kernels.roofline.T_KERNEL` when it runs."""
         from llmcost.kernels.roofline import roofline
 
         kind = op.kind
-        peak = self.peak_mm if kind in _MM_KINDS else self.peak_attn if kind == "attention" else self.peak_vec
+        peak_mm, eta_mm = (self.peak_mm, self.eta_mm) if fmt is None else (fmt.peak_mm, fmt.eta_mm)
+        peak = peak_mm if kind in _MM_KINDS else self.peak_attn if kind == "attention" else self.peak_vec
         # dequantization at the vector peak, in GEMM-peak FLOPs (none: the FLOPs as they are)
         dq = op.dequant
         fl_eq = op.flops if np.ndim(dq) == 0 and dq == 0 else op.flops + dq * (peak / self.peak_vec)
         eta = (
             self.eta_attn
             if kind == "attention"
-            else self.eta_mm
+            else eta_mm
             if kind in _MM_KINDS
             else self.hw.compute_efficiency
         )

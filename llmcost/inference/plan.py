@@ -33,6 +33,7 @@ PLAN_KEYS = (
     "activations",
     "kv_cache",
     "disaggregated",
+    "op_precision",
     "gpus",
     "gpus_per_node",
 )
@@ -54,6 +55,9 @@ class Plan:
     activations: str | None = None  # default: bf16 unless weights are 16-bit (then the same)
     kv_cache: str | None = None  # default: the activation format (bf16 for integer activations)
     disaggregated: bool = False
+    op_precision: tuple[tuple[str, str, str], ...] = ()
+    """(group, weights, activations) for operator groups whose GEMMs run in another format than the
+    plan's (:data:`OP_GROUPS`; production stacks mix them: FP8 FFN with BF16 attention projections)."""
     gpus: int | None = None
     gpus_per_node: int | None = None
 
@@ -74,6 +78,65 @@ def resolve_formats(weights: str, activations: str | None, kv_cache: str | None)
     a = Q.normalize(activations, "activations") if activations else (w if w in ("bf16", "fp16") else "bf16")
     kv = Q.normalize(kv_cache, "kv_cache") if kv_cache else (a if a in ("bf16", "fp16", "fp8") else "bf16")
     return w, a, kv
+
+
+OP_GROUPS: dict[str, tuple[str, ...]] = {
+    "attention": (
+        "qkv_proj",
+        "q_proj",
+        "q_a_proj",
+        "q_b_proj",
+        "kv_a_proj",
+        "kv_b_proj",
+        "q_absorb",
+        "v_absorb",
+        "o_proj",
+        "cross_q_proj",
+        "cross_kv_proj",
+        "cross_o_proj",
+    ),
+    "ffn": ("up_proj", "down_proj", "shared_up", "shared_down"),
+    "experts": ("experts_up", "experts_down"),
+    "lm_head": ("lm_head",),
+}
+"""Operator groups ``op_precision`` names, and the graph's matmuls in each (llmcost.graph.ops):
+attention projections (MLA's included), the dense MLP and shared experts, routed experts, the LM
+head. The router and the attention core keep the plan's formats."""
+
+
+def op_precision_of(v: Any) -> tuple[tuple[str, str, str], ...]:
+    """Plan key ``op_precision``: a mapping ``{group: FORMAT}`` (weights and activations in that format)
+    or ``{group: {weights: W, activations: A}}``, as (group, weights, activations) tuples."""
+    if v is None or v == () or v == {}:
+        return ()
+    if isinstance(v, tuple) and all(isinstance(x, tuple) and len(x) == 3 for x in v):
+        v = {g: {"weights": w, "activations": a} for g, w, a in v}
+    if not isinstance(v, dict):
+        raise UserError(
+            "plan key 'op_precision': expected a mapping such as {attention: bf16, ffn: fp8}, "
+            f"got {type(v).__name__}"
+        )
+    out = []
+    for g, f in v.items():
+        if g not in OP_GROUPS:
+            from llmcost.errors import did_you_mean
+
+            raise UserError(
+                f"op_precision: unknown operator group {g!r}: use one of {', '.join(OP_GROUPS)}"
+                f"{did_you_mean(str(g), tuple(OP_GROUPS))}"
+            )
+        if isinstance(f, dict):
+            bad = [k for k in f if k not in ("weights", "activations")]
+            if bad or "weights" not in f:
+                raise UserError(
+                    f"op_precision.{g}: expected {{weights: W, activations: A}} or one format name"
+                )
+            w = Q.normalize(str(f["weights"]), f"op_precision.{g}.weights")
+            a = Q.normalize(str(f.get("activations") or w), f"op_precision.{g}.activations")
+        else:
+            w = a = Q.normalize(str(f), f"op_precision.{g}")
+        out.append((str(g), w, a))
+    return tuple(sorted(out))
 
 
 def _int(v: Any, key: str, minimum: int = 1) -> int:
@@ -100,6 +163,7 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
         if d.get(k) is not None:
             kw[k] = Q.normalize(str(d[k]), k)
     kw["disaggregated"] = bool(d.get("disaggregated", False))
+    kw["op_precision"] = op_precision_of(d.get("op_precision"))
     cl = cluster or {}
     for k in ("gpus", "gpus_per_node"):
         if cl.get(k) is not None and k not in kw:
