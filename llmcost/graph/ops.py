@@ -186,6 +186,13 @@ def _define() -> None:
         ("b_r", "B", "bytes per element of reduced activations (>= 2: 16-bit reductions)", "b_r"),
         ("c_dq", "1", "vector ops per weight element to dequantize (0 unless weight-only)", "c_{dq}"),
         (
+            "kv_reads",
+            "1",
+            "times a decode step reads each cached K/V element: 1 (a GQA-aware kernel), the query heads "
+            "per KV head when the kernel reads K/V once per query head",
+            "r_{kv}",
+        ),
+        (
             "sep_ar",
             "1",
             "1 when attention and FFN are reduced separately, 0 for parallel attention",
@@ -288,9 +295,10 @@ def _attention_std(phase: str) -> list[Op]:
                 "attention",
                 "attention",
                 2 * b * keys * heads * (dh + dv),
-                b * keys * 2 * kvh * bkv + b * heads * (dh + dv) * ba + b * 2 * kvh * bkv,
+                b * keys * 2 * kvh * bkv * S("kv_reads") + b * heads * (dh + dv) * ba + b * 2 * kvh * bkv,
                 0,
-                doc="decode: read the KV cache once (scaling-book inference.md)",
+                doc="decode: read the KV cache once (scaling-book inference.md), or once per query head "
+                "(kv_reads: TensorRT-LLM's masked MHA before its GQA-aware XQA kernel, v0.8 XQA-kernel.md)",
             )
         )
     else:
@@ -652,6 +660,7 @@ def model_values(spec: ModelSpec) -> dict[str, float]:
         "q_lora": 0,
         "d_nope": 0,
         "d_rope": 0,
+        "kv_reads": 1,
     }
     if moe is not None:
         out.update(

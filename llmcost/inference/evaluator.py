@@ -185,6 +185,7 @@ class Evaluator:
             ctx=1.0,
             seq=1.0,
             micro_batch=1.0,
+            kv_reads=kv_reads(spec, plan),
         )
         self.by_op = self._op_formats(hw, plan)
         node = plan.gpus_per_node or hw.node_devices or 1
@@ -482,3 +483,14 @@ def _op_cost(entry: _Entry, op: _Op, *, time: Any, roof: Any, **extra: Any) -> O
         roof=roof,
         **extra,
     )
+
+
+def kv_reads(spec: Any, plan: Plan) -> Any:
+    """Times a decode step reads each cached K/V element on a device (graph symbol ``kv_reads``): 1
+    with ``decode_attention: grouped``; with ``per_head`` the device's query heads per KV head,
+    ``(n_q/t) / (n_kv/min(t, n_kv))`` (numbers, or one per plan)."""
+    if plan.decode_attention != "per_head":
+        return 1.0
+    t = np.asarray(plan.tp, dtype=float)
+    out = (spec.num_heads / t) / (spec.num_kv_heads / np.minimum(t, spec.num_kv_heads))
+    return float(out) if np.ndim(out) == 0 else out

@@ -34,6 +34,7 @@ PLAN_KEYS = (
     "kv_cache",
     "disaggregated",
     "op_precision",
+    "decode_attention",
     "gpus",
     "gpus_per_node",
 )
@@ -58,6 +59,11 @@ class Plan:
     op_precision: tuple[tuple[str, str, str], ...] = ()
     """(group, weights, activations) for operator groups whose GEMMs run in another format than the
     plan's (:data:`OP_GROUPS`; production stacks mix them: FP8 FFN with BF16 attention projections)."""
+    decode_attention: str = "grouped"
+    """How the decode attention kernel reads the KV cache: ``grouped`` (each K/V element once per
+    step, the query heads of a group sharing it: FlashAttention / FlashInfer decode, TensorRT-LLM
+    XQA) or ``per_head`` (once per query head, as TensorRT-LLM's masked multi-head attention kernel
+    before XQA, v0.8, 2024: NVIDIA/TensorRT-LLM docs/source/blogs/XQA-kernel.md)."""
     gpus: int | None = None
     gpus_per_node: int | None = None
 
@@ -79,6 +85,9 @@ def resolve_formats(weights: str, activations: str | None, kv_cache: str | None)
     kv = Q.normalize(kv_cache, "kv_cache") if kv_cache else (a if a in ("bf16", "fp16", "fp8") else "bf16")
     return w, a, kv
 
+
+DECODE_ATTENTION = ("grouped", "per_head")
+"""Values of plan key ``decode_attention`` (:class:`Plan`)."""
 
 OP_GROUPS: dict[str, tuple[str, ...]] = {
     "attention": (
@@ -164,6 +173,13 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
             kw[k] = Q.normalize(str(d[k]), k)
     kw["disaggregated"] = bool(d.get("disaggregated", False))
     kw["op_precision"] = op_precision_of(d.get("op_precision"))
+    if d.get("decode_attention") is not None:
+        v = str(d["decode_attention"]).strip().lower()
+        if v not in DECODE_ATTENTION:
+            raise UserError(
+                f"decode_attention '{d['decode_attention']}': use one of {', '.join(DECODE_ATTENTION)}"
+            )
+        kw["decode_attention"] = v
     cl = cluster or {}
     for k in ("gpus", "gpus_per_node"):
         if cl.get(k) is not None and k not in kw:
