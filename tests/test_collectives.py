@@ -406,3 +406,31 @@ def test_auto_uses_only_what_nccl_runs_on_gpus() -> None:
         assert C.collective(a100, "all_gather", size, 64).algo == "ring"
     assert C.collective(a100, "all_reduce", 2**30, 8, algo="rabenseifner").algo == "rabenseifner"
     assert set(C.auto_algorithms(tpu, "all_reduce", C.placement(tpu, 8))) >= {"ring", "recursive_doubling"}
+
+
+@pytest.mark.parametrize(
+    ("op", "spelling", "algo"),
+    [
+        ("all_reduce", "Ring", "ring"),
+        ("all_reduce", "Tree", "tree"),
+        ("all_reduce", "NVLS", "in_network"),
+        ("all_reduce", "NVLSTree", "in_network"),
+        ("all_reduce", "CollNetDirect", "in_network"),
+        ("all_reduce", "COLLNETCHAIN", "in_network"),
+        ("all_gather", "PAT", "recursive_doubling"),
+        ("reduce_scatter", "pat", "recursive_halving"),
+    ],
+)
+def test_nccl_algo_spellings(op: str, spelling: str, algo: str) -> None:
+    """NCCL_ALGO names are accepted in any case (NCCL env docs: Ring, Tree, NVLS, NVLSTree,
+    CollNetDirect, CollNetChain, PAT)."""
+    from llmcost.collectives.cost import normalize_algo
+
+    assert normalize_algo(op, spelling) == algo
+
+
+def test_pat_is_named_where_nccl_does_not_run_it() -> None:
+    from llmcost.collectives.cost import normalize_algo
+
+    with pytest.raises(UserError, match="PAT for all_gather and reduce_scatter only"):
+        normalize_algo("all_reduce", "PAT")

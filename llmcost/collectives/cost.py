@@ -92,7 +92,12 @@ ALGO_ALIASES = {
     "nvls": "in_network",
     "sharp": "in_network",
     "nvls_tree": "in_network",
+    "nvlstree": "in_network",
     "collnet": "in_network",
+    "collnetdirect": "in_network",
+    "collnetchain": "in_network",
+    "collnet_direct": "in_network",
+    "collnet_chain": "in_network",
     "in-network": "in_network",
     "double_binary_tree": "tree",
     "dbt": "tree",
@@ -214,10 +219,24 @@ def normalize_protocol(protocol: str) -> str:
     return PROTO_ALIASES[key]
 
 
+PAT = {"all_gather": "recursive_doubling", "reduce_scatter": "recursive_halving"}
+"""NCCL_ALGO=PAT (Parallel Aggregated Trees, NCCL 2.23: all-gather and reduce-scatter with one GPU
+per node in log2(n) steps, NVIDIA/nccl release notes v2.23.4-1) is priced as the logarithmic
+algorithm of the same op (its bandwidth term is the ring's, its latency log2(n) steps)."""
+
+
 def normalize_algo(op: str, algo: str) -> str:
-    """Canonical algorithm name for ``op`` ('auto' allowed)."""
+    """Canonical algorithm name for ``op`` ('auto' allowed). NCCL_ALGO spellings (Ring, Tree, NVLS,
+    NVLSTree, CollNetDirect, CollNetChain, PAT) are accepted in any case: NVLS / NVLSTree / CollNet
+    are ``in_network``, PAT the op's logarithmic algorithm (:data:`PAT`)."""
     key = algo.strip().lower().replace("-", "_")
     key = ALGO_ALIASES.get(key, key)
+    if key == "pat":
+        if op not in PAT:
+            raise UserError(
+                f"{op} has no algorithm 'PAT' (NCCL runs PAT for all_gather and reduce_scatter only)"
+            )
+        key = PAT[op]
     if key == "auto":
         return key
     if key not in ALGORITHMS[op]:
