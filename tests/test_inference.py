@@ -125,7 +125,7 @@ def test_largest_batch_fits_and_next_does_not() -> None:
         ({"tp": 8, "gpus": 4}, "GPUs but"),
         ({"pp": 5}, "layers do not divide"),
         ({"ep": 2, "dp": 2}, "mixture-of-experts"),
-        ({"batch": 3, "dp": 2}, "does not divide over dp"),
+        ({"batch": 1, "dp": 2}, "leaves some of the 2 dp replicas idle"),
         ({"weights": "fp4", "activations": "fp4"}, "no fp4 compute"),
         ({"weights": "bf16", "activations": "fp8"}, "not a supported GEMM"),
     ],
@@ -372,3 +372,14 @@ def test_rule_masks_are_check_plan() -> None:
                     I.check_plan(spec, H100, p)
                 assert str(e.value) == I.RULES[k].message(spec, p)
     assert seen >= {-1, *range(len(I.RULES) - 3)}  # every rule met but the length / node / context ones
+
+
+def test_uneven_batch_over_dp_runs_at_the_busiest_replica() -> None:
+    """10 sequences on 4 replicas run as 3, 3, 2, 2: latency and memory are those of 12 (3 each),
+    the output rate that of 10 sequences over that time, and a note says so."""
+    r10, r12 = run(dp=4, batch=10), run(dp=4, batch=12)
+    assert (r10.ttft, r10.tpot, r10.e2e) == (r12.ttft, r12.tpot, r12.e2e)
+    assert r10.memory == r12.memory
+    m10, m12 = r10.metrics(), r12.metrics()
+    assert m10["output_tokens_per_s"] == pytest.approx(m12["output_tokens_per_s"] * 10 / 12, rel=1e-12)
+    assert any("busiest sets" in n for n in r10.notes)

@@ -490,12 +490,12 @@ def _infer_plan_by_plan(model: str, hws: list, space: SI.InferSpace) -> tuple[li
                     if f.names in seen:
                         continue
                     seen.add(f.names)
-                    rej["batch does not divide over dp"] += 0
+                    rej["batch leaves dp replicas idle"] += 0
                     for b in batches:
                         try:
                             I.check_plan(spec, hw, replace(plan, batch=b))
                         except PlanError:
-                            rej["batch does not divide over dp"] += 1
+                            rej["batch leaves dp replicas idle"] += 1
                             continue
                         rows.append(
                             {

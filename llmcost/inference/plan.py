@@ -148,6 +148,13 @@ def op_precision_of(v: Any) -> tuple[tuple[str, str, str], ...]:
     return tuple(sorted(out))
 
 
+def per_replica(batch: Any, dp: Any) -> Any:
+    """Sequences on the busiest of ``dp`` replicas, ``ceil(batch / dp)``: a batch that does not divide
+    evenly runs replicas of ``ceil`` and ``floor`` sequences, and the busiest one sets TTFT, TPOT,
+    the end-to-end time and the memory per GPU (numbers or arrays)."""
+    return -(-batch // dp)
+
+
 def _int(v: Any, key: str, minimum: int = 1) -> int:
     return checks.finite_int(v, f"plan key '{key}'", minimum)
 
@@ -243,9 +250,11 @@ RULES: tuple[Rule, ...] = (
         ("cp",),
     ),
     Rule(
-        "batch does not divide over dp",
-        lambda s, p: False if p.batch is None else p.batch % p.dp != 0,
-        lambda s, p: f"batch {p.batch} does not divide over dp {p.dp} replicas; use a multiple of {p.dp}",
+        "batch leaves dp replicas idle",
+        lambda s, p: False if p.batch is None else p.batch < p.dp,
+        lambda s, p: (
+            f"batch {p.batch} leaves some of the {p.dp} dp replicas idle; use a batch of at least {p.dp}"
+        ),
         ("batch", "dp"),
     ),
     Rule(
@@ -271,7 +280,7 @@ RULES: tuple[Rule, ...] = (
 )
 """The inference plan validity rules, each written once: :func:`check_plan` raises the first a
 plan breaks; ``llmcost search infer`` applies the same predicates as masks over its plans."""
-BATCH_RULE = next(i for i, r in enumerate(RULES) if r.reason == "batch does not divide over dp")
+BATCH_RULE = next(i for i, r in enumerate(RULES) if r.reason == "batch leaves dp replicas idle")
 
 
 def first_broken(spec: Any, plan: Plan) -> Any:

@@ -62,6 +62,7 @@ from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.infere
     check_plan,
     first_broken,
     formats_on,
+    per_replica,
     plan_from_dict,
     plan_row,
     plan_rows,
@@ -326,7 +327,12 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             raise PlanError(f"{spec.name} does not fit on {p.devices} x {hw.id} even at batch {p.dp}")
         batch = max_b
         notes.append(f"batch not given: using the largest that fits, {batch}")
-    r = serve(ev, batch // p.dp)
+    r = serve(ev, per_replica(batch, p.dp))
+    if batch % p.dp:
+        notes.append(
+            f"batch {batch} over {p.dp} dp replicas: {batch % p.dp} run {per_replica(batch, p.dp)} sequences, "
+            f"the rest {batch // p.dp}; the busiest sets TTFT, TPOT and memory"
+        )
     mem = {k: float(v) for k, v in r["memory"].items()}
     _check_fits(mem, hw, max_b)
     return InferenceResult(

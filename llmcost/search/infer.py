@@ -129,7 +129,7 @@ def _metrics(ev: I.Evaluator) -> dict[str, np.ndarray]:
     composition :func:`llmcost.inference.serve.cost` runs on one plan) on the array of per-replica
     batches, and :meth:`InferenceResult.metrics` on its arrays."""
     p = ev.plan
-    r = I.serve(ev, p.batch // p.dp)
+    r = I.serve(ev, I.per_replica(p.batch, p.dp))
     mem = r["memory"]
     res = I.InferenceResult(
         model=ev.spec.name,
@@ -404,7 +404,7 @@ def bottlenecks(model: str, plans: Plans, rows: Any) -> list[str]:
     for h in sorted(set(hw_of.tolist())):
         at = np.flatnonzero(hw_of == h)
         ev = I.Evaluator(spec, plans.hws[h], plans.plan(rows[at]))
-        ph = I.bottleneck_phase(ev, ev.plan.batch // ev.plan.dp)
+        ph = I.bottleneck_phase(ev, I.per_replica(ev.plan.batch, ev.plan.dp))
         for j, i in enumerate(at.tolist()):
             out[i] = I.dominant(ph.at(j))
     return out
