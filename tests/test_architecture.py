@@ -40,11 +40,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 # The imports allowed between packages of one layer: a DAG (checked acyclic below). Training
-# prices the operator graph with the roofline and collectives; test-time scaling prices queries with inference.
+# prices the operator graph with the roofline and collectives; test-time scaling prices queries with inference;
+# a GPU-initiated collective (DeepEP) pays the kernel launches of the roofline's per-kernel figure.
 SIBLING_EDGES: dict[str, frozenset[str]] = {
     "training": frozenset({"graph", "kernels", "collectives", "economics"}),
     "tts": frozenset({"inference", "graph", "kernels", "economics"}),
     "inference": frozenset({"graph", "kernels", "collectives", "economics"}),
+    "collectives": frozenset({"kernels"}),
     "model": frozenset({"catalog"}),
     "catalog": frozenset({"hardware"}),
     "units": frozenset({"errors"}),
@@ -201,7 +203,12 @@ def _collective_runtime_keys() -> set[str]:
     for n in (1, 2, 3):
         for tiers in itertools.product(kinds, repeat=n):
             levels = [C.Level(t, 2.0) for t in tiers]
-            keys |= {C.shape(op, a, levels).name for op in C.OPS for a in C.available(op, levels)}
+            named = [a for a in C.LIBRARY_ALGORITHMS]  # chosen by name (--algo), never by auto
+            keys |= {
+                C.shape(op, a, levels).name
+                for op in C.OPS
+                for a in [*C.available(op, levels), *(x for x in named if x in C.ALGORITHMS[op])]
+            }
     return keys
 
 

@@ -434,3 +434,23 @@ def test_pat_is_named_where_nccl_does_not_run_it() -> None:
 
     with pytest.raises(UserError, match="PAT for all_gather and reduce_scatter only"):
         normalize_algo("all_reduce", "PAT")
+
+
+def test_deepep_low_latency_is_named_not_auto() -> None:
+    """DeepEP's low-latency all-to-all: chosen by name only (auto keeps what NCCL runs), on NVIDIA
+    GPUs only; inside one node its time is the two kernels, one NVLink write and its signal, and
+    the 7/8 of the bytes bound to other GPUs at the NVLink rate."""
+    from llmcost.kernels.roofline import T_KERNEL
+
+    hw = get_hardware("h800-sxm")
+    size = 128 * 8 * 7392.0
+    auto = {r.algo for r in C.costs(hw, "all_to_all", size, 16, 8)}
+    assert "deepep_low_latency" not in auto
+    (r,) = C.costs(hw, "all_to_all", size, 8, 8, ["deepep_ll"])
+    up = hw.fabric[0]
+    expect = 2 * T_KERNEL + 2 * up.latency + size * 7 / 8 / (up.efficiency * up.bandwidth)
+    assert float(r.time) == pytest.approx(expect, rel=1e-12)
+    (r16,) = C.costs(hw, "all_to_all", size, 16, 8, ["deepep_low_latency"])
+    assert float(r16.time) > float(r.time)  # half the copies now cross the 400G NIC
+    with pytest.raises(PlanError, match="runs on NVIDIA GPUs"):
+        C.costs(get_hardware("mi300x"), "all_to_all", size, 8, 8, ["deepep_low_latency"])

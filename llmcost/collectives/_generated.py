@@ -661,6 +661,42 @@ def all_to_all__hierarchical__torus_switch_switch(S, W_0, W_1, W_2, alpha_0, alp
     return S*(d_2 - 1)/(d_2*numpy.minimum(W_2*eta_2, q_2*(d_2 - 1)/alpha_2)) + S*(d_1 - 1)/(d_1*numpy.minimum(W_1*eta_1, q_1*(d_1 - 1)/alpha_1)) + S*(d_0 - 1)/(d_0*numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0)) + 2*alpha_0 + 2*alpha_1 + 2*alpha_2 + t_0
 
 
+def all_to_all__deepep_low_latency__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return S*(d_0 - 1)/(W_0*d_0*eta_0) + 2*alpha_0 + t_0
+
+
+def all_to_all__deepep_low_latency__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0 + t_0
+
+
+def all_to_all__deepep_low_latency__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return S*(d_0 - 1)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__deepep_low_latency__switch_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*(d_0 - 1)/(W_0*d_0*d_1*eta_0), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*eta_1))
+
+
+def all_to_all__deepep_low_latency__mesh_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*eta_1), S*(d_0 - 1)/(d_0*d_1*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))))
+
+
+def all_to_all__deepep_low_latency__torus_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*eta_1), S*(d_0 - 1)/(d_0*d_1*eta_0*numpy.minimum(W_0, 2*m_0*w_0)))
+
+
+def all_to_all__deepep_low_latency__switch_switch_switch(S, W_0, W_1, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0 - 1)/(W_0*d_0*d_1*d_2*eta_0), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*d_2*eta_1)), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_to_all__deepep_low_latency__mesh_switch_switch(S, W_0, W_1, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*d_2*eta_1), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*d_0*d_1*d_2*eta_2)), S*(d_0 - 1)/(d_0*d_1*d_2*eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))))
+
+
+def all_to_all__deepep_low_latency__torus_switch_switch(S, W_0, W_1, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*d_2*eta_1), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*d_0*d_1*d_2*eta_2)), S*(d_0 - 1)/(d_0*d_1*d_2*eta_0*numpy.minimum(W_0, 2*m_0*w_0)))
+
+
 def send_recv__direct__switch(S, W_0, alpha_0, eta_0, q_0, t_0):
     return S/numpy.minimum(W_0*eta_0, q_0/alpha_0) + 2*alpha_0 + t_0
 
@@ -861,6 +897,15 @@ FUNCTIONS = {
     'all_to_all__hierarchical__switch_switch_switch': (all_to_all__hierarchical__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0'), '33f229d06687b95f'),
     'all_to_all__hierarchical__mesh_switch_switch': (all_to_all__hierarchical__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), 'b9eb66e4b52d578e'),
     'all_to_all__hierarchical__torus_switch_switch': (all_to_all__hierarchical__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '0001ee9276895167'),
+    'all_to_all__deepep_low_latency__switch': (all_to_all__deepep_low_latency__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), 'e970c7de916a5282'),
+    'all_to_all__deepep_low_latency__mesh': (all_to_all__deepep_low_latency__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), '907a5508babcdd1c'),
+    'all_to_all__deepep_low_latency__torus': (all_to_all__deepep_low_latency__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), 'd48a385ad0f5b785'),
+    'all_to_all__deepep_low_latency__switch_switch': (all_to_all__deepep_low_latency__switch_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '8d6c6f1b0c548b7a'),
+    'all_to_all__deepep_low_latency__mesh_switch': (all_to_all__deepep_low_latency__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'b4d836d686cffdc9'),
+    'all_to_all__deepep_low_latency__torus_switch': (all_to_all__deepep_low_latency__torus_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '9b2b6cd386fc5a07'),
+    'all_to_all__deepep_low_latency__switch_switch_switch': (all_to_all__deepep_low_latency__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '1bcb69a9ba311d26'),
+    'all_to_all__deepep_low_latency__mesh_switch_switch': (all_to_all__deepep_low_latency__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'e4d62ba4248ce684'),
+    'all_to_all__deepep_low_latency__torus_switch_switch': (all_to_all__deepep_low_latency__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), 'f212cde8324aff45'),
     'send_recv__direct__switch': (send_recv__direct__switch, ('S', 'W_0', 'alpha_0', 'eta_0', 'q_0', 't_0'), '1fbbfe1bc00a863e'),
     'send_recv__direct__mesh': (send_recv__direct__mesh, ('S', 'alpha_0', 'eta_0', 'q_0', 't_0', 'w_0'), '35b71deea48838e5'),
     'send_recv__direct__torus': (send_recv__direct__torus, ('S', 'alpha_0', 'eta_0', 'q_0', 't_0', 'w_0'), '35b71deea48838e5'),

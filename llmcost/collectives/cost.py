@@ -56,6 +56,7 @@ from llmcost import checks
 from llmcost.collectives.shapes import ALGORITHMS, OPS, Shape
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import FabricTier, Hardware
+from llmcost.kernels.roofline import T_KERNEL
 
 # What NCCL / RCCL actually run (NVIDIA/nccl src/enqueue.cc algorithm selection, tuning.cc:
 # Ring, Tree, NVLS / CollNet for all-reduce; Ring for reduce-scatter, all-gather and broadcast;
@@ -109,7 +110,12 @@ ALGO_ALIASES = {
     "rh": "recursive_halving",
     "2d": "hierarchical",
     "hier": "hierarchical",
+    "deepep_ll": "deepep_low_latency",
+    "deepep": "deepep_low_latency",
+    "low_latency": "deepep_low_latency",
 }
+LIBRARY_ALGORITHMS = ("deepep_low_latency",)
+"""Algorithms of a library other than NCCL (DeepEP, on NVIDIA GPUs): chosen by name, never by ``auto``."""
 
 PROTOCOLS = ("ll", "ll128", "simple")
 PROTO_ALIASES = {"ll128": "ll128", "ll-128": "ll128", "ll_128": "ll128", "ll": "ll", "simple": "simple"}
@@ -465,6 +471,8 @@ def values(
     fam = _family(op, algo)
     if protocol not in protocols(hw, op, algo, levels):
         raise PlanError(f"{op}/{algo} does not run the {protocol} protocol on {hw.id}")
+    if algo == "deepep_low_latency":
+        out["t_0"] = 2 * T_KERNEL  # its send and receive kernels (formulas.deepep_low_latency)
     if fam is None or not nccl or any(lv.link is None for lv in levels):
         return out
     _nccl_latencies(out, levels, fam, op, protocol)
@@ -480,8 +488,13 @@ def shape(op: str, algo: str, levels: Sequence[Level]) -> Shape:
 
 
 def available(op: str, levels: Sequence[Level]) -> list[str]:
-    """Algorithms of ``op`` that the fabric supports (in_network needs a reducing switch)."""
-    return [a for a in ALGORITHMS[op] if a != "in_network" or any(lv.in_network for lv in levels)]
+    """Algorithms of ``op`` that the fabric supports (in_network needs a reducing switch); library
+    algorithms (:data:`LIBRARY_ALGORITHMS`) only when named."""
+    return [
+        a
+        for a in ALGORITHMS[op]
+        if (a != "in_network" or any(lv.in_network for lv in levels)) and a not in LIBRARY_ALGORITHMS
+    ]
 
 
 def auto_algorithms(hw: Hardware, op: str, levels: Sequence[Level]) -> list[str]:
@@ -582,6 +595,13 @@ def costs(
     avail = available(op, levels)
     chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
     for a in chosen:
+        if a in LIBRARY_ALGORITHMS:
+            if not hw.vendor.strip().lower().startswith("nvidia"):
+                raise PlanError(
+                    f"{a} runs on NVIDIA GPUs (DeepEP: NVSHMEM over InfiniBand GPUDirect Async); "
+                    f"{hw.id} is {hw.vendor}"
+                )
+            continue
         if a not in avail:
             raise PlanError(
                 f"{a} needs a fabric tier with in-network reduction; {hw.id} spans "

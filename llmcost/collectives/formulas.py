@@ -320,6 +320,23 @@ def pairwise(op: str, L: list[_Lv]) -> sp.Expr:
     )
 
 
+def deepep_low_latency(op: str, L: list[_Lv]) -> sp.Expr:
+    """DeepEP low-latency dispatch / combine (deepseek-ai/DeepEP, "low-latency kernels with pure
+    RDMA"): GPU-initiated one-sided writes of every (token, expert) copy straight to its expert's
+    rank (InfiniBand GPUDirect Async, no NCCL chunk pipeline and no per-peer rendezvous), NVLink
+    inside a node; ``S`` is the bytes a rank sends over all its (token, expert) pairs, a share
+    ``(R_{k+1}-R_k)/p`` of it crossing level ``k`` at the level's line rate (levels overlap: max).
+    Fixed cost: ``t_0`` (the send and the receive kernels, each a kernel launch: DeepEP splits the
+    two phases, the receive run by a hook) and one write plus its completion signal at the outer
+    level, ``2α`` [derived]."""
+    if op != "all_to_all":
+        raise KeyError(op)
+    S, t0 = sym("S"), sym("t_0")
+    p = _P(L, 0)
+    terms = [S * (_R(L, k + 1) - _R(L, k)) / p / bandwidth(lv, "multi") for k, lv in enumerate(L)]
+    return t0 + 2 * L[-1].alpha + sp.Max(*terms)
+
+
 _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
     "ring": ring,
     "tree": tree,
@@ -329,6 +346,7 @@ _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
     "hierarchical": hierarchical,
     "direct": direct,
     "pairwise": pairwise,
+    "deepep_low_latency": deepep_low_latency,
 }
 
 
