@@ -53,6 +53,12 @@ class Profile:
     fp8_amax_overhead: fraction of step time for fp8 amax/scale bookkeeping, where measured.
     pipeline_overhead_s: fixed per-micro-batch pipeline-engine cost, where measured.
     fp8_recipe: how fp8 GEMM inputs are quantized (plan ``fp8_recipe``: delayed, current, dynamic, block).
+    zero_modes: the ZeRO modes the framework runs, as ``search train --zero`` names them (``0``, ``distopt``
+    = Megatron's distributed optimizer, ``1``, ``2``, ``3`` = ZeRO-3 / FSDP); ``search train --stack`` searches
+    only those unless ``--zero`` asks for others.
+    schedules / context_parallel: the pipeline schedules it runs and whether it has context parallelism;
+    with ``sequence_parallel`` and ``selective_recompute`` (available or not) they bound what
+    ``search train --stack`` searches where documented.
     eager_loss: the loss is PyTorch's eager ``F.cross_entropy`` on an fp32 upcast of the logits (plan
     ``fused_ce`` false); Megatron's own vocab-parallel cross-entropy, fused or not, is not eager.
     """
@@ -86,6 +92,9 @@ class Profile:
     pipeline_overhead_s: float | None = None
     fp8_recipe: str | None = None
     eager_loss: bool = False
+    zero_modes: tuple[str, ...] | None = None
+    schedules: tuple[str, ...] | None = None
+    context_parallel: bool = False
     sources: Mapping[str, str] = field(default_factory=dict)
     notes: str = ""
 
@@ -155,6 +164,29 @@ _TE_ASYNC_TP = (
     "NVIDIA/TransformerEngine transformer_engine/pytorch/module/linear.py, layernorm_linear.py "
     "'Overlap dgrad-RS/AR with wgrad' (column-parallel backward, async reduce-scatter / all-reduce); "
     f"Megatron-Core's own linear layers likewise ({_MLM} megatron/core/tensor_parallel/layers.py)"
+)
+_PP_MLM20 = (("1f1b",), f"{_A20}: --pipeline-model-parallel-size with the non-interleaved 1F1B schedule only")
+_PP_MLM21 = (
+    ("1f1b", "interleaved"),
+    f"{_MLM}: --num-layers-per-virtual-pipeline-stage (interleaved 1F1B, 2021-02-13, dcef906); no GPipe or "
+    "zero-bubble schedule upstream (git log -S zero_bubble: none)",
+)
+_CP_NONE = (False, f"{_MLM}: --context-parallel-size added 2023-10-12 (292543d)")
+_CP_MLM = (True, f"{_MLM} megatron/arguments.py: --context-parallel-size (added 2023-10-12, 292543d)")
+_SP_NONE = (
+    False,
+    "sequence parallelism arrives 2022-04-28 (cfd2e21, Korthikanti et al. 2022); before it, TP all-reduces",
+)
+_SR_NONE = (False, "selective recomputation arrives 2022-05-16 (bbab79f); before it, full or none")
+_ZERO_MLM21 = (("0",), f"{_A21}: no --use-distributed-optimizer and no ZeRO (added 2022-02-10, 329fe58)")
+_ZERO_MLM22 = (
+    ("0", "distopt"),
+    f"{_A22}: --use-distributed-optimizer (added 2022-02-10, 329fe58), store_true; no ZeRO-2/3 or FSDP",
+)
+_ZERO_MCORE24 = (
+    ("0", "distopt", "3"),
+    f"{_MLM} megatron/training/arguments.py: --use-distributed-optimizer; --use-torch-fsdp2 (PyTorch FSDP2, "
+    "added 2024-11-13, e1993fa) and --use-custom-fsdp (Megatron FSDP, 2025-02-26, d165a85), ZeRO-3-like; no ZeRO-2",
 )
 _TPO = f"--tp-comm-overlap store_true (added 2023-10-23, 116ffdd); {_A24}"
 _DDP_BUCKET = (
@@ -258,6 +290,11 @@ def _megatron_lm() -> list[Profile]:
             (2019, 2019),
             "Megatron-LM v1 (Shoeybi 2019): TP only, apex fused LN/Adam.",
             **common,
+            zero_modes=_ZERO_MLM21,
+            schedules=(("1f1b",), f"{_A19}: no pipeline parallelism"),
+            context_parallel=_CP_NONE,
+            sequence_parallel=_SP_NONE,
+            selective_recompute=_SR_NONE,
             fused_bias_act=(False, f"{_A19}: no bias-gelu fusion flag exists"),
         ),
         _p(
@@ -265,6 +302,11 @@ def _megatron_lm() -> list[Profile]:
             (2020, 2020),
             "Adds PP (2020); fusions exist but are opt-in flags this year.",
             **common,
+            zero_modes=_ZERO_MLM21,
+            schedules=_PP_MLM20,
+            context_parallel=_CP_NONE,
+            sequence_parallel=_SP_NONE,
+            selective_recompute=_SR_NONE,
             fused_bias_act=(False, f"{_A20}: --bias-gelu-fusion store_true (opt-in, added 2020-09-11)"),
         ),
         _p(
@@ -274,6 +316,11 @@ def _megatron_lm() -> list[Profile]:
             "(cuts cross-node PP volume by t), fused bias-GeLU, bias-dropout-add and scale-mask-softmax (§4.2); "
             "§5.2 compares against ZeRO-3 without model parallelism.",
             **common,
+            zero_modes=_ZERO_MLM21,
+            schedules=_PP_MLM21,
+            context_parallel=_CP_NONE,
+            sequence_parallel=_SP_NONE,
+            selective_recompute=_SR_NONE,
             fused_bias_act=fusion21,
             pp_p2p_overlap=(
                 "none",
@@ -290,6 +337,9 @@ def _megatron_lm() -> list[Profile]:
             "Korthikanti 2022: sequence parallel + selective recompute; "
             "distributed optimizer (ZeRO-1) added 2022-02; FlashAttention flag lands 2022-12-08 (opt-in).",
             **common,
+            zero_modes=_ZERO_MLM22,
+            schedules=_PP_MLM21,
+            context_parallel=_CP_NONE,
             fused_bias_act=fusion21,
             sequence_parallel=(True, _SP),
             selective_recompute=(True, _SR),
@@ -302,6 +352,9 @@ def _megatron_lm() -> list[Profile]:
             "FlashAttention-2 is one flag away (--use-flash-attn, off by default); "
             "overlap-grad-reduce (2023-08), overlap-param-gather (2023-11), tp-comm-overlap (2023-10) all opt-in; "
             "fp8 via --transformer-impl transformer_engine (default local).",
+            zero_modes=_ZERO_MLM22,
+            schedules=_PP_MLM21,
+            context_parallel=_CP_MLM,
             fused_optimizer=common["fused_optimizer"],
             fused_norm=common["fused_norm"],
             attention=("materialized", f"{_A23}: --use-flash-attn store_true (off by default)"),
@@ -325,6 +378,8 @@ def _megatron_lm() -> list[Profile]:
 def _megatron_core() -> list[Profile]:
     """Megatron-Core (megatron/core + megatron/training), and NeMo / Megatron-Bridge that drive it."""
     core = {
+        "schedules": _PP_MLM21,
+        "context_parallel": _CP_MLM,
         "attention": ("cudnn", _TE_ATTN),
         "fused_attention_with_dropout": (True, _TE_DROPOUT),
         "dp_bucket_params": (40e6, _DDP_BUCKET),
@@ -346,6 +401,7 @@ def _megatron_core() -> list[Profile]:
     }
     mcore = {
         **core,
+        "zero_modes": _ZERO_MCORE24,
         "dp_overlap": (False, _OGR),
         "dp_param_gather_overlap": (False, _OPG),
         "tp_comm_overlap": (False, _TPO),
@@ -354,6 +410,7 @@ def _megatron_core() -> list[Profile]:
     }
     nemo2 = {
         **core,
+        "zero_modes": (_ZERO_MCORE24[0], f"NeMo 2.0 drives Megatron-Core: {_ZERO_MCORE24[1]}"),
         "dp_overlap": (True, _NEMO2),
         "dp_param_gather_overlap": (True, _NEMO2),
         "tp_comm_overlap": (
@@ -368,6 +425,7 @@ def _megatron_core() -> list[Profile]:
     }
     bridge = {
         **core,
+        "zero_modes": (_ZERO_MCORE24[0], f"Megatron-Bridge drives Megatron-Core: {_ZERO_MCORE24[1]}"),
         "dp_overlap": (True, _BRIDGE),
         "dp_param_gather_overlap": (True, _BRIDGE),
         "tp_comm_overlap": (
@@ -391,6 +449,8 @@ def _megatron_core() -> list[Profile]:
             "tp_comm_overlap",
             "tp_bwd_overlap",
             "pp_p2p_overlap",
+            "schedules",
+            "context_parallel",
             "sequence_parallel",
             "selective_recompute",
             "fused_optimizer",
@@ -404,6 +464,7 @@ def _megatron_core() -> list[Profile]:
             "core 0.2-0.4 under megatron/training: --transformer-impl still defaults "
             "to local (TE opt-in); CP (2023-10) and EP (2023-10) arrive late in the year.",
             **mcore23,
+            zero_modes=_ZERO_MLM22,
             attention=("materialized", f"{_A23}: --transformer-impl default local; --use-flash-attn off"),
             attention_opt_in=("flash2", _FLASH_MLM),
             fused_norm=(True, _APEX_LN),
@@ -431,11 +492,16 @@ def _megatron_core() -> list[Profile]:
             ),
             tp_comm_overlap=(False, "megatron_gpt_config.yaml (2023): ub_tp_comm_overlap False"),
             tp_bwd_overlap=(True, f"NeMo 1.x GPT runs Megatron's tensor-parallel layers: {_ASYNC_TP}"),
+            schedules=(_PP_MLM21[0], f"NeMo 1.x runs Megatron's pipeline schedules: {_PP_MLM21[1]}"),
             fused_optimizer=("fused", "megatron_gpt_config.yaml (2023): optim.name fused_adam"),
             fused_bias_act=(True, "megatron_gpt_config.yaml (2023): bias_activation_fusion True"),
             fused_norm=(True, "megatron_gpt_config.yaml: persist_layer_norm True (apex persistent fused LN)"),
             sequence_parallel=(True, _SP),
             selective_recompute=(True, _SR),
+            zero_modes=(
+                ("0", "distopt"),
+                "megatron_gpt_config.yaml (2023): optim fused_adam, or distributed_fused_adam (Apex, ZeRO-1-like sharded optimizer)",
+            ),
         ),
         _p(
             "nemo",
@@ -477,6 +543,7 @@ def _deepspeed_family() -> list[Profile]:
             "ZeRO-1/2 only (stage 3 lands in 2021). Model code (attention, norms) is the "
             "user's; overlap_comm off unless set.",
             **ds,
+            zero_modes=(("0", "1", "2"), f"{_DS_DOC} (2020-12): zero_optimization.stage 0, 1 or 2"),
         ),
         _p(
             "deepspeed",
@@ -486,6 +553,7 @@ def _deepspeed_family() -> list[Profile]:
             "stage3_max_reuse_distance (1e9 params), so models well above 1e9 params re-gather per micro-batch.",
             **ds,
             **z3,
+            zero_modes=(("0", "1", "2", "3"), f"{_DS_CFG}: zero_optimization.stage 0-3"),
         ),
         _p(
             "megatron-deepspeed",

@@ -562,3 +562,26 @@ def test_nothing_fits_leads_with_the_constraint_and_the_least_memory(cli) -> Non
         and "the least any plan needs is" in r.err
         and "GiB per GPU" in r.err
     )
+
+
+def test_a_stack_bounds_the_search_to_what_it_runs() -> None:
+    """Megatron-LM 2021 had no ZeRO, context or sequence parallelism and no selective
+    recomputation (each with its source in llmcost.stacks): searched with that stack, no plan
+    uses them; a dimension the user names is searched as asked."""
+    from llmcost.search.space import stack_runs, train_space
+
+    runs = stack_runs("megatron-lm:2021")
+    assert runs == {
+        "zero": ("0",),
+        "schedule": ("1f1b", "interleaved"),
+        "cp": (1,),
+        "sp": (False,),
+        "recompute": ("none", "full"),
+    }
+    assert stack_runs("torchtitan:2025") == {} and stack_runs(None) == {}
+    spec = I.spec_of("llama-3.1-8b")
+    hw = get_hardware("h100-sxm")
+    space = train_space(spec, hw, {"gpus": 16, "stack": "megatron-lm:2021"})
+    assert (space.zero, space.cp, space.sp) == (("0",), (1,), (False,))
+    asked = train_space(spec, hw, {"gpus": 16, "stack": "megatron-lm:2021", "zero": "3"})
+    assert asked.zero == ("3",)

@@ -132,6 +132,7 @@ def train_search(
 ) -> SearchResult:
     """``llmcost search train``."""
     from llmcost.search import train as T
+    from llmcost.search.space import stack_runs
 
     t0 = time.perf_counter()
     grid = T.enumerate_space(spec, hw, space)
@@ -172,6 +173,14 @@ def train_search(
     res = SearchResult(n, time.perf_counter() - t0, reasons(rej), plans, obj, ax, int(ok.sum()))
     if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in plans):
         res.notes.append(TR.ZERO3_NOTE)
+    bound = [
+        f"{k} {'/'.join({True: 'on', False: 'off'}.get(x, str(x)) if isinstance(x, bool) else str(x) for x in v)}"
+        for k, v in stack_runs(space.stack).items()
+    ]
+    if bound:
+        res.notes.append(
+            f"searched only what the stack runs: {', '.join(bound)} (name a dimension, e.g. --zero, to search it)"
+        )
     res.notes += [n for n in (hw.assumed_note(),) if n]
     return res
 

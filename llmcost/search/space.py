@@ -118,6 +118,9 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
     if seq < 1 or gb < 1:
         raise UserError("--seq-len and --global-batch must be positive")
     zero = values(k.get("zero"), "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
+    stack = _stack(k.get("stack"))
+    runs = stack_runs(stack)
+    zero = zero or runs.get("zero")
     sp = values(k.get("sp"), "--sp", on_off)
     tpo = values(k.get("tp_overlap"), "--tp-overlap", on_off)
     precs = values(k.get("precision"), "--precision", str.lower, TR.PRECISIONS)
@@ -128,19 +131,51 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         seq_len=seq,
         tp=values(k.get("tp"), "--tp"),
         pp=values(k.get("pp"), "--pp"),
-        cp=values(k.get("cp"), "--cp"),
+        cp=values(k.get("cp"), "--cp") or runs.get("cp"),
         ep=values(k.get("ep"), "--ep"),
         micro_batch=values(k.get("micro_batch"), "--micro-batch"),
         virtual_stages=values(k.get("virtual_stages"), "--virtual-stages"),
         zero=zero or ZMODE_NAMES,
-        recompute=values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE) or TR.RECOMPUTE[:3],
-        schedule=values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES) or TR.SCHEDULES,
+        recompute=values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE)
+        or runs.get("recompute", TR.RECOMPUTE[:3]),
+        schedule=values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES)
+        or runs.get("schedule", TR.SCHEDULES),
         precision=precs,
-        sp=sp,
+        sp=sp or runs.get("sp"),
         tp_overlap=tpo or (False,),
         gpus_per_node=k.get("gpus_per_node"),
-        stack=_stack(k.get("stack")),
+        stack=stack,
     )
+
+
+def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:
+    """What ``stack``'s profile can run, as the search dimensions it bounds where its sources say
+    (:class:`llmcost.stacks.Profile`): ``zero`` (its ZeRO modes), ``schedule``, ``cp`` ((1,) without
+    context parallelism), ``sp`` ((False,) without sequence parallelism) and ``recompute`` (no
+    ``selective`` before it existed). Empty without a stack."""
+    if stack is None:
+        return {}
+    from llmcost.stacks import NOT_DOCUMENTED, profile_for
+    from llmcost.training import plan as TR
+    from llmcost.training.stack import parse
+
+    profile, _ = profile_for(*parse(stack))
+
+    def says(name: str) -> bool:
+        return profile.sources.get(name, NOT_DOCUMENTED) != NOT_DOCUMENTED
+
+    out: dict[str, tuple[Any, ...]] = {}
+    if says("zero_modes") and profile.zero_modes:
+        out["zero"] = profile.zero_modes
+    if says("schedules") and profile.schedules:
+        out["schedule"] = profile.schedules
+    if says("context_parallel") and not profile.context_parallel:
+        out["cp"] = (1,)
+    if says("sequence_parallel") and not profile.sequence_parallel:
+        out["sp"] = (False,)
+    if says("selective_recompute") and not profile.selective_recompute:
+        out["recompute"] = tuple(r for r in TR.RECOMPUTE[:3] if r != "selective")
+    return out
 
 
 def _stack(stack: Any) -> Any:
