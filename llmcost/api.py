@@ -169,6 +169,19 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "virtual_stages": lay.v,
         "precision": lay.plan.precision,
         "attention": "flash" if lay.flash else "materialized",
+        **{
+            k: getattr(lay.plan, k)
+            for k in (
+                "overlap_dp",
+                "pp_overlap",
+                "tp_bwd_overlap",
+                "fused_norm",
+                "fused_act",
+                "fused_rope",
+                "fused_ce",
+                "fp8_recipe",
+            )
+        },
     }
 
 

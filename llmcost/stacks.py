@@ -291,7 +291,7 @@ def _megatron_lm() -> list[Profile]:
             "Megatron-LM v1 (Shoeybi 2019): TP only, apex fused LN/Adam.",
             **common,
             zero_modes=_ZERO_MLM21,
-            schedules=(("1f1b",), f"{_A19}: no pipeline parallelism"),
+            schedules=((), f"{_A19}: no pipeline parallelism"),
             context_parallel=_CP_NONE,
             sequence_parallel=_SP_NONE,
             selective_recompute=_SR_NONE,

@@ -39,3 +39,25 @@ def test_per_head_changes_nothing_for_multi_head_attention() -> None:
 def test_bad_value_is_named() -> None:
     with pytest.raises(UserError, match="decode_attention 'xqa': use one of grouped, per_head"):
         I.plan_from_dict({"decode_attention": "xqa"})
+
+
+def test_kv_reads_past_the_kv_heads() -> None:
+    """tp 16 on 8 KV heads: each device holds one KV head (replicated) and 2 query heads, so a
+    per-head kernel reads its KV twice; arrays of plans get one value each."""
+    import numpy as np
+
+    from llmcost.inference.evaluator import kv_reads
+
+    spec = I.spec_of("llama-3.1-8b")  # 32 query heads, 8 KV heads
+    assert kv_reads(spec, I.Plan(tp=16, decode_attention="per_head")) == 2.0
+    assert kv_reads(spec, I.Plan(tp=2, decode_attention="per_head")) == 4.0
+    assert kv_reads(spec, I.Plan(tp=2)) == 1.0
+    rows = I.Plan(tp=np.array([1, 2, 16]), decode_attention="per_head")
+    assert kv_reads(spec, rows).tolist() == [4.0, 4.0, 2.0]
+
+
+def test_per_head_is_refused_for_mla() -> None:
+    from llmcost.errors import PlanError
+
+    with pytest.raises(PlanError, match="deepseek-v3 uses MLA"):
+        I.cost("deepseek-v3", H100, I.plan_from_dict({"tp": 8, "gpus": 8, "decode_attention": "per_head"}))

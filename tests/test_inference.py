@@ -371,7 +371,8 @@ def test_rule_masks_are_check_plan() -> None:
                 with pytest.raises(PlanError) as e:
                     I.check_plan(spec, H100, p)
                 assert str(e.value) == I.RULES[k].message(spec, p)
-    assert seen >= {-1, *range(len(I.RULES) - 3)}  # every rule met but the length / node / context ones
+    # every rule met but the length / node / context ones and decode_attention (not varied here)
+    assert seen >= {-1, *range(len(I.RULES) - 4)}
 
 
 def test_uneven_batch_over_dp_runs_at_the_busiest_replica() -> None:
@@ -383,3 +384,7 @@ def test_uneven_batch_over_dp_runs_at_the_busiest_replica() -> None:
     m10, m12 = r10.metrics(), r12.metrics()
     assert m10["output_tokens_per_s"] == pytest.approx(m12["output_tokens_per_s"] * 10 / 12, rel=1e-12)
     assert any("busiest sets" in n for n in r10.notes)
+
+
+def test_per_replica_over_arrays() -> None:
+    assert I.per_replica(np.array([10, 12, 3]), np.array([4, 4, 3])).tolist() == [3, 3, 1]

@@ -18,10 +18,13 @@ def run(**keys: object) -> I.InferenceResult:
 
 
 def test_parsing_accepts_a_format_or_weights_and_activations() -> None:
+    """One format means what ``weights: FORMAT`` alone means in a plan (activations bf16 unless
+    the weights are 16-bit); a mapping states both."""
     assert op_precision_of({"ffn": "FP8", "attention": "bfloat16"}) == (
         ("attention", "bf16", "bf16"),
-        ("ffn", "fp8", "fp8"),
+        ("ffn", "fp8", "bf16"),
     )
+    assert op_precision_of({"ffn": {"weights": "fp8", "activations": "fp8"}}) == (("ffn", "fp8", "fp8"),)
     assert op_precision_of({"experts": {"weights": "int4", "activations": "bf16"}}) == (
         ("experts", "int4", "bf16"),
     )

@@ -81,14 +81,23 @@ def test_api_and_cli_take_a_stack() -> None:
         llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, stack="torchtitan:soon")
 
 
-@pytest.mark.parametrize("stack", ["torchtitan:2025", "deepspeed:2021", "megatron-lm:2021"])
+@pytest.mark.parametrize(
+    "stack", ["torchtitan:2025", "deepspeed:2021", "megatron-lm:2021", "megatron-core:2024"]
+)
 def test_search_with_a_stack_recosts_bit_for_bit(stack: str) -> None:
     """A plan the search returns under a stack carries it, and ``train`` of that plan gives the
     same figures (one composition, the same stack defaults)."""
     import llmcost
 
     res = llmcost.search_train(
-        "llama-3.2-1b", "h100-sxm", gpus=8, global_batch=32, seq_len=4096, zero=["1", "3"], top=3, stack=stack
+        "llama-3.2-1b",
+        "h100-sxm",
+        gpus=8,
+        global_batch=32,
+        seq_len=4096,
+        zero=["0", "1", "3"],
+        top=3,
+        stack=stack,
     )
     for row in res.plans:
         assert row["plan"]["stack"] == stack
@@ -109,3 +118,34 @@ def test_training_fp8_gemms_read_their_own_figure_where_given() -> None:
     assert b200.train_gemm_efficiency("fp8") == b200.train_efficiency_by_dtype["fp8"]
     assert b200.train_gemm_efficiency("fp8") < b200.gemm_efficiency("fp8")  # inference keeps compute_fp8
     assert get_hardware("gb200-nvl72").train_gemm_efficiency("fp8") == b200.train_gemm_efficiency("fp8")
+
+
+def test_async_backward_tp_collectives_hide_under_the_gradient_gemms() -> None:
+    """Megatron-Core sets tp_bwd_overlap; with it the backward's TP collectives of a TP8 layer
+    run under the column-parallel GEMM's gradient GEMMs, so less TP time is exposed than with every
+    collective on the critical path (bandwidth-bound collectives: Llama 3.1 8B, TP8, 4 x 8K tokens)."""
+    import llmcost
+
+    keys = dict(gpus=8, tp=8, micro_batch=4, global_batch=4, seq_len=8192)
+    on = llmcost.train("llama-3.1-8b", "h100-sxm", stack="megatron-core:2024", **keys)
+    off = llmcost.train("llama-3.1-8b", "h100-sxm", stack="megatron-core:2024", tp_bwd_overlap=False, **keys)
+    assert on.layout.plan.tp_bwd_overlap and not off.layout.plan.tp_bwd_overlap
+    t_on, t_off = (r.as_dict()["time_breakdown_s"]["tp_comm"] for r in (on, off))
+    assert t_on < t_off
+    assert apply("megatron-lm:2021", {}, get_hardware("h100-sxm")).plan["tp_bwd_overlap"] is False
+
+
+def test_zero2_reduces_after_every_micro_batch() -> None:
+    """ZeRO-2 partitions gradients, so each micro-batch's backward reduce-scatters them: one
+    micro-batch per step costs what ZeRO-1 costs, four cost more; ZeRO-2 with pp > 1 is refused."""
+    import llmcost
+    from llmcost.errors import PlanError
+
+    def dp(zero: int, gb: int) -> float:
+        r = llmcost.train("llama-3.1-8b", "h100-sxm", gpus=16, zero=zero, micro_batch=1, global_batch=gb)
+        return r.as_dict()["time_breakdown_s"]["dp_comm"]
+
+    assert dp(2, 16) == dp(1, 16)
+    assert dp(2, 64) > dp(1, 64)
+    with pytest.raises(PlanError, match="ZeRO-2 with pipeline parallelism"):
+        llmcost.train("llama-3.1-8b", "h100-sxm", gpus=16, pp=2, zero=2)

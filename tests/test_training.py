@@ -173,7 +173,7 @@ def _eval(p: dict, hw=None, **over):
         seq_len=p["seq"],
         recompute=p["rc"],
         schedule=p["sched"],
-        zero=p["zero"],
+        zero=1 if p["zero"] == 2 and p["pp"] > 1 else p["zero"],  # ZeRO-2 runs without pipelines
         **over,
     )
     return evaluate(_spec("llama-3.1-8b"), plan, hw)

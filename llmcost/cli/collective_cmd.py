@@ -149,10 +149,16 @@ def _at_size(group: Group, size: str, fmt: str, title: str) -> None:
     levels = ", ".join(f"{lv.tier.key} x{lv.d:g}" for lv in res[0].levels)
     notes = (
         [
-            f"levels: {levels}; * what auto picks (the fastest"
-            + (" of the algorithms NCCL/RCCL run" if C.nccl_platform(hardware) else "")
-            + "); protocol: NCCL LL / LL128 / Simple (auto: the fastest per algorithm, NCCL tuning.cc); "
-            "busbw = algbw x nccl-tests factor"
+            f"levels: {levels}; "
+            + (
+                "* the algorithm named"
+                if algos is not None
+                else "* what auto picks (the fastest"
+                + (" of the algorithms NCCL/RCCL run" if C.nccl_platform(hardware) else "")
+                + ")"
+            )
+            + "; protocol: NCCL LL / LL128 / Simple (auto: the fastest per algorithm, NCCL tuning.cc; "
+            "library and non-NCCL algorithms: simple); busbw = algbw x nccl-tests factor"
         ]
         if fmt == "table"
         else []

@@ -109,5 +109,7 @@ def _op_precision(text: str | None) -> dict[str, str] | None:
         group, sep, fmt = part.partition("=")
         if not sep or not group.strip() or not fmt.strip():
             raise UserError(f"--op-precision: expected GROUP=FORMAT[,GROUP=FORMAT], got {text!r}")
+        if group.strip() in out:
+            raise UserError(f"--op-precision: group {group.strip()!r} given twice")
         out[group.strip()] = fmt.strip()
     return out

@@ -114,6 +114,7 @@ def explain(model: str, hw: Any, plan: Any, r: Any) -> Explanation:
     from llmcost.cli.formula_index import location
     from llmcost.graph import ops as G
     from llmcost.inference import serve as I
+    from llmcost.inference.plan import per_replica
     from llmcost.kernels import roofline
 
     ev = I.Evaluator(I.spec_of(model), hw, plan)
@@ -131,16 +132,20 @@ def explain(model: str, hw: Any, plan: Any, r: Any) -> Explanation:
     )
     ex.add(
         f"values: tp={plan.tp} pp={plan.pp} dp={plan.dp} cp={plan.cp} ep={plan.ep} batch/replica="
-        f"{r.batch // plan.dp} prompt={plan.prompt_len} output={plan.output_len}; math {r.math[0]} "
+        f"{per_replica(r.batch, plan.dp)} prompt={plan.prompt_len} output={plan.output_len}; math {r.math[0]} "
         f"(GEMM) / {r.math[1]} (attention); peak {ev.peak_mm / 1e12:.1f} / {ev.peak_attn / 1e12:.1f} TFLOP/s, "
         f"eta_c={hw.compute_efficiency}, W_hbm={hw.memory_bandwidth / 1e12:.2f} TB/s, eta_m={hw.memory_efficiency}"
+        + "".join(
+            f"; {g} GEMMs at {w}/{a} (op_precision: their b_w, b_a and peak replace the plan's)"
+            for g, w, a in plan.op_precision
+        )
     )
-    m = max(1, min(r.batch // plan.dp, plan.pp))
+    m = max(1, min(per_replica(r.batch, plan.dp), plan.pp))
     for phase, work in (
         ("forward", {"seq": plan.prompt_len, "ctx": plan.prompt_len}),
         ("decode", {"seq": 1, "ctx": plan.prompt_len + plan.output_len // 2}),
     ):
-        vals = dict(ev.vals, micro_batch=r.batch // plan.dp / m, **work)
+        vals = dict(ev.vals, micro_batch=per_replica(r.batch, plan.dp) / m, **work)
         for g in G.layer_groups(ev.spec, phase)[:3]:
             vals["window"] = G.window_value(g.window)
             _explain_group(ex, phase, g, vals)

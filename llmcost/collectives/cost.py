@@ -594,6 +594,11 @@ def costs(
     levels = placement(hw, gpus, gpus_per_node)
     avail = available(op, levels)
     chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
+    pat = algos is not None and any(str(a).strip().lower() == "pat" for a in algos)
+    if pat and any(not lv.network for lv in levels):
+        raise PlanError(
+            "PAT runs with one GPU per node (NCCL 2.23); use gpus_per_node 1 or another algorithm"
+        )
     for a in chosen:
         if a in LIBRARY_ALGORITHMS:
             if not hw.vendor.strip().lower().startswith("nvidia"):

@@ -233,7 +233,10 @@ class Evaluator:
 
         out: dict[str, tuple[str, Formats, dict[str, Any]]] = {}
         for group, w, a in plan.op_precision:
-            f = self._formats(hw, replace(plan, weights=w, activations=a))
+            try:
+                f = self._formats(hw, replace(plan, weights=w, activations=a))
+            except PlanError as e:
+                raise PlanError(f"op_precision.{group}: {e}") from None
             vals = {"b_w": f.b_w, "b_a": f.b_a, "c_dq": f.c_dq}
             for name in OP_GROUPS[group]:
                 out[name] = (group, f, vals)

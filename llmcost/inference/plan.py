@@ -114,8 +114,9 @@ head. The router and the attention core keep the plan's formats."""
 
 
 def op_precision_of(v: Any) -> tuple[tuple[str, str, str], ...]:
-    """Plan key ``op_precision``: a mapping ``{group: FORMAT}`` (weights and activations in that format)
-    or ``{group: {weights: W, activations: A}}``, as (group, weights, activations) tuples."""
+    """Plan key ``op_precision``: a mapping ``{group: FORMAT}`` (weights in that format, activations
+    as a plan's default for them: :func:`resolve_formats`) or ``{group: {weights: W, activations: A}}``,
+    as (group, weights, activations) tuples."""
     if v is None or v == () or v == {}:
         return ()
     if isinstance(v, tuple) and all(isinstance(x, tuple) and len(x) == 3 for x in v):
@@ -141,9 +142,11 @@ def op_precision_of(v: Any) -> tuple[tuple[str, str, str], ...]:
                     f"op_precision.{g}: expected {{weights: W, activations: A}} or one format name"
                 )
             w = Q.normalize(str(f["weights"]), f"op_precision.{g}.weights")
-            a = Q.normalize(str(f.get("activations") or w), f"op_precision.{g}.activations")
+            given = f.get("activations")
+            a = Q.normalize(str(given), f"op_precision.{g}.activations") if given else None
         else:
-            w = a = Q.normalize(str(f), f"op_precision.{g}")
+            w, a = Q.normalize(str(f), f"op_precision.{g}"), None
+        w, a, _ = resolve_formats(w, a, None)  # one format means what `weights: FORMAT` alone means
         out.append((str(g), w, a))
     return tuple(sorted(out))
 
@@ -276,6 +279,15 @@ RULES: tuple[Rule, ...] = (
     ),
     R.context_rule(
         lambda p: p.prompt_len + p.output_len, "prompt_len + output_len", ("prompt_len", "output_len")
+    ),
+    Rule(
+        "decode_attention per_head without standard attention",
+        lambda s, p: p.decode_attention == "per_head" and (s.mla is not None or s.is_encoder_decoder),
+        lambda s, p: (
+            "decode_attention per_head is modelled for MHA/GQA self-attention; "
+            f"{s.name} uses {'MLA' if s.mla is not None else 'cross-attention'}: use grouped"
+        ),
+        ("decode_attention",),
     ),
 )
 """The inference plan validity rules, each written once: :func:`check_plan` raises the first a

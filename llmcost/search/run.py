@@ -132,7 +132,6 @@ def train_search(
 ) -> SearchResult:
     """``llmcost search train``."""
     from llmcost.search import train as T
-    from llmcost.search.space import stack_runs
 
     t0 = time.perf_counter()
     grid = T.enumerate_space(spec, hw, space)
@@ -175,7 +174,7 @@ def train_search(
         res.notes.append(TR.ZERO3_NOTE)
     bound = [
         f"{k} {'/'.join({True: 'on', False: 'off'}.get(x, str(x)) if isinstance(x, bool) else str(x) for x in v)}"
-        for k, v in stack_runs(space.stack).items()
+        for k, v in space.stack_bounds
     ]
     if bound:
         res.notes.append(

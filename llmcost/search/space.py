@@ -118,39 +118,47 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
     if seq < 1 or gb < 1:
         raise UserError("--seq-len and --global-batch must be positive")
     zero = values(k.get("zero"), "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
-    stack = _stack(k.get("stack"))
-    runs = stack_runs(stack)
-    zero = zero or runs.get("zero")
     sp = values(k.get("sp"), "--sp", on_off)
     tpo = values(k.get("tp_overlap"), "--tp-overlap", on_off)
     precs = values(k.get("precision"), "--precision", str.lower, TR.PRECISIONS)
     check_precisions(spec, hw, precs)
+    stack = _stack(k.get("stack"))
+    given = {
+        "zero": zero,
+        "schedule": values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES),
+        "pp": values(k.get("pp"), "--pp"),
+        "cp": values(k.get("cp"), "--cp"),
+        "sp": sp,
+        "recompute": values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE),
+    }
+    bounds = {d: v for d, v in stack_runs(stack).items() if not given[d]}
+    runs = {**bounds, **{d: v for d, v in given.items() if v}}
     return TrainSpace(
         gpus=gl,
         global_batch=gb,
         seq_len=seq,
         tp=values(k.get("tp"), "--tp"),
-        pp=values(k.get("pp"), "--pp"),
-        cp=values(k.get("cp"), "--cp") or runs.get("cp"),
+        pp=runs.get("pp"),
+        cp=runs.get("cp"),
         ep=values(k.get("ep"), "--ep"),
         micro_batch=values(k.get("micro_batch"), "--micro-batch"),
         virtual_stages=values(k.get("virtual_stages"), "--virtual-stages"),
-        zero=zero or ZMODE_NAMES,
-        recompute=values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE)
-        or runs.get("recompute", TR.RECOMPUTE[:3]),
-        schedule=values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES)
-        or runs.get("schedule", TR.SCHEDULES),
+        zero=runs.get("zero", ZMODE_NAMES),
+        recompute=runs.get("recompute", TR.RECOMPUTE[:3]),
+        schedule=runs.get("schedule", TR.SCHEDULES),
         precision=precs,
-        sp=sp or runs.get("sp"),
+        sp=runs.get("sp"),
         tp_overlap=tpo or (False,),
         gpus_per_node=k.get("gpus_per_node"),
         stack=stack,
+        stack_bounds=tuple(bounds.items()),
     )
 
 
 def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:
     """What ``stack``'s profile can run, as the search dimensions it bounds where its sources say
-    (:class:`llmcost.stacks.Profile`): ``zero`` (its ZeRO modes), ``schedule``, ``cp`` ((1,) without
+    (:class:`llmcost.stacks.Profile`): ``zero`` (its ZeRO modes), ``schedule`` (``pp`` (1,) without
+    pipeline parallelism), ``cp`` ((1,) without
     context parallelism), ``sp`` ((False,) without sequence parallelism) and ``recompute`` (no
     ``selective`` before it existed). Empty without a stack."""
     if stack is None:
@@ -167,8 +175,11 @@ def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:
     out: dict[str, tuple[Any, ...]] = {}
     if says("zero_modes") and profile.zero_modes:
         out["zero"] = profile.zero_modes
-    if says("schedules") and profile.schedules:
-        out["schedule"] = profile.schedules
+    if says("schedules"):
+        if profile.schedules:
+            out["schedule"] = profile.schedules
+        else:
+            out["pp"] = (1,)  # no pipeline parallelism
     if says("context_parallel") and not profile.context_parallel:
         out["cp"] = (1,)
     if says("sequence_parallel") and not profile.sequence_parallel:

@@ -60,6 +60,7 @@ class TrainSpace:
     tp_overlap: tuple[bool, ...] = (False,)  # TP comm overlap: searched only when asked
     gpus_per_node: int | None = None
     stack: Any = None  # a software stack ({framework, year} or "NAME[:YEAR]"): its plan defaults
+    stack_bounds: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # dimensions the stack bounded (search.space)
 
 
 @dataclass

@@ -421,7 +421,12 @@ def zero3_layer_comm() -> sp.Expr:
 def tp_exposed_sp() -> sp.Expr:
     """TP with sequence parallelism, not overlapped: per block an all-gather of its input and a
     reduce-scatter of its output (the all-reduce's volume; Korthikanti 2022 §4.2.2) in every pass
-    (forward, backward, recomputed forward), on the critical path."""
+    (forward, backward, recomputed forward), on the critical path. The weight gradient uses the
+    gathered input the forward kept (PyTorch DTensor sequence parallelism saves the matmul's
+    gathered input), so no re-gather; Megatron instead stores the shard and re-gathers under the
+    data-gradient GEMM (:func:`tp_exposed_sp_async`), which can cost more than this form when the
+    collectives are latency-bound. The activation memory counts the shard either way (Korthikanti
+    2022 §4.2.2), an under-count for the DTensor form."""
     return (S("n_fpass") + 1) * (S("t_tp_ag") + S("t_tp_rs"))
 
 

@@ -385,6 +385,16 @@ RULES: tuple[Rule, ...] = (
         ("zero", "pp"),
     ),
     Rule(
+        "ZeRO-2 with pipeline parallelism",
+        lambda s, p: (p.zero == 2) & (p.pp > 1),
+        lambda s, p: (
+            "ZeRO-2 with pipeline parallelism is not supported: its partitioned gradients are reduced after "
+            "every micro-batch's backward (deepspeedai/DeepSpeed runtime/pipe/engine.py refuses ZeRO-2/3 with "
+            "pipelines); use zero 1 (one reduce-scatter per step, as FSDP under PyTorch pipelining) or pp 1"
+        ),
+        ("zero", "pp"),
+    ),
+    Rule(
         "recompute op outside a dense attention block",
         lambda s, p: (p.rc == RECOMPUTE.index("op")) & (s.mla is not None or s.is_moe),
         lambda s, p: (
