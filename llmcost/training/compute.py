@@ -11,7 +11,10 @@ roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor o
   weight gradients; SB-transformers "Forward and reverse FLOPs"); FlashAttention 2.5× the
   forward FLOPs (it recomputes S and P; Dao-AILab/flash-attention
   benchmarks/benchmark_flash_attention.py) and 2× its bytes; a materialized score matrix 2× the
-  forward; norms and activations 2× the forward bytes.
+  forward FLOPs and ``bwd__scores_per`` bytes per score (14, +5 with attention dropout); a fused
+  norm 1.5× its activation bytes (``bwd__norm_bytes``), a fused activation ``(2n+1)/(n+1)×``
+  (``bwd__act_bytes``), the residual block its dropout backward and the gradient sum at the fork
+  (``bwd__residual_per``); eager chains 2× (``bwd__bytes``).
 * recomputation: ``full`` reruns the layer forward (Narayanan 2021 §3.5; Chen et al. 2016),
   ``selective`` the attention core (Korthikanti 2022 §5), ``none`` nothing.
 * sequence parallel: norms and dropout run on ``T/t`` tokens (Korthikanti 2022 §4.2.2).
