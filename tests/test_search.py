@@ -505,6 +505,7 @@ def _infer_plan_by_plan(model: str, hws: list, space: SI.InferSpace) -> tuple[li
                                 "pp": pp,
                                 "dp": dp,
                                 "ep": ep,
+                                "cp": 1,
                                 "batch": b,
                                 "prompt_len": space.prompt_len,
                                 "output_len": space.output_len,
@@ -585,3 +586,31 @@ def test_a_stack_bounds_the_search_to_what_it_runs() -> None:
     assert (space.zero, space.cp, space.sp) == (("0",), (1,), (False,))
     asked = train_space(spec, hw, {"gpus": 16, "stack": "megatron-lm:2021", "zero": "3"})
     assert asked.zero == ("3",)
+
+
+def test_infer_search_with_context_parallelism_is_the_single_plan() -> None:
+    """``--cp`` adds context-parallel degrees (each its own evaluator, cp being shared by the plans
+    of one): every plan, uneven batches over dp included, costs the same bits alone."""
+    hw = get_hardware("h100-sxm")
+    space = SI.InferSpace(
+        prompt_len=32768,
+        output_len=8,
+        gpus=(8,),
+        cp=(1, 2, 4),
+        batch=(1, 3, 8),
+        weights=("bf16",),
+        kv_cache=(None,),
+        activations=(None,),
+    )
+    plans, cols, rej, n = SI.search_space("llama-3.1-8b", [hw], space)
+    cps = {plans[i]["cp"] for i in range(n)}
+    assert cps == {1, 2, 4}
+    for i in range(n):
+        p = plans[i]
+        assert p["gpus"] == p["tp"] * p["pp"] * p["dp"] * p["cp"]
+        if not cols["fits"][i]:
+            continue
+        m = I.cost("llama-3.1-8b", hw, I.plan_from_dict(SI.plan_keys(p))).metrics()
+        for k in ("ttft_s", "tpot_s", "output_tokens_per_s_per_gpu", "memory_gib_per_gpu"):
+            assert m[k] == float(cols[k][i]), (k, p)
+    assert SI.bottlenecks("llama-3.1-8b", plans, np.arange(min(n, 6)))

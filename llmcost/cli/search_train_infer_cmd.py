@@ -145,6 +145,9 @@ def search_infer(
     pp: Annotated[str | None, Opt("--pp", help="Pipeline degrees to try.")] = None,
     ep: Annotated[str | None, Opt("--ep", help="Expert-parallel degrees to try.")] = None,
     dp: Annotated[str | None, Opt("--dp", help="Replica counts to try.")] = None,
+    cp: Annotated[
+        str | None, Opt("--cp", help="Context-parallel degrees to try (prefill ring attention; default 1).")
+    ] = None,
     batch: Annotated[str | None, Opt("--batch", help="System batch sizes (default 1,2,4..1024).")] = None,
     weights: Annotated[
         str | None, Opt("--weights", help="Weight formats (default bf16,fp8,int8,int4,fp4).")
@@ -201,6 +204,7 @@ def search_infer(
         pp=pp,
         ep=ep,
         dp=dp,
+        cp=cp,
         batch=batch,
         weights=weights,
         activations=activations,

@@ -91,6 +91,7 @@ def infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
         "pp": pl["pp"],
         "dp": pl["dp"],
         "ep": pl["ep"],
+        **({"cp": pl["cp"]} if pl.get("cp", 1) > 1 else {}),
         "batch": pl["batch"],
         "W/A/KV": f"{pl['weights']}/{pl['activations']}/{pl['kv_cache']}",
         "TTFT": fmt_time(m["ttft_s"]),

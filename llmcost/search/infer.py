@@ -1,4 +1,4 @@
-"""Inference plan search: (hardware, GPU count, tp, pp, ep, dp, weight / activation / KV formats)
+"""Inference plan search: (hardware, GPU count, tp, pp, ep, dp, cp, weight / activation / KV formats)
 x batch sizes, evaluated vectorized over all the plans of a hardware at once (runtime: no sympy).
 
 The plans of one hardware are one :class:`llmcost.inference.serve.Evaluator` holding them as arrays
@@ -49,6 +49,7 @@ class InferSpace:
     pp: tuple[int, ...] | None = None
     ep: tuple[int, ...] | None = None
     dp: tuple[int, ...] | None = None
+    cp: tuple[int, ...] = (1,)  # context parallelism (prefill ring attention): searched only when asked
     batch: tuple[int, ...] = DEFAULT_BATCHES
     weights: tuple[str, ...] = DEFAULT_WEIGHTS
     activations: tuple[str | None, ...] = (None, "fp8")  # None: the plan default for the weights
@@ -66,12 +67,13 @@ class Plans:
 
     def __init__(self, space: InferSpace, hws: list[Hardware]) -> None:
         self.space, self.hws = space, hws
-        self.cols: dict[str, list[np.ndarray]] = {k: [] for k in ("hw", *_INT_KEYS, *_FMT_KEYS)}
+        self.cols: dict[str, list[np.ndarray]] = {k: [] for k in ("hw", "cp", *_INT_KEYS, *_FMT_KEYS)}
         self._arr: dict[str, np.ndarray] | None = None
 
-    def add(self, hw: int, rows: dict[str, np.ndarray]) -> None:
+    def add(self, hw: int, cp: int, rows: dict[str, np.ndarray]) -> None:
         n = len(rows["tp"])
         self.cols["hw"].append(np.full(n, hw))
+        self.cols["cp"].append(np.full(n, cp))
         for k in (*_INT_KEYS, *_FMT_KEYS):
             self.cols[k].append(rows[k])
         self._arr = None
@@ -91,7 +93,7 @@ class Plans:
     def __getitem__(self, i: int) -> dict[str, Any]:
         a = self.arrays
         out: dict[str, Any] = {"hardware": self.hws[int(a["hw"][i])].id}
-        for k in _INT_KEYS:
+        for k in (*_INT_KEYS, "cp"):
             out[k] = int(a[k][i])
         out |= {"prompt_len": self.space.prompt_len, "output_len": self.space.output_len}
         for k in _FMT_KEYS:
@@ -99,10 +101,14 @@ class Plans:
         return {k: out[k] for k in ("hardware", *PLAN_ORDER)}
 
     def plan(self, rows: np.ndarray) -> I.Plan:
-        """Plans ``rows`` (all on one hardware) as one :class:`Plan` with array fields."""
+        """Plans ``rows`` (all on one hardware, one cp) as one :class:`Plan` with array fields."""
         a = self.arrays
+        cps = set(a["cp"][rows].tolist())
+        if len(cps) > 1:
+            raise ValueError("plans of one Plan share cp")
         return I.Plan(
             **{k: a[k][rows] for k in (*_INT_KEYS, *_FMT_KEYS)},
+            cp=cps.pop() if cps else 1,
             prompt_len=self.space.prompt_len,
             output_len=self.space.output_len,
             gpus_per_node=self.space.gpus_per_node,
@@ -115,6 +121,7 @@ PLAN_ORDER = (
     "pp",
     "dp",
     "ep",
+    "cp",
     "batch",
     "prompt_len",
     "output_len",
@@ -175,9 +182,10 @@ class _Rejections:
         return Counter({k: self.count[k] for k in sorted(self.first, key=self.first.__getitem__)})
 
 
-def _layouts(spec: Any, hw: Hardware, space: InferSpace) -> list[tuple[int, int, int, int, int]]:
-    """(gpus, tp, pp, ep, dp) in enumeration order; dp 0: tp*pp does not divide the GPUs (listed
-    only when the user narrowed the degrees, to be counted as rejected)."""
+def _layouts(spec: Any, hw: Hardware, space: InferSpace, cp: int = 1) -> list[tuple[int, int, int, int, int]]:
+    """(gpus, tp, pp, ep, dp) in enumeration order for context-parallel degree ``cp``; dp 0:
+    tp*pp*cp does not divide the GPUs (listed only when the user narrowed the degrees, to be counted
+    as rejected)."""
     experts = spec.moe.num_experts if spec.moe is not None else 1
     narrowed = space.tp is not None or space.pp is not None or space.dp is not None
     out = []
@@ -185,7 +193,7 @@ def _layouts(spec: Any, hw: Hardware, space: InferSpace) -> list[tuple[int, int,
         for tp in space.tp or divisors(g):
             for pp in space.pp or divisors(g):
                 for ep in space.ep or (divisors(experts) if spec.moe is not None else [1]):
-                    dps = [g // (tp * pp)] if g % (tp * pp) == 0 else []
+                    dps = [g // (tp * pp * cp)] if g % (tp * pp * cp) == 0 else []
                     if space.dp is not None:
                         dps = [d for d in dps if d in space.dp]
                     if dps or narrowed:
@@ -236,14 +244,16 @@ class _Candidates:
 
 
 def _candidates(
-    spec: Any, space: InferSpace, lay: np.ndarray, batches: np.ndarray, formats: _Formats
+    spec: Any, space: InferSpace, lay: np.ndarray, batches: np.ndarray, formats: _Formats, cp: int = 1
 ) -> _Candidates:
     """The code of every candidate: the plan rules but the batch one on each layout
     (:data:`llmcost.inference.serve.RULES`), then the formats, then the batch rule."""
     g, tp, pp, ep, dp = lay.T
     nofact = dp == 0
     dp1 = np.where(nofact, 1, dp)
-    shared = dict(prompt_len=space.prompt_len, output_len=space.output_len, gpus_per_node=space.gpus_per_node)
+    shared = dict(
+        prompt_len=space.prompt_len, output_len=space.output_len, gpus_per_node=space.gpus_per_node, cp=cp
+    )
     first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
     batch_rule = I.RULES[I.BATCH_RULE]
     bad_batch = np.broadcast_to(
@@ -312,6 +322,7 @@ def _evaluate(
     offset: int,
     found: _Found,
     advance: Any,
+    cp: int = 1,
 ) -> None:
     """Evaluate the accepted candidates of hardware ``h`` in chunks of at most :data:`CHUNK` plans
     x decode steps; a plan whose collectives cannot be placed is rejected with every batch."""
@@ -328,6 +339,7 @@ def _evaluate(
                 prompt_len=space.prompt_len,
                 output_len=space.output_len,
                 gpus_per_node=space.gpus_per_node,
+                cp=cp,
             ),
         )
         out = _metrics(ev)
@@ -337,7 +349,7 @@ def _evaluate(
             if new.any():
                 found.rej.add(_reason(msg), int(new.sum()), offset + int(ok[sub][new][0]))
             keep &= ~mask
-        found.plans.add(h, {k: v[keep] for k, v in chunk.items()})
+        found.plans.add(h, cp, {k: v[keep] for k, v in chunk.items()})
         for k, v in out.items():
             found.cols.setdefault(k, []).append(np.asarray(v)[keep])
         found.evaluated += int(keep.sum())
@@ -362,13 +374,14 @@ def search_space(
     offset = 0  # candidates before this hardware's
     for h, hw in enumerate(hws):
         formats = _formats_on(hw, fmts)
-        lay = np.array(_layouts(spec, hw, space), dtype=np.int64).reshape(-1, 5)
-        if not len(lay):
-            continue
-        c = _candidates(spec, space, lay, batches, formats)
-        _count_rejections(found.rej, c, offset, batches.size)
-        _evaluate(spec, h, hw, space, _accepted(c, formats, batches), offset, found, advance)
-        offset += c.cand.size
+        for cp in space.cp:
+            lay = np.array(_layouts(spec, hw, space, cp), dtype=np.int64).reshape(-1, 5)
+            if not len(lay):
+                continue
+            c = _candidates(spec, space, lay, batches, formats, cp)
+            _count_rejections(found.rej, c, offset, batches.size)
+            _evaluate(spec, h, hw, space, _accepted(c, formats, batches), offset, found, advance, cp)
+            offset += c.cand.size
     merged = {k: np.concatenate(v) for k, v in found.cols.items()}
     return found.plans, merged, found.rej.counter(), found.evaluated
 
@@ -400,9 +413,9 @@ def bottlenecks(model: str, plans: Plans, rows: Any) -> list[str]:
     spec = I.spec_of(model)
     rows = np.asarray(rows, dtype=np.int64)
     out: list[str] = [""] * rows.size
-    hw_of = plans.arrays["hw"][rows]
-    for h in sorted(set(hw_of.tolist())):
-        at = np.flatnonzero(hw_of == h)
+    hw_of, cp_of = plans.arrays["hw"][rows], plans.arrays["cp"][rows]
+    for h, cp in sorted(set(zip(hw_of.tolist(), cp_of.tolist(), strict=True))):
+        at = np.flatnonzero((hw_of == h) & (cp_of == cp))
         ev = I.Evaluator(spec, plans.hws[h], plans.plan(rows[at]))
         ph = I.bottleneck_phase(ev, I.per_replica(ev.plan.batch, ev.plan.dp))
         for j, i in enumerate(at.tolist()):

@@ -24,7 +24,7 @@ TRAIN_KEYS = (
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
-    *("gpus", "prompt_len", "output_len", "tp", "pp", "ep", "dp", "batch"),
+    *("gpus", "prompt_len", "output_len", "tp", "pp", "ep", "dp", "cp", "batch"),
     *("weights", "activations", "kv_cache", "gpus_per_node"),
 )
 """The options of ``search infer`` that declare its space."""
@@ -216,6 +216,7 @@ def infer_space(k: Mapping[str, Any]) -> InferSpace:
         pp=values(k.get("pp"), "--pp"),
         ep=values(k.get("ep"), "--ep"),
         dp=values(k.get("dp"), "--dp"),
+        cp=values(k.get("cp"), "--cp") or (1,),
         batch=values(k.get("batch"), "--batch") or DEFAULT_BATCHES,
         weights=fmts(k.get("weights"), "--weights") or DEFAULT_WEIGHTS,
         activations=fmts(k.get("activations"), "--activations") or (None, "fp8"),
