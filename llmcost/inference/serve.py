@@ -314,8 +314,10 @@ def largest_batch(ev: Evaluator) -> int:
     return lo * p.dp
 
 
-def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResult:
-    """Cost ``plan`` for ``model`` on ``hw``; PlanError when it does not divide or does not fit."""
+def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bool = True) -> InferenceResult:
+    """Cost ``plan`` for ``model`` on ``hw``; PlanError when it does not divide or (``check_memory``)
+    does not fit. Validation scores a published run the memory model says does not fit
+    (``check_memory=False``) and flags it, as it does for training."""
     spec = spec_of(model)
     ev = Evaluator(spec, hw, plan)
     p = plan
@@ -323,9 +325,9 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
     max_b = largest_batch(ev)
     batch = p.batch
     if batch is None:
-        if max_b < p.dp:
+        if max_b < p.dp and check_memory:
             raise PlanError(f"{spec.name} does not fit on {p.devices} x {hw.id} even at batch {p.dp}")
-        batch = max_b
+        batch = max(max_b, p.dp)
         notes.append(f"batch not given: using the largest that fits, {batch}")
     r = serve(ev, per_replica(batch, p.dp))
     if batch % p.dp:
@@ -334,7 +336,8 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan) -> InferenceResu
             f"the rest {batch // p.dp}; the busiest sets TTFT, TPOT and memory"
         )
     mem = {k: float(v) for k, v in r["memory"].items()}
-    _check_fits(mem, hw, max_b)
+    if check_memory:
+        _check_fits(mem, hw, max_b)
     return InferenceResult(
         model=spec.name,
         hardware=hw.id,

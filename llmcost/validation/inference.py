@@ -20,8 +20,16 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     if "model" not in case:
         raise UserError(f"case {case['id']}: an infer case needs a 'model'")
     plan = plan_from_dict(case.get("plan") or {}, case.get("cluster"))
-    r = cost(case["model"], hw, plan)
-    detail = {"batch": r.batch, "bound": _dominant(r), "math": "/".join(r.math)}
+    r = cost(
+        case["model"], hw, plan, check_memory=False
+    )  # a published run that "does not fit" is scored, flagged
+    fits = r.memory["total"] <= r.memory["usable"]
+    detail = {
+        "batch": r.batch,
+        "bound": _dominant(r),
+        "math": "/".join(r.math),
+        **({} if fits else {"fits": "NO"}),
+    }
     return Prediction(float(r.metrics()[name]), detail=detail)
 
 
