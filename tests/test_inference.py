@@ -388,3 +388,18 @@ def test_uneven_batch_over_dp_runs_at_the_busiest_replica() -> None:
 
 def test_per_replica_over_arrays() -> None:
     assert I.per_replica(np.array([10, 12, 3]), np.array([4, 4, 3])).tolist() == [3, 3, 1]
+
+
+def test_prefill_chunk_bounds_the_workspace_not_the_time() -> None:
+    """A chunked prefill holds one chunk's activations (so more sequences fit); its time is priced
+    as one pass; a disaggregated decode pool holds a decode step's, however long the prompts."""
+    base = {"batch": 64, "prompt_len": 4096, "output_len": 16}
+    whole = I.cost("llama-3.1-8b", H100, I.plan_from_dict(base))
+    chunk = I.cost("llama-3.1-8b", H100, I.plan_from_dict({**base, "prefill_chunk": 2048}))
+    assert chunk.memory["activations"] < whole.memory["activations"] / 50
+    assert (chunk.ttft, chunk.tpot) == (whole.ttft, whole.tpot)
+    assert chunk.max_batch > whole.max_batch
+    pool = I.cost("llama-3.1-8b", H100, I.plan_from_dict({**base, "disaggregated": True}))
+    assert pool.memory["activations"] < whole.memory["activations"] / 500
+    with pytest.raises(UserError, match="prefill_chunk"):
+        I.plan_from_dict({**base, "prefill_chunk": 0})

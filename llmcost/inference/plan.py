@@ -35,6 +35,7 @@ PLAN_KEYS = (
     "disaggregated",
     "op_precision",
     "decode_attention",
+    "prefill_chunk",
     "gpus",
     "gpus_per_node",
 )
@@ -64,6 +65,12 @@ class Plan:
     step, the query heads of a group sharing it: FlashAttention / FlashInfer decode, TensorRT-LLM
     XQA) or ``per_head`` (once per query head, as TensorRT-LLM's masked multi-head attention kernel
     before XQA, v0.8, 2024: NVIDIA/TensorRT-LLM docs/source/blogs/XQA-kernel.md)."""
+    prefill_chunk: int | None = None
+    """Tokens per prefill step when the engine chunks the prefill (vLLM ``max_num_batched_tokens``,
+    SGLang ``--chunked-prefill-size``, TensorRT-LLM ``max_num_tokens``): the activation workspace holds
+    one chunk instead of the whole batch's prompts. None: one pass over the batch. The prefill time is
+    priced as one pass either way (a chunk re-reads the weights: small where the prefill is
+    compute-bound)."""
     gpus: int | None = None
     gpus_per_node: int | None = None
 
@@ -183,6 +190,8 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
             kw[k] = Q.normalize(str(d[k]), k)
     kw["disaggregated"] = bool(d.get("disaggregated", False))
     kw["op_precision"] = op_precision_of(d.get("op_precision"))
+    if d.get("prefill_chunk") is not None:
+        kw["prefill_chunk"] = _int(d["prefill_chunk"], "prefill_chunk")
     if d.get("decode_attention") is not None:
         v = str(d["decode_attention"]).strip().lower()
         if v not in DECODE_ATTENTION:

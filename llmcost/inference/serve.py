@@ -180,6 +180,17 @@ def _decode(ev: Evaluator, b: float, ctx: Any, P: int, *, timed: bool = True) ->
     )
 
 
+def workspace_prefill(ev: Evaluator, mbs: Any, P: int) -> PhaseCost:
+    """The pass whose activation workspace a device holds: the prefill of ``mbs`` sequences of ``P``
+    tokens; with ``prefill_chunk`` one chunk of it, ``min(mbs, chunk/P)`` sequences; on the decode pool
+    of a disaggregated deployment (it never prefills) one token per sequence (quantities only)."""
+    p = ev.plan
+    if p.disaggregated and p.output_len > 1:
+        return _prefill(ev, mbs, 1, timed=False)
+    b = mbs if p.prefill_chunk is None else np.minimum(mbs, p.prefill_chunk / P)
+    return _prefill(ev, b, P, timed=False)
+
+
 def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
     """Per-device memory by component (bytes) at ``b_rep`` sequences per replica (a number, or an
     array of them: one value per element, the plans of ``ev`` when it holds several)."""
@@ -260,7 +271,8 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     m = F.micro_batches(b_rep=b_rep, pp=p.pp)
     mbs = F.micro_batch(b_rep=b_rep, pp=p.pp)
     pre = _prefill(ev, mbs, p.prompt_len)
-    mem = device_memory(ev, b_rep, pre)
+    chunked = p.prefill_chunk is not None or (p.disaggregated and p.output_len > 1)
+    mem = device_memory(ev, b_rep, workspace_prefill(ev, mbs, p.prompt_len) if chunked else pre)
     t_pre = np.asarray(pre.time, dtype=float)
     ttft = F.ttft(n_mb=m, pp=p.pp, t_prefill=t_pre, t_hop=_hop(ev, mbs, p.prompt_len, p.cp))
     ctx = _contexts(ev)
@@ -295,7 +307,7 @@ def largest_batch(ev: Evaluator) -> int:
     usable = ev.hw.memory_usable
 
     def fits(b_rep: int) -> bool:
-        pre = _prefill(ev, F.micro_batch(b_rep=b_rep, pp=p.pp), p.prompt_len, timed=False)  # workspace
+        pre = workspace_prefill(ev, F.micro_batch(b_rep=b_rep, pp=p.pp), p.prompt_len)  # workspace
         return float(device_memory(ev, float(b_rep), pre)["total"]) <= usable
 
     if not fits(1):
