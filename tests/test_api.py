@@ -262,3 +262,18 @@ def test_readme_python_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert m, "README.md: the Python API section's python block"
     exec(compile(m.group(1), "README.md (Python API)", "exec"), {"__name__": "readme"})
     assert "MFU" in capsys.readouterr().out
+
+
+def test_train_json_plan_feeds_back_as_it_is(cli, tmp_path) -> None:  # noqa: ANN001
+    """``train --format json``'s plan (stack-decided keys and the derived micro_batches included)
+    re-costs to the same step time through ``--plan``."""
+    import json
+
+    r = cli(
+        "train", "llama-3.1-8b", "--gpus", "8", "--tp", "2", "--stack", "megatron-core:2024", "-f", "json"
+    )
+    first = json.loads(r.out)
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(first["plan"]))
+    again = json.loads(cli("train", "llama-3.1-8b", "--plan", str(path), "-f", "json").out)
+    assert again["iteration_time_s"] == first["iteration_time_s"]

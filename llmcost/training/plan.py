@@ -172,9 +172,13 @@ class TrainPlan:
     def from_mapping(
         cls, plan: dict[str, Any], gpus: int | None = None, gpus_per_node: int | None = None
     ) -> TrainPlan:
-        """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error."""
+        """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error. The
+        derived ``micro_batches`` that ``train --format json`` reports is read back and ignored
+        (the plan's own keys fix it), so a costed plan feeds ``--plan`` as it is."""
         kw: dict[str, Any] = {}
         for k, v in (plan or {}).items():
+            if k == "micro_batches":
+                continue
             if k not in _PLAN_KEYS:
                 from llmcost.errors import did_you_mean
 
