@@ -403,3 +403,17 @@ def test_prefill_chunk_bounds_the_workspace_not_the_time() -> None:
     assert pool.memory["activations"] < whole.memory["activations"] / 500
     with pytest.raises(UserError, match="prefill_chunk"):
         I.plan_from_dict({**base, "prefill_chunk": 0})
+
+
+def test_prefill_gemms_run_at_their_shape_efficiency() -> None:
+    """Prefill matmuls get the GEMM shape efficiency training uses (llmcost.kernels.gemm): a device
+    without shape figures prefills faster; decode steps (memory-bound GEMMs) are unchanged."""
+    from dataclasses import replace
+
+    plan = I.plan_from_dict(
+        {"tp": 4, "batch": 1, "prompt_len": 128, "output_len": 16, "weights": "fp8", "activations": "fp8"}
+    )
+    shaped = I.cost("llama-2-70b", H100, plan)
+    flat = I.cost("llama-2-70b", replace(H100, gemm_shape=None), plan)
+    assert shaped.ttft > flat.ttft
+    assert shaped.tpot == pytest.approx(flat.tpot, rel=1e-12)

@@ -339,6 +339,7 @@ class Evaluator:
         v = dict(vals, window=entry.window)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             out = fn(*(v[n] for n in names))
+        shape_eff = self._shape_factors(entry, v, layout)
         outs: dict[str | None, Any] = {None: out}
         for group, _, ov in self.by_op.values():  # the layer again in each op_precision group's formats
             if group not in outs:
@@ -361,7 +362,8 @@ class Evaluator:
             if op.kind in (*_MM_KINDS, "elementwise") and not np.any(np.asarray(op.flops) > 0):
                 continue  # absent operator (no shared experts, ...)
             fmt = own[1] if own is not None else None
-            cost = self._compute_op(entry, op, fmt) if timed else _op_cost(entry, op, time=0.0, roof="")
+            eff = shape_eff[i] if shape_eff is not None and op.kind in _MM_KINDS else None
+            cost = self._compute_op(entry, op, fmt, eff) if timed else _op_cost(entry, op, time=0.0, roof="")
             layer.ops.append(cost)
             layer.weights.append(entry.count * self.resident(op.weight_bytes))
             if timed and op.kind == "attention":
@@ -378,10 +380,42 @@ class Evaluator:
         net = op._replace(flops=0.0, hbm_bytes=0.0, weight_bytes=0.0)
         return _op_cost(entry, net, time=t, roof="network", comm=op.comm)
 
-    def _compute_op(self, entry: _Entry, op: _Op, fmt: Formats | None = None) -> OpCost:
+    def _shape_factors(self, entry: _Entry, v: dict[str, Any], layout: Any) -> dict[int, Any] | None:
+        """Per matmul of a prefill (``forward``) layer: its GEMM shape efficiency
+        (:func:`llmcost.kernels.gemm.shape_efficiency` at the plan's GEMM precision, from the graph's
+        ``gemm__<shape>`` dimensions), as training prices its forward GEMMs; None for decode and io
+        shapes (memory-bound at a few tokens) and on a device without ``gemm`` figures."""
+        from llmcost.graph import _generated as gen
+        from llmcost.kernels.gemm import gemm_at, shape_efficiency
+
+        key = f"gemm__{entry.shape}"
+        if self.hw.gemm_shape is None or key not in gen.FUNCTIONS:
+            return None
+        fn, names, _ = gen.FUNCTIONS[key]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            dims = fn(*(v[n] for n in names))
+        out = {}
+        for i, meta in enumerate(layout):
+            if meta[1] not in _MM_KINDS:
+                continue
+            math = self.by_op[meta[0]][1].math[0] if meta[0] in self.by_op else self.math[0]
+            d = dims[4 * i : 4 * i + 4]
+            if np.ndim(math) == 0:
+                out[i] = shape_efficiency(*d, gemm_at(self.hw, str(math)))
+                continue
+            names = np.asarray(math, dtype=object)  # one GEMM precision per plan (last axis)
+            eff: Any = 0.0
+            for name in dict.fromkeys(names.tolist()):
+                eff = np.where(names == name, shape_efficiency(*d, gemm_at(self.hw, str(name))), eff)
+            out[i] = eff
+        return out
+
+    def _compute_op(
+        self, entry: _Entry, op: _Op, fmt: Formats | None = None, shape_eff: Any = None
+    ) -> OpCost:
         """An operator on the roofline at its math precision's peak and efficiency (``fmt``: a matmul
-        of an ``op_precision`` group, at that group's), plus
-        :data:`llmcost.kernels.roofline.T_KERNEL` when it runs."""
+        of an ``op_precision`` group, at that group's; ``shape_eff``: a prefill matmul's GEMM shape
+        efficiency, :meth:`_shape_factors`), plus :data:`llmcost.kernels.roofline.T_KERNEL` when it runs."""
         from llmcost.kernels.roofline import roofline
 
         kind = op.kind
@@ -397,6 +431,8 @@ class Evaluator:
             if kind in _MM_KINDS
             else self.hw.compute_efficiency
         )
+        if shape_eff is not None:
+            eta = eta * shape_eff
         r = roofline(
             fl_eq,
             op.hbm_bytes,

@@ -32,7 +32,19 @@ from typing import Any
 
 import numpy as np
 
-from llmcost.hardware import GemmShape
+from llmcost.hardware import GemmShape, Hardware
+
+
+def gemm_at(hw: Hardware, precision: str) -> GemmShape | None:
+    """The device's GEMM shape figures at the GEMM precision: a tile's fixed cost ``k0`` scales with
+    the tensor peak over the memory bandwidth (the derivation of the catalog's ``k_overhead``), so an
+    8- or 4-bit GEMM, twice or four times the 16-bit peak, carries that many times the 16-bit ``k0``."""
+    from dataclasses import replace
+
+    g = hw.gemm_shape
+    if g is None or precision in ("bf16", "fp16") or "bf16" not in hw.peak or precision not in hw.peak:
+        return g
+    return replace(g, k0=g.k0 * hw.peak[precision] / hw.peak["bf16"])
 
 
 def shape_efficiency(m: Any, n: Any, k: Any, g: Any, shape: GemmShape | None) -> Any:

@@ -9,12 +9,13 @@ an operator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
 from llmcost import precision as Q
 from llmcost.hardware import GemmShape, Hardware
+from llmcost.kernels.gemm import gemm_at
 from llmcost.kernels.roofline import T_KERNEL
 from llmcost.model.spec import ModelSpec
 
@@ -145,18 +146,8 @@ def machine(hw: Hardware, precision: str) -> Machine:
         mem_bw=hw.memory_bandwidth,
         eta_m=hw.memory_efficiency,
         t_kernel=T_KERNEL,
-        gemm=_gemm_at(hw, precision),
+        gemm=gemm_at(hw, precision),
     )
-
-
-def _gemm_at(hw: Hardware, precision: str) -> GemmShape | None:
-    """The device's GEMM shape figures at the GEMM precision: a tile's fixed cost ``k0`` scales with
-    the tensor peak over the memory bandwidth (the derivation of the catalog's ``k_overhead``), so an
-    8- or 4-bit GEMM, twice or four times the 16-bit peak, carries that many times the 16-bit ``k0``."""
-    g = hw.gemm_shape
-    if g is None or precision in ("bf16", "fp16") or "bf16" not in hw.peak or precision not in hw.peak:
-        return g
-    return replace(g, k0=g.k0 * hw.peak[precision] / hw.peak["bf16"])
 
 
 def comm_share(hw: Hardware) -> float:
