@@ -66,9 +66,10 @@ def test_a_wave_that_leaves_sms_idle_is_slower() -> None:
 def test_reproduces_the_published_sm90_sweep() -> None:
     """tests/data/gemm_sm90_xla.csv (OpenXLA's sm_90 bf16 table, provenance in the file): with the
     catalog's h100-sxm gemm figures, one fitted rate and the per-kernel floor, the median error is
-    under 5% and every GEMM of at least 2048x2048 outputs is within 15% (the worst, K = 256 at
-    m = n = 4096, -14%). Known weak: 1024x1024 outputs (64 tiles on 132 SMs) run up to 28% faster
-    than the model says (cuBLAS splits K to fill the SMs; the model does not)."""
+    under 5% and every GEMM of at least 2048x2048 outputs is within 16% (the worst, K = 256 at
+    m = n = 4096, -15%). Known weak: 1024x1024 outputs (64 tiles on 132 SMs) come out up to 17%
+    too fast once K is split across the idle SMs (the partial sums' reduction is not priced;
+    without split-K they were up to 28% too slow)."""
     hw = get_hardware("h100-sxm")
     data = np.loadtxt(
         Path(__file__).with_name("data") / "gemm_sm90_xla.csv", delimiter=",", comments="#", skiprows=7
@@ -81,7 +82,8 @@ def test_reproduces_the_published_sm90_sweep() -> None:
     predicted = flops / (flops / (hw.peak["bf16"] * rate * eta) + T_KERNEL) / 1e12
     err = predicted / tflops - 1
     assert np.median(np.abs(err)) < 0.05
-    assert np.abs(err[m * n >= 2048 * 2048]).max() < 0.15
+    assert np.abs(err[m * n >= 2048 * 2048]).max() < 0.16
+    assert np.abs(err).max() < 0.18
 
 
 @pytest.mark.parametrize(

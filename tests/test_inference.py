@@ -417,3 +417,17 @@ def test_prefill_gemms_run_at_their_shape_efficiency() -> None:
     flat = I.cost("llama-2-70b", replace(H100, gemm_shape=None), plan)
     assert shaped.ttft > flat.ttft
     assert shaped.tpot == pytest.approx(flat.tpot, rel=1e-12)
+
+
+def test_few_row_prefill_gemms_split_k_and_stay_memory_bound() -> None:
+    """A one-token prefill costs what a decode step does (its GEMMs split K across the idle SMs and
+    stay weight-read bound), and an encoder-decoder's short prompt prefills as fast with shape
+    figures as without."""
+    from dataclasses import replace
+
+    one = I.cost("llama-3.1-8b", H100, I.plan_from_dict({"batch": 1, "prompt_len": 1, "output_len": 16}))
+    assert one.ttft == pytest.approx(one.tpot, rel=0.01)
+    plan = I.plan_from_dict({"batch": 1, "prompt_len": 16, "output_len": 16})
+    shaped = I.cost("t5-11b", H100, plan)
+    flat = I.cost("t5-11b", replace(H100, gemm_shape=None), plan)
+    assert shaped.ttft == pytest.approx(flat.ttft, rel=1e-9)

@@ -459,7 +459,7 @@ def _infer_plan_by_plan(model: str, hws: list, space: SI.InferSpace) -> tuple[li
                 dp = g // (tp * pp)
                 if g % (tp * pp) or (space.dp is not None and dp not in space.dp):
                     if space.tp or space.pp or space.dp:
-                        rej["tp*pp*dp does not equal the GPUs"] += len(fmts) * len(batches)
+                        rej["tp*pp*dp*cp does not equal the GPUs"] += len(fmts) * len(batches)
                     continue
                 plan = I.Plan(
                     tp=tp,

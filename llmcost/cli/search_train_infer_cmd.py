@@ -221,7 +221,8 @@ def search_infer(
         progress=_progress_on(fmt, quiet),
     )
     res = rep.result
-    rows = [infer_row(i, p) for i, p in enumerate(res.plans, 1)]
+    with_cp = any(p["plan"].get("cp", 1) > 1 for p in res.plans)
+    rows = [infer_row(i, p, with_cp) for i, p in enumerate(res.plans, 1)]
     title = (
         f"search infer {rep.model} on {', '.join(h.id for h in rep.hardware)}, {prompt_len} in / "
         f"{output_len} out: {what(res, len(rows))}"

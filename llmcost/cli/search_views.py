@@ -77,8 +77,8 @@ def train_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
-    """Table row of one inference plan."""
+def infer_row(rank: int, p: dict[str, Any], cp: bool = False) -> dict[str, Any]:
+    """Table row of one inference plan (``cp``: with a context-parallel column)."""
     from llmcost.units import fmt_time
 
     pl, m = p["plan"], p["metrics"]
@@ -91,7 +91,7 @@ def infer_row(rank: int, p: dict[str, Any]) -> dict[str, Any]:
         "pp": pl["pp"],
         "dp": pl["dp"],
         "ep": pl["ep"],
-        **({"cp": pl["cp"]} if pl.get("cp", 1) > 1 else {}),
+        **({"cp": pl.get("cp", 1)} if cp else {}),
         "batch": pl["batch"],
         "W/A/KV": f"{pl['weights']}/{pl['activations']}/{pl['kv_cache']}",
         "TTFT": fmt_time(m["ttft_s"]),

@@ -2,7 +2,7 @@
 ``python -m llmcost.graph.formulas``: do not edit (tests/test_inference.py pins it).
 
 One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,
-weight_bytes, dequant, size), then the layer's KV-cache bytes, and one per training shape (``gemm__<shape>``)
+weight_bytes, dequant, size), then the layer's KV-cache bytes, and one per training / prefill shape (``gemm__<shape>``)
 returning each operator's GEMM shape (m, n, k, g). FUNCTIONS maps the name to
 (function, argument names, expression hash); LAYOUTS to the operators' metadata.
 """

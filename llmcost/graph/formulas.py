@@ -6,7 +6,7 @@ docstring states the conventions and sources). This module gathers them per expr
 *shape* — one function per layer shape (``forward__std__dense``, ``decode__mla__moe``, ...)
 and per embedding/head variant — returning, for every operator of the layer in order, its
 ``flops, hbm_bytes, weight_bytes, dequant, size`` and, last, the layer's resident KV-cache
-bytes; a second function per training shape (``gemm__<shape>``, :func:`gemm_shapes`) gives each matmul's GEMM shape
+bytes; a second function per training / prefill shape (``gemm__<shape>``, :func:`gemm_shapes`) gives each matmul's GEMM shape
 ``(m, n, k, g)`` for the shape efficiency of :mod:`llmcost.kernels.gemm`. Operator metadata (name, kind, collective, group, variant) goes into ``LAYOUTS``.
 
 ``python -m llmcost.graph.formulas`` regenerates :mod:`llmcost.graph._generated`
@@ -54,7 +54,8 @@ def expression(shape: str) -> sp.Tuple:
 
 def gemm_shapes() -> list[str]:
     """The shapes whose GEMM dimensions are generated: what a training step prices (forward and
-    encoder layers, the training head ``io__forward__all``); serving prices no GEMM shapes yet."""
+    encoder layers, the training head ``io__forward__all``), which serving's prefill reuses for its
+    forward layers (decode GEMMs are memory-bound)."""
     return [sh for sh in layer_shapes() if not sh.startswith("decode")] + ["io__forward__all"]
 
 
@@ -76,7 +77,7 @@ GENERATED = Path(__file__).with_name("_generated.py")
 HEADER = generated_header(
     "llmcost.graph.formulas",
     "tests/test_inference.py",
-    "One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,\nweight_bytes, dequant, size), then the layer's KV-cache bytes, and one per training shape (``gemm__<shape>``)\nreturning each operator's GEMM shape (m, n, k, g). FUNCTIONS maps the name to\n(function, argument names, expression hash); LAYOUTS to the operators' metadata.",
+    "One numpy function per layer / io shape returning, per operator, (flops, hbm_bytes,\nweight_bytes, dequant, size), then the layer's KV-cache bytes, and one per training / prefill shape (``gemm__<shape>``)\nreturning each operator's GEMM shape (m, n, k, g). FUNCTIONS maps the name to\n(function, argument names, expression hash); LAYOUTS to the operators' metadata.",
 )
 
 

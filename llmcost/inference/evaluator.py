@@ -160,8 +160,9 @@ class Evaluator:
                     for k in ("tp", "pp", "dp", "ep")
                 },
             )
-            if any(np.ndim(getattr(plan, k)) for k in ("cp", "prompt_len", "output_len", "gpus_per_node")):
-                raise ValueError("cp, prompt_len, output_len and gpus_per_node are shared by the plans")
+            shared = ("cp", "prompt_len", "output_len", "gpus_per_node", "prefill_chunk", "disaggregated")
+            if any(np.ndim(getattr(plan, k)) for k in shared):
+                raise ValueError(f"{', '.join(shared)} are shared by the plans")
         check_plan(spec, hw, plan)
         self.spec, self.hw, self.plan, self.rows = spec, hw, plan, rows
         f = self._formats(hw, plan)
@@ -423,7 +424,10 @@ class Evaluator:
         peak = peak_mm if kind in _MM_KINDS else self.peak_attn if kind == "attention" else self.peak_vec
         # dequantization at the vector peak, in GEMM-peak FLOPs (none: the FLOPs as they are)
         dq = op.dequant
-        fl_eq = op.flops if np.ndim(dq) == 0 and dq == 0 else op.flops + dq * (peak / self.peak_vec)
+        # the matmul's FLOPs at its shape efficiency (the tensor-core tiles it fills), the dequantization
+        # at the vector peak in GEMM-peak FLOPs
+        mm = op.flops if shape_eff is None else op.flops / shape_eff
+        fl_eq = mm if np.ndim(dq) == 0 and dq == 0 else mm + dq * (peak / self.peak_vec)
         eta = (
             self.eta_attn
             if kind == "attention"
@@ -431,8 +435,6 @@ class Evaluator:
             if kind in _MM_KINDS
             else self.hw.compute_efficiency
         )
-        if shape_eff is not None:
-            eta = eta * shape_eff
         r = roofline(
             fl_eq,
             op.hbm_bytes,

@@ -340,7 +340,11 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
         if max_b < p.dp and check_memory:
             raise PlanError(f"{spec.name} does not fit on {p.devices} x {hw.id} even at batch {p.dp}")
         batch = max(max_b, p.dp)
-        notes.append(f"batch not given: using the largest that fits, {batch}")
+        notes.append(
+            f"batch not given: using the largest that fits, {batch}"
+            if max_b >= p.dp
+            else f"batch not given and none fits: using one sequence per replica, {batch}"
+        )
     r = serve(ev, per_replica(batch, p.dp))
     if batch % p.dp:
         notes.append(

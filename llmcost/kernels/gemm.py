@@ -10,6 +10,12 @@
   Multiplication Background", §"Tile Quantization" and §"Wave Quantization" (A100: 108 SMs; the
   cuBLAS tiles 256x128 / 128x256 are the most efficient, smaller tiles are picked only when
   they cut the waves).
+* **Split-K** where one partial wave leaves SMs idle (fewer output tiles than SMs, ``g·⌈m/T_m⌉·⌈n/T_n⌉ <
+  U``): the reduction is split ``s = max(1, min(⌊U/tiles⌋, ⌊k/k₀⌋))`` ways across the idle SMs, each
+  split a ``k/s`` reduction paying the tile's fixed cost (CUTLASS "Efficient GEMM in CUDA",
+  "Parallelized Reductions: Split K"; cuBLAS heuristics pick split-K for small outputs with long
+  reductions), so a few-row GEMM (a short prompt, one token) is not priced as if most SMs sat idle;
+  the partial sums' reduction is not priced. With ``s = 1`` this is the formula above.
 * **Per-tile fixed cost** ``k/(k + k₀)``: each output tile fills the operand pipeline before its
   first multiply-accumulate and drains the accumulators through the epilogue after its last; that
   time does not shrink with ``k`` and is worth ``k₀`` elements of the reduction loop (CUTLASS
@@ -20,7 +26,8 @@
 The sustained rate itself (``efficiency.compute_train``) is the rate of the GEMMs of a training
 step at large shapes; a step's matmuls run at ``η_c · η_shape``. Training prices its three GEMMs
 per matmul (forward ``[m,k]x[k,n]``, data gradient ``[m,n]x[n,k]``, weight gradient
-``[k,m]x[m,n]``: :func:`training_factors`). A device without a ``gemm`` entry gets ``η_shape = 1``.
+``[k,m]x[m,n]``: :func:`training_factors`); inference its prefill matmuls (forward only, at the
+plan's GEMM precision, :func:`gemm_at`). A device without a ``gemm`` entry gets ``η_shape = 1``.
 
 Everything is numpy-vectorized; :func:`expression` is the same formula in sympy (for ``explain``
 and the test that pins the two together); importing this module does not import sympy.
@@ -54,12 +61,15 @@ def shape_efficiency(m: Any, n: Any, k: Any, g: Any, shape: GemmShape | None) ->
     if shape is None:
         return np.ones(np.broadcast(m, n, k, g).shape)
     live = (m > 0) & (n > 0) & (k > 0) & (g > 0)
+    u, k0 = shape.units, shape.k0
     with np.errstate(divide="ignore", invalid="ignore"):
-        q = np.zeros(np.broadcast(m, n, k, g).shape)
+        eff = np.zeros(np.broadcast(m, n, k, g).shape)
         for tm, tn in shape.tiles:
-            waves = np.ceil(g * np.ceil(m / tm) * np.ceil(n / tn) / shape.units)
-            q = np.maximum(q, g * m * n / (waves * shape.units * tm * tn))
-        eff = q * k / (k + shape.k0)
+            tiles = g * np.ceil(m / tm) * np.ceil(n / tn)
+            s = np.maximum(1.0, np.minimum(np.floor(u / tiles), np.floor(k / k0)))  # split-K
+            waves = np.ceil(tiles * s / u)
+            q = g * m * n * s / (waves * u * tm * tn)
+            eff = np.maximum(eff, q * (k / s) / (k / s + k0))
     return np.where(live, eff, 1.0)
 
 
@@ -84,4 +94,5 @@ def expression() -> Any:
     m, n, k, g = sym("gemm_m"), sym("gemm_n"), sym("gemm_k"), sym("gemm_g")
     units, tm, tn, k0 = sym("gemm_units"), sym("tile_m"), sym("tile_n"), sym("k0")
     tiles = g * sp.ceiling(m / tm) * sp.ceiling(n / tn)
-    return g * m * n / (sp.ceiling(tiles / units) * units * tm * tn) * k / (k + k0)
+    s = sp.Max(1, sp.Min(sp.floor(units / tiles), sp.floor(k / k0)))
+    return g * m * n * s / (sp.ceiling(tiles * s / units) * units * tm * tn) * (k / s) / (k / s + k0)

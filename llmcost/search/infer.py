@@ -187,7 +187,7 @@ def _layouts(spec: Any, hw: Hardware, space: InferSpace, cp: int = 1) -> list[tu
     tp*pp*cp does not divide the GPUs (listed only when the user narrowed the degrees, to be counted
     as rejected)."""
     experts = spec.moe.num_experts if spec.moe is not None else 1
-    narrowed = space.tp is not None or space.pp is not None or space.dp is not None
+    narrowed = space.tp is not None or space.pp is not None or space.dp is not None or space.cp != (1,)
     out = []
     for g in space.gpus or (hw.node_devices or 1,):
         for tp in space.tp or divisors(g):
@@ -261,7 +261,7 @@ def _candidates(
         (len(lay), batches.size),
     )
     why, names = formats.why, formats.names
-    reasons = ["tp*pp*dp does not equal the GPUs", *(r.reason for r in I.RULES), *{w for w in why if w}]
+    reasons = ["tp*pp*dp*cp does not equal the GPUs", *(r.reason for r in I.RULES), *{w for w in why if w}]
     code = {r: i for i, r in enumerate(dict.fromkeys(reasons))}
     lay_code = np.where(nofact, code[reasons[0]], np.where(first >= 0, first + 1, -1))
     fmt_code = np.array([code[w] if w else (-1 if n else -2) for w, n in zip(why, names, strict=True)])

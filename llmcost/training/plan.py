@@ -173,8 +173,8 @@ class TrainPlan:
         cls, plan: dict[str, Any], gpus: int | None = None, gpus_per_node: int | None = None
     ) -> TrainPlan:
         """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error. The
-        derived ``micro_batches`` that ``train --format json`` reports is read back and ignored
-        (the plan's own keys fix it), so a costed plan feeds ``--plan`` as it is."""
+        derived ``micro_batches`` that ``train --format json`` reports is read back and checked
+        against the plan's own keys (:func:`layout`), so a costed plan feeds ``--plan`` as it is."""
         kw: dict[str, Any] = {}
         for k, v in (plan or {}).items():
             if k == "micro_batches":
@@ -195,9 +195,30 @@ class TrainPlan:
             deg = [checks.finite_int(kw.get(k) or 1, k) for k in ("tp", "pp", "dp", "cp")]
             kw["gpus"] = math.prod(deg)
         try:
-            return cls(**kw)
+            out = cls(**kw)
         except TypeError as e:
             raise UserError(f"bad train plan: {e}") from None
+        if (plan or {}).get("micro_batches") is not None:
+            _check_micro_batches(out, plan["micro_batches"])
+        return out
+
+
+def _check_micro_batches(plan: TrainPlan, given: Any) -> None:
+    """A plan's ``micro_batches`` (what ``train --format json`` reports) must be what its keys give,
+    ``global_batch / (dp · micro_batch)``; it is derived, so a mismatch is an error."""
+    try:
+        deg = [checks.finite_int(getattr(plan, k) or 1, k) for k in ("tp", "pp", "cp")]
+        dp = plan.dp or checks.finite_int(plan.gpus, "gpus") // max(1, math.prod(deg))
+        mb = checks.finite_int(plan.micro_batch, "micro_batch")
+        gb = plan.global_batch if plan.global_batch is not None else dp * mb
+        want = checks.finite_int(gb, "global_batch") / max(1, dp * mb)
+    except UserError:
+        return  # the plan's own checks name what is wrong
+    if isinstance(given, bool) or not isinstance(given, (int, float)) or given != want:
+        raise UserError(
+            f"plan key 'micro_batches' {given!r} does not match global_batch / (dp * micro_batch) = {want:g}; "
+            "it is derived: drop it or fix the batch keys"
+        )
 
 
 @dataclass
