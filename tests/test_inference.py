@@ -431,3 +431,19 @@ def test_few_row_prefill_gemms_split_k_and_stay_memory_bound() -> None:
     shaped = I.cost("t5-11b", H100, plan)
     flat = I.cost("t5-11b", replace(H100, gemm_shape=None), plan)
     assert shaped.ttft == pytest.approx(flat.ttft, rel=1e-9)
+
+
+def test_ep_imbalance_loads_the_busiest_rank() -> None:
+    """The busiest expert-parallel rank computes and receives ep_imbalance times the mean: with
+    EP the default is TensorRT-LLM's measured EPLB ratio (1.11), 1 states balanced routing, and
+    without EP there is no imbalance to price."""
+    from llmcost.inference.evaluator import ep_imbalance
+
+    base = {"tp": 1, "ep": 8, "dp": 8, "gpus": 8, "batch": 64, "prompt_len": 512, "output_len": 8}
+    assert ep_imbalance(I.plan_from_dict(base)) == pytest.approx(1.11)
+    assert ep_imbalance(I.plan_from_dict({**base, "ep": 1, "dp": 8})) == 1.0
+    hot = I.cost("mixtral-8x7b", H100, I.plan_from_dict({**base, "ep_imbalance": 2.5}))
+    flat = I.cost("mixtral-8x7b", H100, I.plan_from_dict({**base, "ep_imbalance": 1.0}))
+    assert hot.ttft > flat.ttft and hot.tpot > flat.tpot
+    with pytest.raises(UserError, match="ep_imbalance"):
+        I.plan_from_dict({**base, "ep_imbalance": 0.5})

@@ -186,6 +186,12 @@ def _define() -> None:
         ("b_r", "B", "bytes per element of reduced activations (>= 2: 16-bit reductions)", "b_r"),
         ("c_dq", "1", "vector ops per weight element to dequantize (0 unless weight-only)", "c_{dq}"),
         (
+            "ep_imb",
+            "1",
+            "routed token-expert assignments on the busiest expert-parallel rank over the mean (1: balanced)",
+            r"\gamma_{ep}",
+        ),
+        (
             "kv_reads",
             "1",
             "times a decode step reads each cached K/V element: 1 (a GQA-aware kernel), the query heads "
@@ -501,7 +507,8 @@ def _ffn(phase: str, moe: bool) -> list[Op]:
 
         E, k, e, et, fe, fs = S("n_experts"), S("top_k"), S("ep"), S("etp"), S("d_expert"), S("d_shared")
         ba, bw = S("b_a"), S("b_w")
-        assign = T * k * et / t  # token-expert assignments computed on one device
+        # token-expert assignments computed on the busiest device (ep_imb: its load over the mean)
+        assign = T * k * et / t * S("ep_imb")
         n_group = T * e * et / t  # distinct tokens entering the EP group
         # expert slots on the busiest rank: ceil(E/ep) (= E/ep when ep divides E; otherwise
         # redundant / replicated experts fill the other ranks' slack, EPLB, and keep the
@@ -510,7 +517,7 @@ def _ffn(phase: str, moe: bool) -> list[Op]:
         touched = local * (1 - (1 - k / E) ** n_group)  # expected distinct experts touched, per device
         ops += [
             _gemm("router", T, h, E, kind="router"),
-            _coll("ep_dispatch", "all_to_all", "ep", T * k * h * ba / t),
+            _coll("ep_dispatch", "all_to_all", "ep", T * k * h * ba / t * S("ep_imb")),
             _gemm(
                 "experts_up",
                 assign,
@@ -530,7 +537,7 @@ def _ffn(phase: str, moe: bool) -> list[Op]:
                 touched=touched,
                 resident=local * h * fe / et * bw,
             ),
-            _coll("ep_combine", "all_to_all", "ep", T * k * h * ba / t),
+            _coll("ep_combine", "all_to_all", "ep", T * k * h * ba / t * S("ep_imb")),
             _gemm("shared_up", T, h, nup * fs / t),
             _elementwise("shared_act", T, fs / t, nup),
             _gemm("shared_down", T, fs / t, h),
@@ -661,6 +668,7 @@ def model_values(spec: ModelSpec) -> dict[str, float]:
         "d_nope": 0,
         "d_rope": 0,
         "kv_reads": 1,
+        "ep_imb": 1,
     }
     if moe is not None:
         out.update(

@@ -160,7 +160,15 @@ class Evaluator:
                     for k in ("tp", "pp", "dp", "ep")
                 },
             )
-            shared = ("cp", "prompt_len", "output_len", "gpus_per_node", "prefill_chunk", "disaggregated")
+            shared = (
+                "cp",
+                "prompt_len",
+                "output_len",
+                "gpus_per_node",
+                "prefill_chunk",
+                "disaggregated",
+                "ep_imbalance",
+            )
             if any(np.ndim(getattr(plan, k)) for k in shared):
                 raise ValueError(f"{', '.join(shared)} are shared by the plans")
         check_plan(spec, hw, plan)
@@ -187,6 +195,7 @@ class Evaluator:
             seq=1.0,
             micro_batch=1.0,
             kv_reads=kv_reads(spec, plan),
+            ep_imb=ep_imbalance(plan),
         )
         self.by_op = self._op_formats(hw, plan)
         node = plan.gpus_per_node or hw.node_devices or 1
@@ -534,4 +543,15 @@ def kv_reads(spec: Any, plan: Plan) -> Any:
         return 1.0
     t = np.asarray(plan.tp, dtype=float)
     out = (spec.num_heads / t) / (spec.num_kv_heads / np.minimum(t, spec.num_kv_heads))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def ep_imbalance(plan: Plan) -> Any:
+    """Graph symbol ``ep_imb``: the plan's ``ep_imbalance`` where ep > 1, else
+    :data:`~llmcost.inference.plan.EP_IMBALANCE_EPLB` where ep > 1, and 1 without expert parallelism
+    (numbers, or one per plan)."""
+    from llmcost.inference.plan import EP_IMBALANCE_EPLB
+
+    imb = EP_IMBALANCE_EPLB if plan.ep_imbalance is None else plan.ep_imbalance
+    out = np.where(np.asarray(plan.ep) > 1, imb, 1.0)
     return float(out) if np.ndim(out) == 0 else out

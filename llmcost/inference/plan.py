@@ -36,6 +36,7 @@ PLAN_KEYS = (
     "op_precision",
     "decode_attention",
     "prefill_chunk",
+    "ep_imbalance",
     "gpus",
     "gpus_per_node",
 )
@@ -65,6 +66,12 @@ class Plan:
     step, the query heads of a group sharing it: FlashAttention / FlashInfer decode, TensorRT-LLM
     XQA) or ``per_head`` (once per query head, as TensorRT-LLM's masked multi-head attention kernel
     before XQA, v0.8, 2024: NVIDIA/TensorRT-LLM docs/source/blogs/XQA-kernel.md)."""
+    ep_imbalance: float | None = None
+    """Routed token-expert assignments on the busiest expert-parallel rank over the mean (max / mean;
+    it sets the experts' GEMMs and the dispatch / combine all-to-all of every MoE layer). None: 1.11
+    with ep > 1, what TensorRT-LLM measured with its expert-parallel load balancer (EPLB, redundant
+    experts) on DeepSeek-R1 at EP 32-36 (NVIDIA/TensorRT-LLM blog 4 "Scaling Expert Parallelism",
+    Table 1: imbalance ratio 0.109-0.115; 1.564, i.e. 2.56, without it on the same dataset); 1 without EP."""
     prefill_chunk: int | None = None
     """Tokens per prefill step when the engine chunks the prefill (vLLM ``max_num_batched_tokens``,
     SGLang ``--chunked-prefill-size``, TensorRT-LLM ``max_num_tokens``): the activation workspace holds
@@ -92,6 +99,10 @@ def resolve_formats(weights: str, activations: str | None, kv_cache: str | None)
     kv = Q.normalize(kv_cache, "kv_cache") if kv_cache else (a if a in ("bf16", "fp16", "fp8") else "bf16")
     return w, a, kv
 
+
+EP_IMBALANCE_EPLB = 1.11
+"""Default busiest-rank load over the mean with ep > 1 (:attr:`Plan.ep_imbalance`): TensorRT-LLM's
+EPLB on DeepSeek-R1, EP 32 / 36 (blog 4 "Scaling Expert Parallelism", Table 1: 0.109 / 0.115 over)."""
 
 DECODE_ATTENTION = ("grouped", "per_head")
 """Values of plan key ``decode_attention`` (:class:`Plan`)."""
@@ -190,6 +201,13 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
             kw[k] = Q.normalize(str(d[k]), k)
     kw["disaggregated"] = bool(d.get("disaggregated", False))
     kw["op_precision"] = op_precision_of(d.get("op_precision"))
+    if d.get("ep_imbalance") is not None:
+        v = d["ep_imbalance"]
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v < 1e6:
+            raise UserError(
+                f"plan key 'ep_imbalance': a max / mean ratio of at least 1 (e.g. 1.11), got {v!r}"
+            )
+        kw["ep_imbalance"] = float(v)
     if d.get("prefill_chunk") is not None:
         kw["prefill_chunk"] = _int(d["prefill_chunk"], "prefill_chunk")
     if d.get("decode_attention") is not None:
