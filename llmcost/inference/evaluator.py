@@ -547,9 +547,9 @@ def kv_reads(spec: Any, plan: Plan) -> Any:
 
 
 def ep_imbalance(plan: Plan) -> Any:
-    """Graph symbol ``ep_imb``: the plan's ``ep_imbalance`` where ep > 1, else
-    :data:`~llmcost.inference.plan.EP_IMBALANCE_EPLB` where ep > 1, and 1 without expert parallelism
-    (numbers, or one per plan)."""
+    """Graph symbol ``ep_imb``: where ep > 1 the plan's ``ep_imbalance`` (default
+    :data:`~llmcost.inference.plan.EP_IMBALANCE_EPLB`), 1 without expert parallelism (a number, or
+    one per plan)."""
     from llmcost.inference.plan import EP_IMBALANCE_EPLB
 
     imb = EP_IMBALANCE_EPLB if plan.ep_imbalance is None else plan.ep_imbalance
