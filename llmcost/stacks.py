@@ -56,7 +56,8 @@ class Profile:
     zero_modes: the ZeRO modes the framework runs, as ``search train --zero`` names them (``0``, ``distopt``
     = Megatron's distributed optimizer, ``1``, ``2``, ``3`` = ZeRO-3 / FSDP); ``search train --stack`` searches
     only those unless ``--zero`` asks for others.
-    schedules / context_parallel: the pipeline schedules it runs and whether it has context parallelism;
+    schedules / context_parallel / precisions: the pipeline schedules it runs, whether it has context
+    parallelism, the training precisions it runs;
     with ``sequence_parallel`` and ``selective_recompute`` (available or not) they bound what
     ``search train --stack`` searches where documented.
     eager_loss: the loss is PyTorch's eager ``F.cross_entropy`` on an fp32 upcast of the logits (plan
@@ -95,6 +96,7 @@ class Profile:
     zero_modes: tuple[str, ...] | None = None
     schedules: tuple[str, ...] | None = None
     context_parallel: bool = False
+    precisions: tuple[str, ...] | None = None
     sources: Mapping[str, str] = field(default_factory=dict)
     notes: str = ""
 
@@ -170,6 +172,15 @@ _PP_MLM21 = (
     ("1f1b", "interleaved"),
     f"{_MLM}: --num-layers-per-virtual-pipeline-stage (interleaved 1F1B, 2021-02-13, dcef906); no GPipe or "
     "zero-bubble schedule upstream (git log -S zero_bubble: none)",
+)
+_PREC_MLM20 = (("fp16",), f"{_MLM} megatron/arguments.py: --fp16 only; --bf16 added 2021-03-08 (b4bc51b)")
+_PREC_MLM21 = (
+    ("fp16", "bf16"),
+    f"{_MLM}: --bf16 (2021-03-08, b4bc51b); fp8 arrives with Transformer Engine 2022-12-21 (3499542)",
+)
+_PREC_MLM22 = (
+    ("fp16", "bf16", "fp8"),
+    f"{_MLM}: --fp8-e4m3 / --fp8-hybrid with Transformer Engine (2022-12-21, 3499542); no fp4",
 )
 _CP_NONE = (False, f"{_MLM}: --context-parallel-size added 2023-10-12 (292543d)")
 _CP_MLM = (True, f"{_MLM} megatron/arguments.py: --context-parallel-size (added 2023-10-12, 292543d)")
@@ -292,6 +303,7 @@ def _megatron_lm() -> list[Profile]:
             **common,
             zero_modes=_ZERO_MLM21,
             schedules=((), f"{_A19}: no pipeline parallelism"),
+            precisions=_PREC_MLM20,
             context_parallel=_CP_NONE,
             sequence_parallel=_SP_NONE,
             selective_recompute=_SR_NONE,
@@ -304,6 +316,7 @@ def _megatron_lm() -> list[Profile]:
             **common,
             zero_modes=_ZERO_MLM21,
             schedules=_PP_MLM20,
+            precisions=_PREC_MLM20,
             context_parallel=_CP_NONE,
             sequence_parallel=_SP_NONE,
             selective_recompute=_SR_NONE,
@@ -318,6 +331,7 @@ def _megatron_lm() -> list[Profile]:
             **common,
             zero_modes=_ZERO_MLM21,
             schedules=_PP_MLM21,
+            precisions=_PREC_MLM21,
             context_parallel=_CP_NONE,
             sequence_parallel=_SP_NONE,
             selective_recompute=_SR_NONE,
@@ -340,6 +354,7 @@ def _megatron_lm() -> list[Profile]:
             zero_modes=_ZERO_MLM22,
             schedules=_PP_MLM21,
             context_parallel=_CP_NONE,
+            precisions=_PREC_MLM22,
             fused_bias_act=fusion21,
             sequence_parallel=(True, _SP),
             selective_recompute=(True, _SR),
@@ -355,6 +370,7 @@ def _megatron_lm() -> list[Profile]:
             zero_modes=_ZERO_MLM22,
             schedules=_PP_MLM21,
             context_parallel=_CP_MLM,
+            precisions=_PREC_MLM22,
             fused_optimizer=common["fused_optimizer"],
             fused_norm=common["fused_norm"],
             attention=("materialized", f"{_A23}: --use-flash-attn store_true (off by default)"),

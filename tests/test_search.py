@@ -577,6 +577,7 @@ def test_a_stack_bounds_the_search_to_what_it_runs() -> None:
         "schedule": ("1f1b", "interleaved"),
         "cp": (1,),
         "sp": (False,),
+        "precision": ("fp16", "bf16"),
         "recompute": ("none", "full"),
     }
     assert stack_runs("torchtitan:2025") == {} and stack_runs(None) == {}

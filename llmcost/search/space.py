@@ -130,8 +130,11 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         "cp": values(k.get("cp"), "--cp"),
         "sp": sp,
         "recompute": values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE),
+        "precision": precs,
     }
     bounds = {d: v for d, v in stack_runs(stack).items() if not given[d]}
+    if "precision" in bounds:  # what the stack runs that the device has a peak for
+        bounds["precision"] = tuple(p for p in bounds["precision"] if p in hw.peak) or bounds["precision"]
     runs = {**bounds, **{d: v for d, v in given.items() if v}}
     return TrainSpace(
         gpus=gl,
@@ -146,7 +149,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         zero=runs.get("zero", ZMODE_NAMES),
         recompute=runs.get("recompute", TR.RECOMPUTE[:3]),
         schedule=runs.get("schedule", TR.SCHEDULES),
-        precision=precs,
+        precision=runs.get("precision"),
         sp=runs.get("sp"),
         tp_overlap=tpo or (False,),
         gpus_per_node=k.get("gpus_per_node"),
@@ -159,8 +162,8 @@ def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:
     """What ``stack``'s profile can run, as the search dimensions it bounds where its sources say
     (:class:`llmcost.stacks.Profile`): ``zero`` (its ZeRO modes), ``schedule`` (``pp`` (1,) without
     pipeline parallelism), ``cp`` ((1,) without
-    context parallelism), ``sp`` ((False,) without sequence parallelism) and ``recompute`` (no
-    ``selective`` before it existed). Empty without a stack."""
+    context parallelism), ``sp`` ((False,) without sequence parallelism), ``precision`` (the training
+    precisions it runs) and ``recompute`` (no ``selective`` before it existed). Empty without a stack."""
     if stack is None:
         return {}
     from llmcost.stacks import NOT_DOCUMENTED, profile_for
@@ -184,6 +187,8 @@ def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:
         out["cp"] = (1,)
     if says("sequence_parallel") and not profile.sequence_parallel:
         out["sp"] = (False,)
+    if says("precisions") and profile.precisions:
+        out["precision"] = profile.precisions
     if says("selective_recompute") and not profile.selective_recompute:
         out["recompute"] = tuple(r for r in TR.RECOMPUTE[:3] if r != "selective")
     return out
