@@ -277,3 +277,17 @@ def test_train_json_plan_feeds_back_as_it_is(cli, tmp_path) -> None:  # noqa: AN
     path.write_text(json.dumps(first["plan"]))
     again = json.loads(cli("train", "llama-3.1-8b", "--plan", str(path), "-f", "json").out)
     assert again["iteration_time_s"] == first["iteration_time_s"]
+
+
+def test_micro_batches_checks_come_after_the_plans_own(cli, tmp_path) -> None:  # noqa: ANN001
+    """A plan file with micro_batches and a bad degree or a quoted dp names the degree, not the count."""
+    import json
+
+    for plan, words in (
+        ({"gpus": 8, "dp": "8", "global_batch": 16, "micro_batches": 2}, "dp"),
+        ({"gpus": 12, "tp": 8, "micro_batches": 2}, "12 GPUs do not divide"),
+    ):
+        path = tmp_path / "p.json"
+        path.write_text(json.dumps(plan))
+        r = cli("train", "llama-3.1-8b", "--plan", str(path))
+        assert r.code == 2 and words in r.err and "Traceback" not in r.err

@@ -615,3 +615,15 @@ def test_infer_search_with_context_parallelism_is_the_single_plan() -> None:
         for k in ("ttft_s", "tpot_s", "output_tokens_per_s_per_gpu", "memory_gib_per_gpu"):
             assert m[k] == float(cols[k][i]), (k, p)
     assert SI.bottlenecks("llama-3.1-8b", plans, np.arange(min(n, 6)))
+
+
+def test_stack_precisions_the_device_lacks_are_named() -> None:
+    """Megatron-LM 2020 trained in fp16 only: on a device without an fp16 peak the search says so
+    (one line) instead of rejecting every plan; where both run, fp16 is left to --precision."""
+    from llmcost.search.space import train_space
+
+    spec = I.spec_of("llama-3.1-8b")
+    with pytest.raises(UserError, match="megatron-lm:2020: it trains in fp16"):
+        train_space(spec, get_hardware("tpu-v4"), {"gpus": 16, "stack": "megatron-lm:2020"})
+    space = train_space(spec, get_hardware("h100-sxm"), {"gpus": 16, "stack": "megatron-lm:2021"})
+    assert space.precision == ("bf16",)

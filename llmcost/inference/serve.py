@@ -55,6 +55,7 @@ from llmcost.inference.evaluator import (  # noqa: F401  (re-exported: llmcost.i
 from llmcost.inference.metrics import METRICS  # noqa: F401  (re-exported: llmcost.inference.serve.METRICS)
 from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.inference.serve.X)
     BATCH_RULE,
+    EP_IMBALANCE_EPLB,
     PLAN_KEYS,
     RULES,
     Formats,
@@ -398,6 +399,11 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
         )
     notes += [n for n in (hw.assumed_note(),) if n]
+    if spec.moe is not None and p.ep > 1 and p.ep_imbalance is None:
+        notes.append(
+            f"expert parallelism: the busiest rank takes {EP_IMBALANCE_EPLB}x the mean routed tokens "
+            "(TensorRT-LLM's measured figure with EPLB; plan key ep_imbalance to state yours)"
+        )
     if spec.moe is not None and p.ep > 1 and spec.moe.num_experts % p.ep:
         E = spec.moe.num_experts
         notes.append(

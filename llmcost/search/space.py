@@ -133,8 +133,16 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         "precision": precs,
     }
     bounds = {d: v for d, v in stack_runs(stack).items() if not given[d]}
-    if "precision" in bounds:  # what the stack runs that the device has a peak for
-        bounds["precision"] = tuple(p for p in bounds["precision"] if p in hw.peak) or bounds["precision"]
+    if (
+        "precision" in bounds
+    ):  # what the stack runs that the device has a peak for; fp16 only where bf16 is not
+        runs_on = tuple(p for p in bounds["precision"] if p in hw.peak)
+        if not runs_on:
+            raise UserError(
+                f"stack {stack}: it trains in {', '.join(bounds['precision'])}, which {hw.id} has no peak for; "
+                "name --precision to search anyway"
+            )
+        bounds["precision"] = tuple(p for p in runs_on if p != "fp16" or "bf16" not in runs_on)
     runs = {**bounds, **{d: v for d, v in given.items() if v}}
     return TrainSpace(
         gpus=gl,

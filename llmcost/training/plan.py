@@ -207,12 +207,15 @@ def _check_micro_batches(plan: TrainPlan, given: Any) -> None:
     """A plan's ``micro_batches`` (what ``train --format json`` reports) must be what its keys give,
     ``global_batch / (dp · micro_batch)``; it is derived, so a mismatch is an error."""
     try:
-        deg = [checks.finite_int(getattr(plan, k) or 1, k) for k in ("tp", "pp", "cp")]
-        dp = plan.dp or checks.finite_int(plan.gpus, "gpus") // max(1, math.prod(deg))
+        deg = math.prod(checks.finite_int(getattr(plan, k) or 1, k) for k in ("tp", "pp", "cp"))
+        gpus = checks.finite_int(plan.gpus, "gpus")
+        if gpus % deg:
+            return  # the plan's own checks name what is wrong
+        dp = checks.finite_int(plan.dp, "dp") if plan.dp is not None else gpus // deg
         mb = checks.finite_int(plan.micro_batch, "micro_batch")
         gb = plan.global_batch if plan.global_batch is not None else dp * mb
-        want = checks.finite_int(gb, "global_batch") / max(1, dp * mb)
-    except UserError:
+        want = checks.finite_int(gb, "global_batch") / (dp * mb)
+    except (UserError, TypeError, ValueError, ZeroDivisionError):
         return  # the plan's own checks name what is wrong
     if isinstance(given, bool) or not isinstance(given, (int, float)) or given != want:
         raise UserError(
