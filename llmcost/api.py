@@ -106,6 +106,7 @@ class TrainReport(_ReadsThrough):
     spec: ModelSpec
     hardware: Hardware
     tokens: float | None = None
+    stack: Any = None  # the software stack the plan was costed under (carried in the JSON plan)
 
     def metrics(self) -> dict[str, float]:
         """The validation README's train metrics, per step."""
@@ -124,6 +125,8 @@ class TrainReport(_ReadsThrough):
         out["model_flops_per_step"] = r.model_flops_step
         out["hardware_flops_per_step"] = r.hw_flops_step
         out["plan"] = _train_plan_dict(r)
+        if self.stack is not None:  # so --plan of this output costs the same (the stack's device figures)
+            out["plan"]["stack"] = self.stack
         out["time_breakdown_s"] = dict(r.breakdown)
         out["memory_bytes"] = dict(r.memory)
         out["band"] = band_range(hw, r.layout.plan.zero == 3, self.spec.is_moe)
@@ -357,21 +360,21 @@ def train_plan(
 
 def _stacked(
     plan: Any, keys: dict[str, Any], stack: Any, hw: Hardware
-) -> tuple[TrainPlan, Hardware, str | None]:
+) -> tuple[TrainPlan, Hardware, str | None, Any]:
     """The train plan with a software stack's defaults (from ``stack`` or the plan's ``stack``
-    key), the device as that stack sees it, and the note naming the profile; without a stack,
-    :func:`train_plan` unchanged."""
+    key), the device as that stack sees it, the note naming the profile and the stack; without a
+    stack, :func:`train_plan` unchanged."""
     from llmcost.training.plan import TrainPlan
     from llmcost.training.stack import apply
 
     if isinstance(plan, TrainPlan) or (stack is None and "stack" not in _train_base(plan)):
-        return train_plan(plan, **keys), hw, None
+        return train_plan(plan, **keys), hw, None, None
     base = _train_base(plan)
     base.update(_given(keys))
     chosen = base.pop("stack", None) if stack is None else stack
     base.pop("stack", None)
     choice = apply(chosen, base, hw)
-    return train_plan(choice.plan), choice.hardware, choice.note
+    return train_plan(choice.plan), choice.hardware, choice.note, chosen
 
 
 def _train_base(plan: Any) -> dict[str, Any]:
@@ -504,7 +507,7 @@ def train(
     from llmcost.training.plan import evaluate
 
     hw = _hardware(hardware)
-    p, hw, stack_note = _stacked(plan, plan_keys, stack, hw)
+    p, hw, stack_note, chosen = _stacked(plan, plan_keys, stack, hw)
     # every input is checked before the plan is costed (a bad tokens is named, not "does not fit")
     if tokens is not None:
         run_tokens: float | None = parse_count(tokens, "--tokens")
@@ -523,7 +526,7 @@ def train(
         )
     if p.sp and r.layout.tp == 1:
         r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
-    return TrainReport(r, spec, hw, run_tokens)
+    return TrainReport(r, spec, hw, run_tokens, chosen)
 
 
 def infer(

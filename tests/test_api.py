@@ -269,14 +269,16 @@ def test_train_json_plan_feeds_back_as_it_is(cli, tmp_path) -> None:  # noqa: AN
     re-costs to the same step time through ``--plan``."""
     import json
 
-    r = cli(
-        "train", "llama-3.1-8b", "--gpus", "8", "--tp", "2", "--stack", "megatron-core:2024", "-f", "json"
-    )
-    first = json.loads(r.out)
-    path = tmp_path / "plan.json"
-    path.write_text(json.dumps(first["plan"]))
-    again = json.loads(cli("train", "llama-3.1-8b", "--plan", str(path), "-f", "json").out)
-    assert again["iteration_time_s"] == first["iteration_time_s"]
+    for args in (
+        ("--tp", "2", "--stack", "megatron-core:2024"),
+        ("--zero", "3", "--stack", "torchtitan:2025"),
+    ):
+        first = json.loads(cli("train", "llama-3.1-8b", "--gpus", "8", *args, "-f", "json").out)
+        assert first["plan"]["stack"] == args[-1]  # the stack's device figures come back with it
+        path = tmp_path / "plan.json"
+        path.write_text(json.dumps(first["plan"]))
+        again = json.loads(cli("train", "llama-3.1-8b", "--plan", str(path), "-f", "json").out)
+        assert again["iteration_time_s"] == first["iteration_time_s"]
 
 
 def test_micro_batches_checks_come_after_the_plans_own(cli, tmp_path) -> None:  # noqa: ANN001
