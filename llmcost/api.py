@@ -151,6 +151,8 @@ class TrainReport(_ReadsThrough):
 
 def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
     """The plan as costed (defaults resolved), in train plan keys."""
+    from llmcost.training.plan import STACK_KEYS
+
     lay = r.layout
     return {
         "gpus": r.gpus,
@@ -172,19 +174,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "virtual_stages": lay.v,
         "precision": lay.plan.precision,
         "attention": "flash" if lay.flash else "materialized",
-        **{
-            k: getattr(lay.plan, k)
-            for k in (
-                "overlap_dp",
-                "pp_overlap",
-                "tp_bwd_overlap",
-                "fused_norm",
-                "fused_act",
-                "fused_rope",
-                "fused_ce",
-                "fp8_recipe",
-            )
-        },
+        **{k: getattr(lay.plan, k) for k in STACK_KEYS},
     }
 
 

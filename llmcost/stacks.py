@@ -291,6 +291,11 @@ def _megatron_lm() -> list[Profile]:
         "dp_overlap": (False, _LOCAL_DDP),
         "attention": ("materialized", "no flash path before 2022-12 (git log -S'--use-flash-attn')"),
     }
+    before_2022 = {
+        "context_parallel": _CP_NONE,
+        "sequence_parallel": _SP_NONE,
+        "selective_recompute": _SR_NONE,
+    }
     fusion21 = (
         True,
         f"{_A21}: --no-bias-gelu-fusion / --no-masked-softmax-fusion (default on since 2021-01-06, 9acc895); {_PTDP} §4.2",
@@ -304,9 +309,7 @@ def _megatron_lm() -> list[Profile]:
             zero_modes=_ZERO_MLM21,
             schedules=((), f"{_A19}: no pipeline parallelism"),
             precisions=_PREC_MLM20,
-            context_parallel=_CP_NONE,
-            sequence_parallel=_SP_NONE,
-            selective_recompute=_SR_NONE,
+            **before_2022,
             fused_bias_act=(False, f"{_A19}: no bias-gelu fusion flag exists"),
         ),
         _p(
@@ -317,9 +320,7 @@ def _megatron_lm() -> list[Profile]:
             zero_modes=_ZERO_MLM21,
             schedules=_PP_MLM20,
             precisions=_PREC_MLM20,
-            context_parallel=_CP_NONE,
-            sequence_parallel=_SP_NONE,
-            selective_recompute=_SR_NONE,
+            **before_2022,
             fused_bias_act=(False, f"{_A20}: --bias-gelu-fusion store_true (opt-in, added 2020-09-11)"),
         ),
         _p(
@@ -332,9 +333,7 @@ def _megatron_lm() -> list[Profile]:
             zero_modes=_ZERO_MLM21,
             schedules=_PP_MLM21,
             precisions=_PREC_MLM21,
-            context_parallel=_CP_NONE,
-            sequence_parallel=_SP_NONE,
-            selective_recompute=_SR_NONE,
+            **before_2022,
             fused_bias_act=fusion21,
             pp_p2p_overlap=(
                 "none",

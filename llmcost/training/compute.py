@@ -40,8 +40,7 @@ roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor o
 * a materialized attention (no FlashAttention; Megatron before FlashAttention, and what
   selective recomputation recomputes) computes the whole s² score matrix and moves it through
   HBM: scores written, softmax read/written, dropout read/written with its mask, probabilities
-  read by PV, ``(2+2+2+2 [+5 with attention dropout])`` bytes per score (Korthikanti 2022 §4.1, the
-  ``5as²b`` term; FlashAttention §2.2 "Standard attention").
+  read by PV, ``fwd__scores_per`` bytes per score (8, +5 with attention dropout).
 
 FLOP conventions: model FLOPs are forward + backward (``flops__fwd_bwd``); executed attention FLOPs are the graph's (causal blocks skipped) for
 FlashAttention and the full matrix when materialized; the *model* FLOPs of a causal decoder
@@ -226,10 +225,12 @@ def training_ops(
             if flash:
                 out.append(TOp(o.name, o.kind, o.flops, full, o.bytes))
             else:
-                per = 8 + (5 if attention_dropout else 0)
+                d_a = float(attention_dropout)
                 scores = tokens * seq_kv * heads
-                bwd = G.bwd__bytes(o.bytes) + G.bwd__scores_per(float(attention_dropout)) * scores
-                out.append(TOp(o.name, o.kind, full, full, o.bytes + per * scores, bwd_bytes=bwd))
+                bwd = G.bwd__bytes(o.bytes) + G.bwd__scores_per(d_a) * scores
+                out.append(
+                    TOp(o.name, o.kind, full, full, o.bytes + G.fwd__scores_per(d_a) * scores, bwd_bytes=bwd)
+                )
         elif o.kind == "norm":
             by, w = o.bytes / t_sp, o.weight_bytes / t_sp
             bwd = G.bwd__norm_bytes(by, w) if eager.fused_norm else None
@@ -247,7 +248,7 @@ def training_ops(
             "elementwise",
             2 * res,
             0.0,
-            (3 * b_a + d_h) * res,
+            G.fwd__residual_per(b_a, d_h) * res,
             bwd_bytes=G.bwd__residual_per(b_a, d_h) * res,
         )
     )

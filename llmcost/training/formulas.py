@@ -558,6 +558,21 @@ def act_backward_bytes() -> sp.Expr:
     return (2 * n + 1) / (n + 1) * S("hbm_bytes")
 
 
+def scores_forward_per() -> sp.Expr:
+    """HBM bytes per score of a materialized attention's forward at 2-byte scores: the scores
+    written, the softmax reading and writing them, the PV GEMM reading the probabilities
+    (2 + 2 + 2 + 2), and with attention dropout (``drop_a`` = 1) its read, write and 1-byte mask (5)
+    (Korthikanti 2022 §4.1, the ``5as²b`` term; FlashAttention §2.2 "Standard attention")."""
+    return 8 + 5 * S("drop_a")
+
+
+def residual_forward_per() -> sp.Expr:
+    """HBM bytes per hidden element of one residual block's fused bias-dropout-add forward: read the
+    branch output and the residual, write the sum (``3·b_a``), and with hidden dropout (``drop_h`` = 1)
+    its 1-byte mask (Megatron's fused bias-dropout-add; Korthikanti 2022 §4.1 tensors)."""
+    return 3 * S("b_a") + S("drop_h")
+
+
 def scores_backward_per() -> sp.Expr:
     """Backward HBM bytes per score of a materialized attention (the forward's
     ``8 (+5 with attention dropout)``, :mod:`llmcost.training.compute`): the PV GEMM's backward writes
@@ -918,6 +933,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "bwd__extra_kernels": backward_extra_kernels,
     "bwd__norm_bytes": norm_backward_bytes,
     "bwd__act_bytes": act_backward_bytes,
+    "fwd__scores_per": scores_forward_per,
+    "fwd__residual_per": residual_forward_per,
     "bwd__scores_per": scores_backward_per,
     "bwd__residual_per": residual_backward_per,
     "norm__unfused_bytes": norm_unfused_bytes,

@@ -61,6 +61,20 @@ from llmcost.training.base import (
 )
 from llmcost.units import GIB
 
+FLAG_KEYS = (
+    "tp_overlap",
+    "pp_overlap",
+    "tp_bwd_overlap",
+    "fused_norm",
+    "fused_act",
+    "fused_rope",
+    "fused_ce",
+)
+"""Train plan keys that are true or false (besides ``sp`` and ``overlap_dp``, which may be left unset)."""
+STACK_KEYS = ("overlap_dp", *FLAG_KEYS[1:], "fp8_recipe")
+"""Train plan keys a software stack decides (:mod:`llmcost.training.stack`) that a costed plan
+reports, so it re-costs the same without the stack."""
+
 _PLAN_KEYS = (
     "tp",
     "pp",
@@ -93,6 +107,7 @@ _PLAN_KEYS = (
     "tp_bwd_overlap",
     "zero3_bucket",
     "goodput",
+    "micro_batches",
 )
 
 
@@ -167,18 +182,17 @@ class TrainPlan:
     goodput: float | None = None
     """Share of the run's wall time that trains (failures, restarts, checkpoints lost): the
     run's time, GPU-hours, energy and cost are over it. None: :data:`llmcost.training.run.GOODPUT`."""
+    micro_batches: int | None = None
+    """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
+    other keys give another count, so a costed plan feeds ``--plan`` as it is."""
 
     @classmethod
     def from_mapping(
         cls, plan: dict[str, Any], gpus: int | None = None, gpus_per_node: int | None = None
     ) -> TrainPlan:
-        """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error. The
-        derived ``micro_batches`` that ``train --format json`` reports is read back and checked
-        against the plan's own keys (:func:`layout`), so a costed plan feeds ``--plan`` as it is."""
+        """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error."""
         kw: dict[str, Any] = {}
         for k, v in (plan or {}).items():
-            if k == "micro_batches":
-                continue
             if k not in _PLAN_KEYS:
                 from llmcost.errors import did_you_mean
 
@@ -195,33 +209,9 @@ class TrainPlan:
             deg = [checks.finite_int(kw.get(k) or 1, k) for k in ("tp", "pp", "dp", "cp")]
             kw["gpus"] = math.prod(deg)
         try:
-            out = cls(**kw)
+            return cls(**kw)
         except TypeError as e:
             raise UserError(f"bad train plan: {e}") from None
-        if (plan or {}).get("micro_batches") is not None:
-            _check_micro_batches(out, plan["micro_batches"])
-        return out
-
-
-def _check_micro_batches(plan: TrainPlan, given: Any) -> None:
-    """A plan's ``micro_batches`` (what ``train --format json`` reports) must be what its keys give,
-    ``global_batch / (dp · micro_batch)``; it is derived, so a mismatch is an error."""
-    try:
-        deg = math.prod(checks.finite_int(getattr(plan, k) or 1, k) for k in ("tp", "pp", "cp"))
-        gpus = checks.finite_int(plan.gpus, "gpus")
-        if gpus % deg:
-            return  # the plan's own checks name what is wrong
-        dp = checks.finite_int(plan.dp, "dp") if plan.dp is not None else gpus // deg
-        mb = checks.finite_int(plan.micro_batch, "micro_batch")
-        gb = plan.global_batch if plan.global_batch is not None else dp * mb
-        want = checks.finite_int(gb, "global_batch") / (dp * mb)
-    except (UserError, TypeError, ValueError, ZeroDivisionError):
-        return  # the plan's own checks name what is wrong
-    if isinstance(given, bool) or not isinstance(given, (int, float)) or given != want:
-        raise UserError(
-            f"plan key 'micro_batches' {given!r} does not match global_batch / (dp * micro_batch) = {want:g}; "
-            "it is derived: drop it or fix the batch keys"
-        )
 
 
 @dataclass
@@ -500,15 +490,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    for key in (
-        "tp_overlap",
-        "pp_overlap",
-        "tp_bwd_overlap",
-        "fused_norm",
-        "fused_act",
-        "fused_rope",
-        "fused_ce",
-    ):
+    for key in FLAG_KEYS:
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
@@ -553,6 +535,13 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     for rule in RULES:
         if rule.broken(spec, f):
             raise PlanError(rule.message(spec, f))
+    m = f.gb // (f.dp * f.mb)
+    given = plan.micro_batches
+    if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float)) or given != m):
+        raise PlanError(
+            f"plan key 'micro_batches' {given!r} does not match global_batch / (dp * micro_batch) = {m}; "
+            "it is derived: drop it or fix the batch keys"
+        )
     flash = plan.attention == "flash" or (
         plan.attention == "auto" and bool(auto_flash(spec, plan.recompute == "selective"))
     )
@@ -565,7 +554,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
         f.ep,
         bool(sequence_parallel(f.sp, f.tp)),
         f.v,
-        f.gb // (f.dp * f.mb),
+        m,
         f.seq,
         f.gb,
         split_layers(n_layers(spec), f.pp, f.v),
