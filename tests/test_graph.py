@@ -34,6 +34,7 @@ def numbers(s, **work: float) -> dict:  # noqa: ANN001
         c_dq=0,
         micro_batch=1,
         seq=1,
+        n_dec=1,
         ctx=1,
         seq_enc=1,
         window=float("inf"),

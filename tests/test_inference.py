@@ -49,7 +49,13 @@ def test_composition_formulas_are_the_documented_arithmetic() -> None:
     assert C.tpot(t_steps=6.0, n_steps=4) == 1.5 and C.e2e(ttft=1.0, t_steps=6.0) == 7.0
     assert C.hop_bytes(micro_batch=2.0, seq=10, cp=2, d_model=8, b_r=2.0) == 2 * 10 / 2 * 8 * 2
     total = C.memory__total(m_weights=1.0, m_kv=2.0, m_act=3.0, m_reserved=4.0)
-    assert total == 10.0 and C.memory__weights(m_layers=8.0, pp=2, m_io=1.0, m_norm=0.5) == 5.5
+    assert total == 10.0 and C.memory__weights(m_layers=8.0, pp=2, m_io=1.0, m_norm=0.5, m_draft=0.5) == 6.0
+    assert C.memory__kv_cache(m_kv_all=8.0, pp=4, m_kv_draft=1.0) == 3.0
+    # speculative decoding: k drafts, acceptance α (Leviathan et al. 2023 eq. 1), k draft passes per step
+    assert C.accepted_tokens(alpha=0.5, n_draft=2) == pytest.approx(1 + 0.5 + 0.25)
+    assert C.decode_step(t_decode=2.0, pp=3, t_hop=0.5, n_draft=3, t_draft=0.25) == 2.0 + 2 * 0.5 + 3 * 0.25
+    assert C.decode_time(t_iters=12.0, n_acc=3.0, n_steps=10) == 4.0
+    assert C.decode_time(t_iters=12.0, n_acc=3.0, n_steps=2) == 6.0  # at least one step
     assert C.joules_per_token(devices=8, tdp_w=700.0, s_per_tok=1e-3) == pytest.approx(5.6)
 
 
@@ -371,8 +377,8 @@ def test_rule_masks_are_check_plan() -> None:
                 with pytest.raises(PlanError) as e:
                     I.check_plan(spec, H100, p)
                 assert str(e.value) == I.RULES[k].message(spec, p)
-    # every rule met but the length / node / context ones and decode_attention (not varied here)
-    assert seen >= {-1, *range(len(I.RULES) - 4)}
+    # every rule met but the length / node / context ones, speculative and decode_attention (not varied here)
+    assert seen >= {-1, *range(len(I.RULES) - 6)}
 
 
 def test_uneven_batch_over_dp_runs_at_the_busiest_replica() -> None:

@@ -45,6 +45,27 @@ def infer(
             " attention, ffn, experts, lm_head (e.g. attention=bf16 with --weights fp8).",
         ),
     ] = None,
+    speculative: Annotated[
+        str | None,
+        typer.Option(
+            "--speculative",
+            help="Speculative decoding, METHOD:TOKENS with METHOD mtp, eagle or ngram and TOKENS drafted per"
+            " step (e.g. mtp:3).",
+        ),
+    ] = None,
+    acceptance_rate: Annotated[
+        float | None,
+        typer.Option(
+            "--acceptance-rate", help="With --speculative: acceptance rate of one drafted token (0-1)."
+        ),
+    ] = None,
+    acceptance_length: Annotated[
+        float | None,
+        typer.Option(
+            "--acceptance-length",
+            help="With --speculative: mean tokens a step emits (1 to TOKENS+1), as engines report it.",
+        ),
+    ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")
@@ -79,6 +100,7 @@ def infer(
         "activations": activations,
         "kv_cache": kv_cache,
         "op_precision": _op_precision(op_precision),
+        "speculative": speculative_option(speculative, acceptance_rate, acceptance_length),
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }
@@ -112,4 +134,25 @@ def _op_precision(text: str | None) -> dict[str, str] | None:
         if group.strip() in out:
             raise UserError(f"--op-precision: group {group.strip()!r} given twice")
         out[group.strip()] = fmt.strip()
+    return out
+
+
+def speculative_option(
+    text: str | None, rate: float | None, length: float | None
+) -> dict[str, object] | None:
+    """``--speculative mtp:3 [--acceptance-rate A | --acceptance-length L]`` as the plan key's mapping."""
+    from llmcost.errors import UserError
+
+    if text is None:
+        if rate is not None or length is not None:
+            raise UserError("--acceptance-rate / --acceptance-length need --speculative METHOD:TOKENS")
+        return None
+    method, sep, tokens = text.partition(":")
+    if not sep or not tokens.strip().isdigit():
+        raise UserError(f"--speculative: expected METHOD:TOKENS such as mtp:3, got {text!r}")
+    out: dict[str, object] = {"method": method.strip(), "tokens": int(tokens)}
+    if rate is not None:
+        out["acceptance_rate"] = rate
+    if length is not None:
+        out["acceptance_length"] = length
     return out

@@ -16,7 +16,10 @@ def ops_rows(r: Any, table: bool) -> list[dict[str, Any]]:
     from llmcost.units import fmt_time
 
     rows = []
-    for phase, ph in (("prefill", r.prefill), ("decode", r.decode)):
+    phases = [("prefill", r.prefill), ("decode", r.decode)] + (
+        [(f"draft x{r.plan.speculative.tokens}", r.draft)] if r.draft is not None else []
+    )
+    for phase, ph in phases:
         for o in ph.ops:
             t = float(np.mean(o.time)) * o.count
             bound = str(np.atleast_1d(o.bound)[-1])

@@ -159,6 +159,19 @@ def search_infer(
         str | None, Opt("--kv-cache", help="KV-cache formats (default: per activations, and fp8).")
     ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
+    speculative: Annotated[
+        str | None,
+        Opt(
+            "--speculative",
+            help="Speculative decoding for every plan, METHOD:TOKENS (mtp:3, eagle:4, ngram:4).",
+        ),
+    ] = None,
+    acceptance_rate: Annotated[
+        float | None, Opt("--acceptance-rate", help="With --speculative: acceptance rate of a drafted token.")
+    ] = None,
+    acceptance_length: Annotated[
+        float | None, Opt("--acceptance-length", help="With --speculative: mean tokens a step emits.")
+    ] = None,
     max_ttft: Annotated[str | None, Opt("--max-ttft", help="SLO on time to first token, e.g. 1s.")] = None,
     max_tpot: Annotated[
         str | None, Opt("--max-tpot", help="SLO on time per output token, e.g. 50ms.")
@@ -190,6 +203,7 @@ def search_infer(
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli.infer_cmd import speculative_option
     from llmcost.cli.search_views import emit_search, infer_row, what
     from llmcost.report import check_format
 
@@ -210,6 +224,7 @@ def search_infer(
         activations=activations,
         kv_cache=kv_cache,
         gpus_per_node=gpus_per_node,
+        speculative=speculative_option(speculative, acceptance_rate, acceptance_length),
         objective=objective,
         top=top,
         pareto=pareto,

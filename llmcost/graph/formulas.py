@@ -25,7 +25,13 @@ import sympy as sp
 from llmcost.graph import ops as G
 from llmcost.symbolic.compile import arguments, generated_header, write_generated
 
-IO_SHAPES = ("io__forward__all", "io__forward__last", "io__decode__last", "io__encoder__all")
+IO_SHAPES = (
+    "io__forward__all",
+    "io__forward__last",
+    "io__decode__last",
+    "io__encoder__all",
+    "io__draft__last",
+)
 
 
 def layer_shapes() -> list[str]:

@@ -30,7 +30,11 @@ Phases
 ------
 * ``forward``: a full pass over ``s`` tokens per sequence with causal attention (prefill,
   training forward). Tokens per device ``T = b·s/cp``.
-* ``decode``: one new token per sequence against ``S`` cached positions (``T = b``).
+* ``decode``: ``n_dec`` new tokens per sequence against ``S`` cached positions (``T = b·n_dec``):
+  one in plain decoding, ``k + 1`` when the step verifies ``k`` drafted tokens (speculative
+  decoding, Leviathan et al. 2023); the KV cache is read once per step for all of them.
+* ``draft`` (io only, ``io__draft__last``): the operators of an MTP / EAGLE draft pass around its
+  decoder layer (:func:`_draft_io`).
 * ``encoder``: a bidirectional pass of an encoder-decoder's encoder over ``s`` tokens.
 
 Conventions
@@ -178,6 +182,12 @@ def _define() -> None:
         ("d_nope", "1", "MLA non-rotary q/k head dim", "d_h^{nope}"),
         ("d_rope", "1", "MLA rotary q/k head dim (d_h^R)", "d_h^R"),
         ("ctx", "token", "cached context per sequence at a decode step (S)", "S"),
+        (
+            "n_dec",
+            "token",
+            "query tokens per sequence in a decode step: 1, or k + 1 when it verifies k drafted tokens",
+            "n_q^{dec}",
+        ),
         ("seq_enc", "token", "encoder tokens per sequence (cross-attention keys)", "s_{enc}"),
         ("window", "token", "sliding-window size (∞ for full attention)", "W"),
         ("b_w", "B", "bytes per weight element (scales included)", "b_w"),
@@ -278,7 +288,7 @@ def _pairs(s: Any, W: Any) -> Any:
 
 def _tokens(phase: str) -> Any:
     if phase == "decode":
-        return S("micro_batch")
+        return S("micro_batch") * S("n_dec")
     return S("micro_batch") * S("seq") / S("cp")
 
 
@@ -300,11 +310,13 @@ def _attention_std(phase: str) -> list[Op]:
             Op(
                 "attention",
                 "attention",
-                2 * b * keys * heads * (dh + dv),
-                b * keys * 2 * kvh * bkv * S("kv_reads") + b * heads * (dh + dv) * ba + b * 2 * kvh * bkv,
+                2 * T * keys * heads * (dh + dv),
+                b * keys * 2 * kvh * bkv * S("kv_reads") + T * heads * (dh + dv) * ba + T * 2 * kvh * bkv,
                 0,
-                doc="decode: read the KV cache once (scaling-book inference.md), or once per query head "
-                "(kv_reads: TensorRT-LLM's masked MHA before its GQA-aware XQA kernel, v0.8 XQA-kernel.md)",
+                doc="decode: read the KV cache once per step for all n_dec query tokens of a sequence "
+                "(scaling-book inference.md; speculative verification kernels, FlashInfer / XQA spec-dec), "
+                "or once per query head (kv_reads: TensorRT-LLM's masked MHA before its GQA-aware XQA "
+                "kernel, v0.8 XQA-kernel.md)",
             )
         )
     else:
@@ -338,7 +350,7 @@ def _attention_std(phase: str) -> list[Op]:
         ]
     elif phase == "decode":
         ops.append(
-            _coll("cp_merge", "all_reduce", "cp", b * qh * br, doc="merge partial attention over KV shards")
+            _coll("cp_merge", "all_reduce", "cp", T * qh * br, doc="merge partial attention over KV shards")
         )
     ops.append(_coll("attn_allreduce", "all_reduce", "tp", T * h * br * S("sep_ar")))
     return ops
@@ -411,8 +423,8 @@ def _mla_decode(m: _MLA) -> list[Op]:
         Op(
             "attention",
             "attention",
-            2 * b * keys * heads * (2 * dc + dr),
-            b * keys * (dc + dr) * m.bkv + b * heads * (2 * dc + dr) * m.ba + b * (dc + dr) * m.bkv,
+            2 * T * keys * heads * (2 * dc + dr),
+            b * keys * (dc + dr) * m.bkv + T * heads * (2 * dc + dr) * m.ba + T * (dc + dr) * m.bkv,
             0,
             doc="attention over the latent cache (DeepSeek-V2 §2.1.3, MLA)",
         ),
@@ -424,7 +436,7 @@ def _mla_decode(m: _MLA) -> list[Op]:
             batch=heads,
             doc="W_UV applied to the latent output: per-head [T,d_c]x[d_c,d_v]",
         ),
-        _coll("cp_merge", "all_reduce", "cp", b * heads * dv * m.br),
+        _coll("cp_merge", "all_reduce", "cp", T * heads * dv * m.br),
     ]
 
 
@@ -586,13 +598,15 @@ def io_ops(phase: str, logits: str = "all") -> tuple[Op, ...]:
     ``logits='last'``: only the last position of each sequence is projected (serving);
     ``'all'``: every token (training). Logits are written in fp32. Encoder phase: embedding only.
     """
+    if phase == "draft":
+        return _draft_io()
     b, t, h, V = S("micro_batch"), S("tp"), S("d_model"), S("vocab")
     ba, bw = S("b_a"), S("b_w")
     T = _tokens(phase)
     emb = Op("embedding", "embedding", 0, T * h * bw + T * h * ba, V * h / t * bw)
     if phase == "encoder":
         return (emb, _norm("encoder_final_norm", T, h))
-    M = b if (logits == "last" or phase == "decode") else T
+    M = T if phase == "decode" else b if logits == "last" else T
     head = Op(
         "lm_head",
         "lm_head",
@@ -603,6 +617,36 @@ def io_ops(phase: str, logits: str = "all") -> tuple[Op, ...]:
         gemm=(M, V / t, h, 1),
     )
     return (emb, _norm("final_norm", T, h), head)
+
+
+def _draft_io() -> tuple[Op, ...]:
+    """The operators of one draft pass of a multi-token-prediction (MTP) or EAGLE module around its
+    one decoder layer, one token per sequence: the drafted token's embedding and the previous hidden
+    state each RMS-normed (``enorm``, ``hnorm``), concatenated and projected ``[T, 2h] x [2h, h]``
+    (``eh_proj``), and after the layer the final norm and the LM head (deepseek-ai/DeepSeek-V3
+    README_WEIGHTS.md, "Multi-Token Prediction (MTP) Modules"; DeepSeek-V3 report §2.2; EAGLE, Li et
+    al. 2024 §3: an FC layer on the (feature, token) pair, one decoder layer, the target's LM head).
+    The embedding table and the LM head are the target's (shared: read, not held again); ``eh_proj``
+    is held whole on every device [assumed: replicated, as a small layer; 2h² weights]."""
+    b, t, h, V = S("micro_batch"), S("tp"), S("d_model"), S("vocab")
+    ba, bw = S("b_a"), S("b_w")
+    T = b
+    return (
+        Op("embedding", "embedding", 0, T * h * bw + T * h * ba, 0),
+        _norm("draft_enorm", T, h),
+        _norm("draft_hnorm", T, h),
+        _gemm("draft_proj", T, 2 * h, h, doc="eh_proj: [embedding; hidden] (2h) -> h"),
+        _norm("final_norm", T, h),
+        Op(
+            "lm_head",
+            "lm_head",
+            2 * T * h * V / t,
+            V * h / t * bw + T * h * ba + T * V / t * 4,
+            0,
+            S("c_dq") * V * h / t,
+            gemm=(T, V / t, h, 1),
+        ),
+    )
 
 
 # ------------------------------------------------------------------------------ grouping

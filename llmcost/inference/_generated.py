@@ -29,9 +29,19 @@ def ttft(n_mb, pp, t_hop, t_prefill):
     return t_hop*(pp - 1) + t_prefill*((n_mb + pp - 1)/pp)
 
 
-def decode_step(pp, t_decode, t_hop):
-    """One decode step: ``T_dec(b/m, ctx) + (p − 1)·T_hop`` (the micro-batches' tokens move"""
-    return t_decode + t_hop*(pp - 1)
+def decode_step(n_draft, pp, t_decode, t_draft, t_hop):
+    """One decode step: ``T_dec(b/m, ctx) + (p − 1)·T_hop + k·T_draft`` (the micro-batches' tokens"""
+    return n_draft*t_draft + (t_decode + t_hop*(pp - 1))
+
+
+def accepted_tokens(alpha, n_draft):
+    """Expected tokens a speculative decode step emits per sequence, ``(1 − α^(k+1)) / (1 − α)``"""
+    return numpy.select([numpy.equal(alpha, 1),True], [n_draft + 1,(1 - alpha**(n_draft + 1))/(1 - alpha)], default=numpy.nan)
+
+
+def decode_time(n_acc, n_steps, t_iters):
+    """Decode time of a request: ``Σ T_step / n̄_acc``: the step time at each output position's"""
+    return t_iters/numpy.minimum(n_acc, n_steps)
 
 
 def tpot(n_steps, t_steps):
@@ -44,14 +54,14 @@ def e2e(t_steps, ttft):
     return t_steps + ttft
 
 
-def memory__weights(m_io, m_layers, m_norm, pp):
-    """Weight bytes per device: ``W_L/p + W_io + W_norm`` — the layers split over p stages; the"""
-    return m_norm + (m_io + m_layers/pp)
+def memory__weights(m_draft, m_io, m_layers, m_norm, pp):
+    """Weight bytes per device: ``W_L/p + W_io + W_norm + W_dr`` — the layers split over p stages;"""
+    return m_draft + m_norm + (m_io + m_layers/pp)
 
 
-def memory__kv_cache(m_kv_all, pp):
-    """KV-cache bytes per device: ``KV_L/p``, the stage's layers at the request's final context"""
-    return m_kv_all/pp
+def memory__kv_cache(m_kv_all, m_kv_draft, pp):
+    """KV-cache bytes per device: ``KV_L/p + KV_dr``, the stage's layers at the request's final"""
+    return m_kv_all/pp + m_kv_draft
 
 
 def memory__reserved(f_reserved, usable):
@@ -104,11 +114,13 @@ FUNCTIONS = {
     'micro_batch': (micro_batch, ('b_rep', 'pp'), 'f20cc7338732585e'),
     'hop_bytes': (hop_bytes, ('b_r', 'cp', 'd_model', 'micro_batch', 'seq'), '7ab5c4d6fcc1fbee'),
     'ttft': (ttft, ('n_mb', 'pp', 't_hop', 't_prefill'), '9e3067888d873880'),
-    'decode_step': (decode_step, ('pp', 't_decode', 't_hop'), 'aecd714b1a9106f8'),
+    'decode_step': (decode_step, ('n_draft', 'pp', 't_decode', 't_draft', 't_hop'), 'f059a9f8e9d2107f'),
+    'accepted_tokens': (accepted_tokens, ('alpha', 'n_draft'), 'b5527753e7d898e0'),
+    'decode_time': (decode_time, ('n_acc', 'n_steps', 't_iters'), '24cacf223ae7fdae'),
     'tpot': (tpot, ('n_steps', 't_steps'), '064a6800e2575d28'),
     'e2e': (e2e, ('t_steps', 'ttft'), '4da17b70cd26e6df'),
-    'memory__weights': (memory__weights, ('m_io', 'm_layers', 'm_norm', 'pp'), 'f406d5dba7075a53'),
-    'memory__kv_cache': (memory__kv_cache, ('m_kv_all', 'pp'), 'd2d89744f785f2f6'),
+    'memory__weights': (memory__weights, ('m_draft', 'm_io', 'm_layers', 'm_norm', 'pp'), '00e970bed6626ffc'),
+    'memory__kv_cache': (memory__kv_cache, ('m_kv_all', 'm_kv_draft', 'pp'), '9e287e2aff3a4097'),
     'memory__reserved': (memory__reserved, ('f_reserved', 'usable'), '3b352de66f02e0d1'),
     'memory__total': (memory__total, ('m_act', 'm_kv', 'm_reserved', 'm_weights'), 'a3cf7d9ac2e8a06b'),
     'output_rate': (output_rate, ('batch', 'e2e', 'output_len'), 'c85e2e28f5b8f65b'),

@@ -193,6 +193,7 @@ class Evaluator:
             seq_enc=1.0,
             ctx=1.0,
             seq=1.0,
+            n_dec=1.0,
             micro_batch=1.0,
             kv_reads=kv_reads(spec, plan),
             ep_imb=ep_imbalance(plan),

@@ -48,6 +48,20 @@ define(
     latex=r"\Sigma T_{step}",
 )
 define("n_steps", "1", "decode steps evaluated (output_len − 1, at least 1)", latex="n_{steps}")
+define("n_draft", "token", "tokens drafted per sequence per decode step (speculative decoding, k)", latex="k")
+define(
+    "t_draft",
+    "s",
+    "one draft pass of the draft module (MTP / EAGLE), one token per sequence",
+    latex=r"T_{draft}",
+)
+define("alpha", "1", "acceptance rate of one drafted token (speculative decoding)", latex=r"\alpha")
+define(
+    "n_acc", "token", "tokens a decode step emits per sequence (accepted drafts + 1)", latex=r"\bar{n}_{acc}"
+)
+define(
+    "t_iters", "s", "decode step times summed over the output positions evaluated", latex=r"\Sigma T_{iter}"
+)
 define("ttft", "s", "time to first token", latex="TTFT")
 define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
 define("e2e", "s", "end-to-end latency of the request", latex="E2E")
@@ -57,6 +71,13 @@ define(
 define("m_io", "B", "embedding / LM-head weight bytes of the fuller pipeline stage", latex=r"W_{io}")
 define("m_norm", "B", "final-norm weight bytes", latex=r"W_{norm}")
 define("m_kv_all", "B", "KV-cache bytes of every layer on one device at the final context", latex=r"KV_L")
+define(
+    "m_draft",
+    "B",
+    "resident weight bytes of the draft module (MTP / EAGLE layer and projection)",
+    latex=r"W_{dr}",
+)
+define("m_kv_draft", "B", "KV-cache bytes of the draft module's layer at the final context", latex=r"KV_{dr}")
 define("m_weights", "B", "weight bytes per device", latex=r"M_w")
 define("m_kv", "B", "KV-cache bytes per device", latex=r"M_{kv}")
 define("m_act", "B", "activation workspace per device (largest operator input + output)", latex=r"M_a")
@@ -102,10 +123,29 @@ def ttft() -> sp.Expr:
 
 
 def decode_step() -> sp.Expr:
-    """One decode step: ``T_dec(b/m, ctx) + (p − 1)·T_hop`` (the micro-batches' tokens move
-    through the p stages in turn, each step one micro-batch's decode plus p − 1 hops; GPipe,
-    Huang et al. 2019) [derived]."""
-    return S("t_decode") + (S("pp") - 1) * S("t_hop")
+    """One decode step: ``T_dec(b/m, ctx) + (p − 1)·T_hop + k·T_draft`` (the micro-batches' tokens
+    move through the p stages in turn, each step one micro-batch's decode plus p − 1 hops; GPipe,
+    Huang et al. 2019 [derived]); with speculative decoding ``T_dec`` verifies ``k + 1`` tokens per
+    sequence and the draft module runs ``k`` sequential passes (Leviathan et al. 2023 §3: the
+    drafts are autoregressive, the verification one parallel pass; 0 passes for prompt-lookup
+    drafts)."""
+    return Ordered(S("t_decode") + (S("pp") - 1) * S("t_hop")) + S("n_draft") * S("t_draft")
+
+
+def accepted_tokens() -> sp.Expr:
+    """Expected tokens a speculative decode step emits per sequence, ``(1 − α^(k+1)) / (1 − α)``
+    (Leviathan et al. 2023, eq. 1: the accepted prefix of k drafts, each accepted with probability
+    α given the previous ones, plus the verifier's own token); ``k + 1`` at α = 1."""
+    a, k = S("alpha"), S("n_draft")
+    return sp.Piecewise((k + 1, sp.Eq(a, 1)), ((1 - a ** (k + 1)) / (1 - a), True))
+
+
+def decode_time() -> sp.Expr:
+    """Decode time of a request: ``Σ T_step / n̄_acc``: the step time at each output position's
+    context summed over the positions, over the tokens one step emits (1 without speculation, so the
+    steps themselves; with it ``n_out − 1`` tokens take ``(n_out − 1)/n̄_acc`` steps, at least one:
+    ``n̄_acc`` capped at the ``n_steps`` positions) [derived]."""
+    return S("t_iters") / sp.Min(S("n_acc"), S("n_steps"))
 
 
 def tpot() -> sp.Expr:
@@ -123,17 +163,20 @@ def e2e() -> sp.Expr:
 
 # ------------------------------------------------------------------------------ memory
 def memory_weights() -> sp.Expr:
-    """Weight bytes per device: ``W_L/p + W_io + W_norm`` — the layers split over p stages; the
-    embedding on the first stage and the LM head on the last (with p > 1 the fuller of the two,
+    """Weight bytes per device: ``W_L/p + W_io + W_norm + W_dr`` — the layers split over p stages;
+    the embedding on the first stage and the LM head on the last (with p > 1 the fuller of the two,
     else both), the final norm (Megatron-LM theoretical_memory_usage.py
-    ``compute_weight_and_optimizer_memory``: embedding on the first stage, output layer on the last)."""
-    return Ordered(S("m_layers") / S("pp") + S("m_io")) + S("m_norm")
+    ``compute_weight_and_optimizer_memory``: embedding on the first stage, output layer on the
+    last); a speculative draft module's own weights (its layer and projection; it shares the
+    embedding and the head) where the plan drafts with one [derived]."""
+    return Ordered(S("m_layers") / S("pp") + S("m_io")) + S("m_norm") + S("m_draft")
 
 
 def memory_kv_cache() -> sp.Expr:
-    """KV-cache bytes per device: ``KV_L/p``, the stage's layers at the request's final context
-    ``prompt_len + output_len`` (its largest, reached at the last step) [derived]."""
-    return S("m_kv_all") / S("pp")
+    """KV-cache bytes per device: ``KV_L/p + KV_dr``, the stage's layers at the request's final
+    context ``prompt_len + output_len`` (its largest, reached at the last step), plus the draft
+    module's layer cache where the plan drafts with one (MTP / EAGLE keep their own) [derived]."""
+    return S("m_kv_all") / S("pp") + S("m_kv_draft")
 
 
 def memory_reserved() -> sp.Expr:
@@ -193,6 +236,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "hop_bytes": hop_bytes,
     "ttft": ttft,
     "decode_step": decode_step,
+    "accepted_tokens": accepted_tokens,
+    "decode_time": decode_time,
     "tpot": tpot,
     "e2e": e2e,
     "memory__weights": memory_weights,

@@ -37,9 +37,43 @@ PLAN_KEYS = (
     "decode_attention",
     "prefill_chunk",
     "ep_imbalance",
+    "speculative",
     "gpus",
     "gpus_per_node",
 )
+
+
+SPEC_METHODS = ("mtp", "eagle", "ngram")
+"""Values of ``speculative.method`` (:class:`Speculation`)."""
+
+MTP_ACCEPTANCE = 0.85
+"""Default per-token acceptance rate of ``speculative: {method: mtp}``: DeepSeek-V3 technical report
+§5.4.3, "the acceptance rate of the second token prediction ranges between 85% and 90%" (the low
+end). Drafts further ahead are accepted less often than a geometric series of it says when one MTP
+module is reused autoregressively (TensorRT-LLM blog 1: 2.82 tokens per step with 3 drafts, where
+0.85 gives 3.18): state ``acceptance_length`` where it is measured."""
+
+
+@dataclass(frozen=True)
+class Speculation:
+    """Speculative decoding (plan key ``speculative``): each decode step drafts ``tokens`` tokens per
+    sequence and verifies them in one pass of the target model, keeping the accepted ones and one
+    of its own (Leviathan et al. 2023, "Fast Inference from Transformers via Speculative Decoding").
+
+    ``method``: ``mtp`` (the model's multi-token-prediction module, DeepSeek-V3 §2.2, reused for
+    every draft as TensorRT-LLM's and SGLang's MTP do), ``eagle`` (an EAGLE head: one decoder layer of
+    the target's shape, an FC layer over (feature, token) and the target's LM head, Li et al. 2024),
+    ``ngram`` (prompt lookup: drafts copied from the context, no draft model; vLLM ``ngram``).
+    Accepted tokens per step: ``acceptance_length`` (mean tokens a step emits, including the
+    verifier's own, as engines report it: 1 .. tokens + 1) or from ``acceptance_rate`` α per draft
+    token, ``(1 − α^(k+1)) / (1 − α)`` (Leviathan et al. 2023 eq. 1); mtp defaults to
+    :data:`MTP_ACCEPTANCE`. ``weights``: the draft module's weight format (None: the plan's)."""
+
+    method: str
+    tokens: int
+    acceptance_rate: float | None = None
+    acceptance_length: float | None = None
+    weights: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +112,8 @@ class Plan:
     one chunk instead of the whole batch's prompts. None: one pass over the batch. The prefill time is
     priced as one pass either way (a chunk re-reads the weights: small where the prefill is
     compute-bound)."""
+    speculative: Speculation | None = None
+    """Speculative decoding (:class:`Speculation`); None: one token per sequence per decode step."""
     gpus: int | None = None
     gpus_per_node: int | None = None
 
@@ -169,6 +205,82 @@ def op_precision_of(v: Any) -> tuple[tuple[str, str, str], ...]:
     return tuple(sorted(out))
 
 
+def speculation_of(v: Any) -> Speculation | None:
+    """Plan key ``speculative``: ``{method, tokens, acceptance_rate | acceptance_length, weights}``
+    (:class:`Speculation`), or None."""
+    if v is None or isinstance(v, Speculation):
+        return v
+    if not isinstance(v, dict):
+        raise UserError(
+            "plan key 'speculative': expected a mapping such as {method: mtp, tokens: 3, "
+            f"acceptance_length: 2.8}}, got {type(v).__name__}"
+        )
+    keys = ("method", "tokens", "acceptance_rate", "acceptance_length", "weights")
+    bad = [k for k in v if k not in keys]
+    if bad:
+        from llmcost.errors import did_you_mean
+
+        raise UserError(
+            f"speculative: unknown key {bad[0]!r}: use {', '.join(keys)}{did_you_mean(str(bad[0]), keys)}"
+        )
+    method = str(v.get("method", "")).strip().lower()
+    if method not in SPEC_METHODS:
+        from llmcost.errors import did_you_mean
+
+        raise UserError(
+            f"speculative.method {v.get('method')!r}: use one of {', '.join(SPEC_METHODS)}"
+            f"{did_you_mean(method, SPEC_METHODS)}"
+        )
+    if v.get("tokens") is None:
+        raise UserError("speculative.tokens: give the drafted tokens per step (e.g. 3)")
+    k = checks.finite_int(v["tokens"], "speculative.tokens", 1)
+    if k > 64:
+        raise UserError(f"speculative.tokens {k}: at most 64 drafted tokens per step")
+    rate, length = v.get("acceptance_rate"), v.get("acceptance_length")
+    if rate is not None and length is not None:
+        raise UserError("speculative: give acceptance_rate or acceptance_length, not both")
+    if rate is not None:
+        rate = _number(rate, "speculative.acceptance_rate", 0.0, 1.0)
+    if length is not None:
+        length = _number(length, "speculative.acceptance_length", 1.0, k + 1.0)
+    if rate is None and length is None and method != "mtp":
+        raise UserError(
+            f"speculative: {method} needs acceptance_rate (per drafted token, 0..1) or acceptance_length "
+            f"(tokens per step, 1..{k + 1}): it depends on the draft and the data"
+        )
+    w = Q.normalize(str(v["weights"]), "speculative.weights") if v.get("weights") is not None else None
+    return Speculation(method, k, rate, length, w)
+
+
+def speculation_dict(s: Speculation) -> dict[str, Any]:
+    """Plan key ``speculative`` of ``s``: its given fields (:func:`speculation_of` reads it back)."""
+    from dataclasses import asdict
+
+    return {k: v for k, v in asdict(s).items() if v is not None}
+
+
+def _number(v: Any, key: str, lo: float, hi: float) -> float:
+    """A finite number in ``[lo, hi]`` or a UserError naming ``key`` and the range."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+        raise UserError(f"{key}: a number from {lo:g} to {hi:g}, got {v!r}")
+    return float(v)
+
+
+def accepted_per_step(s: Speculation | None) -> float:
+    """Mean tokens a decode step emits per sequence: 1 without speculation; the stated
+    ``acceptance_length``; else ``(1 − α^(k+1)) / (1 − α)`` at the acceptance rate α
+    (:func:`llmcost.inference.formulas.accepted_tokens`, compiled)."""
+    if s is None:
+        return 1.0
+    if s.acceptance_length is not None:
+        return s.acceptance_length
+    from llmcost.inference import _generated as F
+
+    rate = MTP_ACCEPTANCE if s.acceptance_rate is None else s.acceptance_rate
+    with np.errstate(divide="ignore", invalid="ignore"):  # numpy.select evaluates both branches at α = 1
+        return float(F.accepted_tokens(alpha=np.float64(rate), n_draft=s.tokens))
+
+
 def per_replica(batch: Any, dp: Any) -> Any:
     """Sequences on the busiest of ``dp`` replicas, ``ceil(batch / dp)``: a batch that does not divide
     evenly runs replicas of ``ceil`` and ``floor`` sequences, and the busiest one sets TTFT, TPOT,
@@ -208,6 +320,7 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
                 f"plan key 'ep_imbalance': a max / mean ratio of at least 1 (e.g. 1.11), got {v!r}"
             )
         kw["ep_imbalance"] = float(v)
+    kw["speculative"] = speculation_of(d.get("speculative"))
     if d.get("prefill_chunk") is not None:
         kw["prefill_chunk"] = _int(d["prefill_chunk"], "prefill_chunk")
     if d.get("decode_attention") is not None:
@@ -306,6 +419,21 @@ RULES: tuple[Rule, ...] = (
     ),
     R.context_rule(
         lambda p: p.prompt_len + p.output_len, "prompt_len + output_len", ("prompt_len", "output_len")
+    ),
+    Rule(
+        "speculative mtp without MTP layers",
+        lambda s, p: p.speculative is not None and p.speculative.method == "mtp" and not s.num_mtp_layers,
+        lambda s, p: (
+            f"speculative mtp: {s.name} has no multi-token-prediction layers (num_nextn_predict_layers "
+            "is 0); use eagle or ngram with a stated acceptance"
+        ),
+        ("speculative",),
+    ),
+    Rule(
+        "speculative decoding with an encoder-decoder model",
+        lambda s, p: p.speculative is not None and s.is_encoder_decoder,
+        lambda s, p: "speculative decoding is modelled for decoder-only models; drop speculative",
+        ("speculative",),
     ),
     Rule(
         "decode_attention per_head without standard attention",

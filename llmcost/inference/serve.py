@@ -60,6 +60,8 @@ from llmcost.inference.plan import (  # noqa: F401  (re-exported: llmcost.infere
     RULES,
     Formats,
     Plan,
+    Speculation,
+    accepted_per_step,
     check_plan,
     first_broken,
     formats_on,
@@ -103,6 +105,7 @@ class InferenceResult:
     price_per_hour: float | None
     tdp: float
     notes: list[str] = field(default_factory=list)
+    draft: PhaseCost | None = None  # one draft pass per decode step's context (speculative decoding)
 
     @property
     def output_tokens(self) -> int:
@@ -168,7 +171,11 @@ def _prefill(ev: Evaluator, b: float, P: int, *, timed: bool = True) -> PhaseCos
     )
 
 
-def _decode(ev: Evaluator, b: float, ctx: Any, P: int, *, timed: bool = True) -> PhaseCost:
+def _decode(
+    ev: Evaluator, b: float, ctx: Any, P: int, *, timed: bool = True, n_dec: float = 1.0
+) -> PhaseCost:
+    """One decode step of ``b`` sequences at context ``ctx``, ``n_dec`` query tokens per sequence
+    (``k + 1`` when it verifies ``k`` drafted tokens)."""
     enc = ev.spec.is_encoder_decoder
     return ev.phase(
         _phase_groups(ev, "decode"),
@@ -178,7 +185,41 @@ def _decode(ev: Evaluator, b: float, ctx: Any, P: int, *, timed: bool = True) ->
         ctx=ctx,
         seq=1,
         seq_enc=P if enc else 1,
+        n_dec=n_dec,
     )
+
+
+def draft_evaluator(ev: Evaluator) -> Evaluator | None:
+    """The evaluator of the plan's draft module (MTP / EAGLE: in ``speculative.weights`` when given,
+    with the plan's KV-cache format), None when nothing drafts on the device (no speculation, or
+    prompt-lookup drafts)."""
+    from dataclasses import replace
+
+    s = ev.plan.speculative
+    if s is None or s.method == "ngram":
+        return None
+    if s.weights is None:
+        return ev
+    plan = replace(ev.plan, weights=s.weights, activations=None, kv_cache=ev.formats[2], op_precision=())
+    return Evaluator(ev.spec, ev.hw, plan)
+
+
+def _draft_group(ev: Evaluator) -> list[tuple[str, Any]]:
+    """The draft module's one decoder layer: for ``mtp`` a layer of the model's last decode shape (an
+    MTP module's block is "structure identical to the main model hidden layers", DeepSeek-V3
+    README_WEIGHTS.md: an MoE layer for DeepSeek-V3), for ``eagle`` of its first (a dense layer for
+    dense models); full attention."""
+    from llmcost.graph.ops import GroupInfo, layer_groups
+
+    groups = layer_groups(ev.spec, "decode")
+    g = groups[-1] if ev.plan.speculative is not None and ev.plan.speculative.method == "mtp" else groups[0]
+    return [("decode", GroupInfo("draft", g.shape, 1, None))]
+
+
+def _draft(dev: Evaluator, b: Any, ctx: Any, *, timed: bool = True) -> PhaseCost:
+    """One draft pass of ``b`` sequences at context ``ctx``: the draft module's layer and its
+    embedding, projection, norms and LM head (``io__draft__last``), one token per sequence."""
+    return dev.phase(_draft_group(dev), "io__draft__last", timed=timed, micro_batch=b, ctx=ctx, seq=1)
 
 
 def workspace_prefill(ev: Evaluator, mbs: Any, P: int) -> PhaseCost:
@@ -210,8 +251,20 @@ def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
     emb, lm = io_w.get("embedding", 0.0), io_w.get("lm_head", 0.0)
     # pp > 1: embedding on the first stage, head on the last: the fuller stage counts
     head = ev.pick(p.pp > 1, np.maximum(emb, lm), emb + lm)
-    weights = F.memory__weights(m_layers=layer_w, pp=p.pp, m_io=head, m_norm=io_w.get("final_norm", 0.0))
-    kv = F.memory__kv_cache(m_kv_all=np.asarray(kv_phase.kv_bytes, dtype=float), pp=p.pp)
+    dev = draft_evaluator(ev)
+    draft = None if dev is None else _draft(dev, b_rep, float(ctx), timed=False)
+    weights = F.memory__weights(
+        m_layers=layer_w,
+        pp=p.pp,
+        m_io=head,
+        m_norm=io_w.get("final_norm", 0.0),
+        m_draft=0.0 if draft is None else draft.weight_bytes,
+    )
+    kv = F.memory__kv_cache(
+        m_kv_all=np.asarray(kv_phase.kv_bytes, dtype=float),
+        pp=p.pp,
+        m_kv_draft=0.0 if draft is None else np.asarray(draft.kv_bytes, dtype=float),
+    )
     work = pre.workspace()
     usable = ev.hw.memory_usable
     reserved = F.memory__reserved(f_reserved=RESERVED_FRACTION, usable=usable)
@@ -245,9 +298,16 @@ def _contexts(ev: Evaluator) -> np.ndarray:
 
 
 def _decode_steps(ev: Evaluator, mbs: Any) -> PhaseCost:
-    """Every decode step of a micro-batch of ``mbs`` sequences (arrays: decode step x plan)."""
+    """Every decode step of a micro-batch of ``mbs`` sequences (arrays: decode step x plan), each
+    verifying the plan's drafted tokens with its own (``n_dec = k + 1``) when it speculates."""
     ctx = _contexts(ev)
-    return _decode(ev, mbs, ctx[:, None] if np.ndim(mbs) else ctx, ev.plan.prompt_len)
+    return _decode(ev, mbs, ctx[:, None] if np.ndim(mbs) else ctx, ev.plan.prompt_len, n_dec=_n_dec(ev))
+
+
+def _n_dec(ev: Evaluator) -> float:
+    """Query tokens per sequence of a decode step: ``k + 1`` with ``k`` drafted tokens, else 1."""
+    s = ev.plan.speculative
+    return 1.0 if s is None else s.tokens + 1.0
 
 
 def bottleneck_phase(ev: Evaluator, b_rep: Any) -> PhaseCost:
@@ -279,14 +339,32 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     ctx = _contexts(ev)
     dec = _decode_steps(ev, mbs)
     t_dec = np.asarray(dec.time, dtype=float)
-    steps = F.decode_step(t_decode=t_dec, pp=p.pp, t_hop=_hop(ev, mbs, 1, 1))
+    spec = p.speculative
+    dev = draft_evaluator(ev)
+    draft = None if dev is None else _draft(dev, mbs, ctx[:, None] if np.ndim(mbs) else ctx)
+    steps = F.decode_step(
+        t_decode=t_dec,
+        pp=p.pp,
+        t_hop=_hop(ev, mbs, _n_dec(ev), 1),
+        n_draft=0 if spec is None else spec.tokens,
+        t_draft=0.0 if draft is None else np.asarray(draft.time, dtype=float),
+    )
     steps = np.broadcast_to(steps, ctx.shape + np.shape(mbs))
     if np.ndim(mbs) > 0:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
         steps = np.ascontiguousarray(steps.T)
-    t_steps = np.sum(steps, axis=-1)  # np.mean's own sum: TPOT is bit for bit the mean
+    n_acc = accepted_per_step(spec)
+    t_steps = F.decode_time(t_iters=np.sum(steps, axis=-1), n_acc=n_acc, n_steps=steps.shape[-1])
     tpot = F.tpot(t_steps=t_steps, n_steps=steps.shape[-1])
     e2e = F.e2e(ttft=ttft, t_steps=t_steps if p.output_len > 1 else 0.0)
-    return {"ttft": ttft, "tpot": tpot, "e2e": e2e, "memory": mem, "prefill": pre, "decode": dec}
+    return {
+        "ttft": ttft,
+        "tpot": tpot,
+        "e2e": e2e,
+        "memory": mem,
+        "prefill": pre,
+        "decode": dec,
+        "draft": draft,
+    }
 
 
 def _hop(ev: Evaluator, mbs: Any, seq: int, cp: int) -> Any:
@@ -373,6 +451,7 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
         price_per_hour=hw.price_per_hour,
         tdp=hw.tdp,
         notes=notes + _plan_notes(spec, hw, p),
+        draft=r["draft"],
     )
 
 
@@ -398,7 +477,7 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             "disaggregated: metrics are for this pool alone (KV transfer not costed)"
             + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
         )
-    notes += [n for n in (hw.assumed_note(),) if n]
+    notes += [n for n in (hw.assumed_note(), _speculation_note(p)) if n]
     if spec.moe is not None and p.ep > 1 and p.ep_imbalance is None:
         notes.append(
             f"expert parallelism: the busiest rank takes {EP_IMBALANCE_EPLB}x the mean routed tokens "
@@ -411,6 +490,34 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)"
         )
     return notes
+
+
+def _speculation_note(p: Plan) -> str:
+    """What a speculative plan's decode figures assume, or ''."""
+    s = p.speculative
+    if s is None:
+        return ""
+    from llmcost.inference.plan import MTP_ACCEPTANCE
+
+    n = accepted_per_step(s)
+    if s.acceptance_length is not None:
+        how = "stated"
+    elif s.acceptance_rate is not None:
+        how = f"acceptance rate {s.acceptance_rate:g}, Leviathan et al. 2023 eq. 1"
+    else:
+        how = (
+            f"acceptance rate {MTP_ACCEPTANCE:g}, DeepSeek-V3 §5.4.3; state acceptance_length where measured"
+        )
+    draft = (
+        "drafts from prompt lookup (no draft model)"
+        if s.method == "ngram"
+        else f"{s.tokens} sequential {s.method} draft passes per step"
+        + (f" in {s.weights}" if s.weights is not None else "")
+    )
+    return (
+        f"speculative {s.method}: each decode step verifies {s.tokens + 1} tokens per sequence and emits "
+        f"{n:.2f} on average ({how}); {draft}; the draft module's pass over the prompt is not costed"
+    )
 
 
 def dominant(ph: PhaseCost) -> str:

@@ -55,6 +55,7 @@ class InferSpace:
     activations: tuple[str | None, ...] = (None, "fp8")  # None: the plan default for the weights
     kv_cache: tuple[str | None, ...] = (None, "fp8")  # None: the plan default
     gpus_per_node: int | None = None
+    speculative: I.Speculation | None = None  # shared by every plan (inference.plan.Speculation)
 
 
 _INT_KEYS = ("gpus", "tp", "pp", "dp", "ep", "batch")
@@ -98,7 +99,12 @@ class Plans:
         out |= {"prompt_len": self.space.prompt_len, "output_len": self.space.output_len}
         for k in _FMT_KEYS:
             out[k] = str(a[k][i])
-        return {k: out[k] for k in ("hardware", *PLAN_ORDER)}
+        from llmcost.inference.plan import speculation_dict
+
+        plan = {k: out[k] for k in ("hardware", *PLAN_ORDER)}
+        if self.space.speculative is not None:
+            plan["speculative"] = speculation_dict(self.space.speculative)
+        return plan
 
     def plan(self, rows: np.ndarray) -> I.Plan:
         """Plans ``rows`` (all on one hardware, one cp) as one :class:`Plan` with array fields."""
@@ -112,6 +118,7 @@ class Plans:
             prompt_len=self.space.prompt_len,
             output_len=self.space.output_len,
             gpus_per_node=self.space.gpus_per_node,
+            speculative=self.space.speculative,
         )
 
 
@@ -252,7 +259,11 @@ def _candidates(
     nofact = dp == 0
     dp1 = np.where(nofact, 1, dp)
     shared = dict(
-        prompt_len=space.prompt_len, output_len=space.output_len, gpus_per_node=space.gpus_per_node, cp=cp
+        prompt_len=space.prompt_len,
+        output_len=space.output_len,
+        gpus_per_node=space.gpus_per_node,
+        cp=cp,
+        speculative=space.speculative,
     )
     first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
     batch_rule = I.RULES[I.BATCH_RULE]
@@ -340,6 +351,7 @@ def _evaluate(
                 output_len=space.output_len,
                 gpus_per_node=space.gpus_per_node,
                 cp=cp,
+                speculative=space.speculative,
             ),
         )
         out = _metrics(ev)
