@@ -66,6 +66,14 @@ def infer(
             help="With --speculative: mean tokens a step emits (1 to TOKENS+1), as engines report it.",
         ),
     ] = None,
+    schedule: Annotated[
+        str | None,
+        typer.Option(
+            "--schedule",
+            help="static (prefill the batch, then decode it) or continuous (in-flight batching at a"
+            " concurrency of --batch requests, steady state).",
+        ),
+    ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")
@@ -101,6 +109,7 @@ def infer(
         "kv_cache": kv_cache,
         "op_precision": _op_precision(op_precision),
         "speculative": speculative_option(speculative, acceptance_rate, acceptance_length),
+        "schedule": schedule,
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }

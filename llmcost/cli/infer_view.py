@@ -16,7 +16,10 @@ def ops_rows(r: Any, table: bool) -> list[dict[str, Any]]:
     from llmcost.units import fmt_time
 
     rows = []
-    phases = [("prefill", r.prefill), ("decode", r.decode)] + (
+    names = (
+        ("prefill", "decode") if r.plan.schedule == "static" else ("step with a prefill chunk", "decode step")
+    )
+    phases = [(names[0], r.prefill), (names[1], r.decode)] + (
         [(f"draft x{r.plan.speculative.tokens}", r.draft)] if r.draft is not None else []
     )
     for phase, ph in phases:

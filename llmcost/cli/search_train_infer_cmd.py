@@ -166,6 +166,10 @@ def search_infer(
             help="Speculative decoding for every plan, METHOD:TOKENS (mtp:3, eagle:4, ngram:4).",
         ),
     ] = None,
+    schedule: Annotated[
+        str | None,
+        Opt("--schedule", help="static or continuous (in-flight batching at a concurrency of each batch)."),
+    ] = None,
     acceptance_rate: Annotated[
         float | None, Opt("--acceptance-rate", help="With --speculative: acceptance rate of a drafted token.")
     ] = None,
@@ -225,6 +229,7 @@ def search_infer(
         kv_cache=kv_cache,
         gpus_per_node=gpus_per_node,
         speculative=speculative_option(speculative, acceptance_rate, acceptance_length),
+        schedule=schedule,
         objective=objective,
         top=top,
         pareto=pareto,

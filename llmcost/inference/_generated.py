@@ -49,6 +49,61 @@ def tpot(n_steps, t_steps):
     return t_steps/n_steps
 
 
+def cb_chunks(chunk, prompt_len):
+    """Engine steps a request's prefill is spread over: ``⌈n_in / n_chunk⌉`` with a prefill chunk of"""
+    return numpy.ceil(prompt_len/chunk)
+
+
+def cb_decoding(conc, n_acc, n_chunks, output_len):
+    """Requests in their decode phase in a step at concurrency C: ``C·((n_out − 1)/n̄_acc) / S``"""
+    return conc*(output_len - 1)/(n_acc*(n_chunks + (output_len - 1)/n_acc))
+
+
+def cb_others_decoding(conc, n_acc, n_chunks, output_len):
+    """Other requests decoding in the steps that prefill one request's chunks: ``C_dec·(C − 1)/C``"""
+    return (conc - 1)*(output_len - 1)/(n_acc*(n_chunks + (output_len - 1)/n_acc))
+
+
+def cb_chunks_per_step(conc, n_acc, n_chunks, output_len):
+    """Prefill chunks a prefill-carrying step holds: ``max(1, C·n_ch / S)`` — C requests each bring"""
+    return numpy.maximum(1, conc*n_chunks/(n_chunks + (output_len - 1)/n_acc))
+
+
+def cb_prefill_share(conc, n_acc, n_chunks, output_len):
+    """Share of a request's decode steps that carry other requests' prefill chunks:"""
+    return numpy.minimum(1, n_acc*n_chunks*(conc - 1)/numpy.maximum(1, output_len - 1))
+
+
+def cb_context(output_len, prompt_len):
+    """Mean cached context of a decoding sequence in the steady state: ``n_in + n_out/2`` (the"""
+    return (1/2)*output_len + prompt_len
+
+
+def cb_step(n_draft, share, t_decode, t_draft, t_mixed):
+    """A request's mean decode step under continuous batching: ``f·T_mix + (1 − f)·T_dec + k·T_draft``"""
+    return n_draft*t_draft + (share*t_mixed + t_decode*(1 - share))
+
+
+def cb_tpot(n_acc, t_cbstep):
+    """Time per output token under continuous batching: ``T_step / n̄_acc`` [derived]."""
+    return t_cbstep/n_acc
+
+
+def cb_ttft(n_chunks, n_draft, t_draft, t_mixed):
+    """Time to first token under continuous batching at a fixed concurrency (no queue): the ``n_ch``"""
+    return n_chunks*(n_draft*t_draft + t_mixed)
+
+
+def cb_e2e(output_len, tpot, ttft):
+    """End-to-end latency of a request under continuous batching: ``TTFT + (n_out − 1)·TPOT`` (its"""
+    return tpot*(output_len - 1) + ttft
+
+
+def input_rate_per_device__continuous(batch, devices, e2e, prompt_len):
+    """Prompt tokens per second per device under continuous batching: ``(B·n_in / E2E) / n_dev``"""
+    return (batch*prompt_len/e2e)/devices
+
+
 def e2e(t_steps, ttft):
     """End-to-end latency: ``E2E = TTFT + Σ T_step`` over the request's output_len − 1 decode"""
     return t_steps + ttft
@@ -118,6 +173,17 @@ FUNCTIONS = {
     'accepted_tokens': (accepted_tokens, ('alpha', 'n_draft'), 'b5527753e7d898e0'),
     'decode_time': (decode_time, ('n_acc', 'n_steps', 't_iters'), '24cacf223ae7fdae'),
     'tpot': (tpot, ('n_steps', 't_steps'), '064a6800e2575d28'),
+    'cb_chunks': (cb_chunks, ('chunk', 'prompt_len'), 'b5dfb7b37aec70ca'),
+    'cb_decoding': (cb_decoding, ('conc', 'n_acc', 'n_chunks', 'output_len'), '4c7b2ed71e0fc462'),
+    'cb_others_decoding': (cb_others_decoding, ('conc', 'n_acc', 'n_chunks', 'output_len'), '8de430580c045b2a'),
+    'cb_chunks_per_step': (cb_chunks_per_step, ('conc', 'n_acc', 'n_chunks', 'output_len'), 'adee0e92ec4879da'),
+    'cb_prefill_share': (cb_prefill_share, ('conc', 'n_acc', 'n_chunks', 'output_len'), '133213b9e03631ca'),
+    'cb_context': (cb_context, ('output_len', 'prompt_len'), '668bfad38c9ccb07'),
+    'cb_step': (cb_step, ('n_draft', 'share', 't_decode', 't_draft', 't_mixed'), '785bce449d9515a0'),
+    'cb_tpot': (cb_tpot, ('n_acc', 't_cbstep'), '5bdc90478bb787e9'),
+    'cb_ttft': (cb_ttft, ('n_chunks', 'n_draft', 't_draft', 't_mixed'), '1494c63a59ecdfe0'),
+    'cb_e2e': (cb_e2e, ('output_len', 'tpot', 'ttft'), '204656de04adb8e4'),
+    'input_rate_per_device__continuous': (input_rate_per_device__continuous, ('batch', 'devices', 'e2e', 'prompt_len'), 'ee8cb6a18ce2f4b3'),
     'e2e': (e2e, ('t_steps', 'ttft'), '4da17b70cd26e6df'),
     'memory__weights': (memory__weights, ('m_draft', 'm_io', 'm_layers', 'm_norm', 'pp'), '00e970bed6626ffc'),
     'memory__kv_cache': (memory__kv_cache, ('m_kv_all', 'm_kv_draft', 'pp'), '9e287e2aff3a4097'),

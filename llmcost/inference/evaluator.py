@@ -168,6 +168,8 @@ class Evaluator:
                 "prefill_chunk",
                 "disaggregated",
                 "ep_imbalance",
+                "schedule",
+                "speculative",
             )
             if any(np.ndim(getattr(plan, k)) for k in shared):
                 raise ValueError(f"{', '.join(shared)} are shared by the plans")

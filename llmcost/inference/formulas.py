@@ -62,6 +62,29 @@ define(
 define(
     "t_iters", "s", "decode step times summed over the output positions evaluated", latex=r"\Sigma T_{iter}"
 )
+define(
+    "share", "1", "share of a request's decode steps carrying prefill chunks (continuous batching)", latex="f"
+)
+define("conc", "request", "requests in service per replica at once (continuous batching, C)", latex="C")
+define(
+    "chunk",
+    "token",
+    "prefill tokens of one request per engine step (prefill_chunk; n_in unchunked)",
+    latex=r"n_{chunk}",
+)
+define("n_chunks", "1", "engine steps a request's prefill is spread over (chunked prefill)", latex=r"n_{ch}")
+define(
+    "t_cbstep",
+    "s",
+    "one engine step of continuous batching (decode tokens, prefill share, drafts)",
+    latex=r"T_{step}",
+)
+define(
+    "t_mixed",
+    "s",
+    "one mixed step: decode and admitted prefill tokens through every layer together",
+    latex=r"T_{mix}",
+)
 define("ttft", "s", "time to first token", latex="TTFT")
 define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
 define("e2e", "s", "end-to-end latency of the request", latex="E2E")
@@ -161,6 +184,89 @@ def e2e() -> sp.Expr:
     return S("ttft") + S("t_steps")
 
 
+# ------------------------------------------------------------------------------ continuous batching
+def cb_chunks() -> sp.Expr:
+    """Engine steps a request's prefill is spread over: ``⌈n_in / n_chunk⌉`` with a prefill chunk of
+    ``n_chunk`` tokens (vLLM ``max_num_batched_tokens``, SGLang ``--chunked-prefill-size``; the
+    decode tokens sharing the step's token budget are not subtracted) [derived]."""
+    return sp.ceiling(S("prompt_len") / S("chunk"))
+
+
+def cb_slot_steps() -> sp.Expr:
+    """Engine steps a request holds its slot in continuous batching: ``S = n_ch + (n_out − 1)/n̄_acc``,
+    its prefill chunks, then its decode steps (Orca, Yu et al. 2022: a request joins the running
+    batch when it is scheduled and leaves when it finishes; Sarathi-Serve, Agrawal et al. 2024:
+    prefills chunked into the decode steps) [derived]."""
+    return S("n_chunks") + (S("output_len") - 1) / S("n_acc")
+
+
+def cb_decoding() -> sp.Expr:
+    """Requests in their decode phase in a step at concurrency C: ``C·((n_out − 1)/n̄_acc) / S``
+    (Little's law: of the S steps a slot is held, that many are decode steps) [derived]."""
+    return S("conc") * ((S("output_len") - 1) / S("n_acc")) / cb_slot_steps()
+
+
+def cb_others_decoding() -> sp.Expr:
+    """Other requests decoding in the steps that prefill one request's chunks: ``C_dec·(C − 1)/C``
+    (with C = 1 its prefill runs alone) [derived]."""
+    return cb_decoding() * (S("conc") - 1) / S("conc")
+
+
+def cb_chunks_per_step() -> sp.Expr:
+    """Prefill chunks a prefill-carrying step holds: ``max(1, C·n_ch / S)`` — C requests each bring
+    n_ch chunks per S steps; below one per step they come one at a time [derived]."""
+    return sp.Max(1, S("conc") * S("n_chunks") / cb_slot_steps())
+
+
+def cb_prefill_share() -> sp.Expr:
+    """Share of a request's decode steps that carry other requests' prefill chunks:
+    ``min(1, (C − 1)·n_ch / ((n_out − 1)/n̄_acc))`` (the other C − 1 slots each turn over once per
+    cycle, n_ch chunks each; its own prefill is its TTFT) [derived]."""
+    return sp.Min(1, (S("conc") - 1) * S("n_chunks") * S("n_acc") / sp.Max(S("output_len") - 1, 1))
+
+
+def cb_context() -> sp.Expr:
+    """Mean cached context of a decoding sequence in the steady state: ``n_in + n_out/2`` (the
+    decoding requests are spread evenly over their output positions) [derived]."""
+    return S("prompt_len") + S("output_len") / 2
+
+
+def cb_step() -> sp.Expr:
+    """A request's mean decode step under continuous batching: ``f·T_mix + (1 − f)·T_dec + k·T_draft``
+    with ``f`` the share of steps carrying prefill chunks (:func:`cb_prefill_share`). ``T_dec``
+    decodes the ``C_dec`` decoding requests at the mean context; ``T_mix`` adds the step's prefill
+    chunks, run through every layer with the decode tokens (each GEMM, norm and collective once on
+    the sum of the tokens, the weights read once: Sarathi-Serve, Agrawal et al. 2024 §4,
+    "piggybacking" prefills on decodes; the decode and prefill attention each its own kernel); then
+    the draft passes [derived]."""
+    f = S("share")
+    return Ordered(f * S("t_mixed") + (1 - f) * S("t_decode")) + S("n_draft") * S("t_draft")
+
+
+def cb_tpot() -> sp.Expr:
+    """Time per output token under continuous batching: ``T_step / n̄_acc`` [derived]."""
+    return S("t_cbstep") / S("n_acc")
+
+
+def cb_ttft() -> sp.Expr:
+    """Time to first token under continuous batching at a fixed concurrency (no queue): the ``n_ch``
+    prefill-carrying steps its chunks run in, ``n_ch·(T_mix + k·T_draft)``, ``T_mix`` here with the
+    other requests' decodes (:func:`cb_others_decoding`) [derived]."""
+    return S("n_chunks") * (S("t_mixed") + S("n_draft") * S("t_draft"))
+
+
+def cb_e2e() -> sp.Expr:
+    """End-to-end latency of a request under continuous batching: ``TTFT + (n_out − 1)·TPOT`` (its
+    prefill steps, then its decode steps) [derived]."""
+    return S("ttft") + (S("output_len") - 1) * S("tpot")
+
+
+def input_rate_continuous() -> sp.Expr:
+    """Prompt tokens per second per device under continuous batching: ``(B·n_in / E2E) / n_dev``
+    (B requests in service, each taking E2E; Little's law) [derived]."""
+    return Ordered(S("batch") * S("prompt_len") / S("e2e")) / S("devices")
+
+
 # ------------------------------------------------------------------------------ memory
 def memory_weights() -> sp.Expr:
     """Weight bytes per device: ``W_L/p + W_io + W_norm + W_dr`` — the layers split over p stages;
@@ -239,6 +345,17 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "accepted_tokens": accepted_tokens,
     "decode_time": decode_time,
     "tpot": tpot,
+    "cb_chunks": cb_chunks,
+    "cb_decoding": cb_decoding,
+    "cb_others_decoding": cb_others_decoding,
+    "cb_chunks_per_step": cb_chunks_per_step,
+    "cb_prefill_share": cb_prefill_share,
+    "cb_context": cb_context,
+    "cb_step": cb_step,
+    "cb_tpot": cb_tpot,
+    "cb_ttft": cb_ttft,
+    "cb_e2e": cb_e2e,
+    "input_rate_per_device__continuous": input_rate_continuous,
     "e2e": e2e,
     "memory__weights": memory_weights,
     "memory__kv_cache": memory_kv_cache,

@@ -38,6 +38,7 @@ PLAN_KEYS = (
     "prefill_chunk",
     "ep_imbalance",
     "speculative",
+    "schedule",
     "gpus",
     "gpus_per_node",
 )
@@ -114,6 +115,12 @@ class Plan:
     compute-bound)."""
     speculative: Speculation | None = None
     """Speculative decoding (:class:`Speculation`); None: one token per sequence per decode step."""
+    schedule: str = "static"
+    """``static``: the batch is prefilled, then decoded together to the end (TensorRT-LLM
+    gptSessionBenchmark); ``continuous``: continuous (in-flight) batching at a fixed concurrency of
+    ``batch`` requests, a finished request replaced at once by a new one (vLLM, SGLang, TensorRT-LLM
+    in-flight batching; Orca, Yu et al. 2022), priced in its steady state
+    (:func:`llmcost.inference.serve.serve_continuous`)."""
     gpus: int | None = None
     gpus_per_node: int | None = None
 
@@ -139,6 +146,9 @@ def resolve_formats(weights: str, activations: str | None, kv_cache: str | None)
 EP_IMBALANCE_EPLB = 1.11
 """Default busiest-rank load over the mean with ep > 1 (:attr:`Plan.ep_imbalance`): TensorRT-LLM's
 EPLB on DeepSeek-R1, EP 32 / 36 (blog 4 "Scaling Expert Parallelism", Table 1: 0.109 / 0.115 over)."""
+
+SCHEDULES = ("static", "continuous")
+"""Values of plan key ``schedule`` (:attr:`Plan.schedule`)."""
 
 DECODE_ATTENTION = ("grouped", "per_head")
 """Values of plan key ``decode_attention`` (:class:`Plan`)."""
@@ -252,6 +262,18 @@ def speculation_of(v: Any) -> Speculation | None:
     return Speculation(method, k, rate, length, w)
 
 
+def schedule_of(v: Any) -> str:
+    """Plan key ``schedule`` (:data:`SCHEDULES`; None: ``static``)."""
+    if v is None:
+        return "static"
+    s = str(v).strip().lower()
+    if s not in SCHEDULES:
+        from llmcost.errors import did_you_mean
+
+        raise UserError(f"schedule {v!r}: use one of {', '.join(SCHEDULES)}{did_you_mean(s, SCHEDULES)}")
+    return s
+
+
 def speculation_dict(s: Speculation) -> dict[str, Any]:
     """Plan key ``speculative`` of ``s``: its given fields (:func:`speculation_of` reads it back)."""
     from dataclasses import asdict
@@ -321,6 +343,7 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
             )
         kw["ep_imbalance"] = float(v)
     kw["speculative"] = speculation_of(d.get("speculative"))
+    kw["schedule"] = schedule_of(d.get("schedule"))
     if d.get("prefill_chunk") is not None:
         kw["prefill_chunk"] = _int(d["prefill_chunk"], "prefill_chunk")
     if d.get("decode_attention") is not None:
@@ -419,6 +442,15 @@ RULES: tuple[Rule, ...] = (
     ),
     R.context_rule(
         lambda p: p.prompt_len + p.output_len, "prompt_len + output_len", ("prompt_len", "output_len")
+    ),
+    Rule(
+        "continuous batching with pipeline parallelism",
+        lambda s, p: (p.schedule == "continuous") & (p.pp > 1),
+        lambda s, p: (
+            f"schedule continuous is modelled without pipeline parallelism (pp {p.pp}); use pp 1, or "
+            "schedule static"
+        ),
+        ("schedule", "pp"),
     ),
     Rule(
         "speculative mtp without MTP layers",

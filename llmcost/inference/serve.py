@@ -127,8 +127,14 @@ class InferenceResult:
             "e2e_latency_s": self.e2e,
             "output_tokens_per_s": out_tps,
             "output_tokens_per_s_per_gpu": F.output_rate_per_device(out_rate=out_tps, devices=self.gpus),
-            "input_tokens_per_s_per_gpu": F.input_rate_per_device(
-                batch=self.batch, prompt_len=self.plan.prompt_len, ttft=self.ttft, devices=self.gpus
+            "input_tokens_per_s_per_gpu": (
+                F.input_rate_per_device__continuous(
+                    batch=self.batch, prompt_len=self.plan.prompt_len, e2e=self.e2e, devices=self.gpus
+                )
+                if self.plan.schedule == "continuous"
+                else F.input_rate_per_device(
+                    batch=self.batch, prompt_len=self.plan.prompt_len, ttft=self.ttft, devices=self.gpus
+                )
             ),
             "memory_gib_per_gpu": self.memory["total"] / GIB,
             "max_batch": self.max_batch,
@@ -233,11 +239,13 @@ def workspace_prefill(ev: Evaluator, mbs: Any, P: int) -> PhaseCost:
     return _prefill(ev, b, P, timed=False)
 
 
-def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost) -> dict[str, Any]:
+def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost, kv_ctx: float | None = None) -> dict[str, Any]:
     """Per-device memory by component (bytes) at ``b_rep`` sequences per replica (a number, or an
-    array of them: one value per element, the plans of ``ev`` when it holds several)."""
+    array of them: one value per element, the plans of ``ev`` when it holds several), the KV cache at
+    the request's final context, or at ``kv_ctx`` (continuous batching: the mean context of the
+    requests in service)."""
     p = ev.plan
-    final = p.prompt_len + p.output_len
+    final = p.prompt_len + p.output_len if kv_ctx is None else kv_ctx
     ctx = 1 + p.output_len if ev.spec.is_encoder_decoder else final
     kv_phase = _decode(ev, b_rep, float(ctx), p.prompt_len, timed=False)
     ops = list(kv_phase.ops)
@@ -329,6 +337,8 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     batching, TensorRT-LLM gptSessionBenchmark). With an array the decode steps run on the first
     axis and the plans on the last; each plan's steps are then summed in the same order as alone."""
     p = ev.plan
+    if p.schedule == "continuous":
+        return serve_continuous(ev, b_rep)
     m = F.micro_batches(b_rep=b_rep, pp=p.pp)
     mbs = F.micro_batch(b_rep=b_rep, pp=p.pp)
     pre = _prefill(ev, mbs, p.prompt_len)
@@ -367,6 +377,109 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     }
 
 
+def _mixed_step(ev: Evaluator, c_dec: Any, rate: Any, ctx: float, P: int) -> PhaseCost:
+    """One step of continuous batching with its decode and prefill tokens batched together
+    (:func:`llmcost.inference.formulas.cb_step`): every layer's GEMMs, norms, MoE and collectives on
+    the ``C_dec·n_dec + r·n_in`` tokens of the step (the forward layer shapes at one token per row:
+    their GEMM rows are the tokens, whichever phase they come from), the decode attention of the
+    ``C_dec`` sequences at context ``ctx`` (with MLA's absorbed projections) and the prefill attention
+    of the ``r`` admitted prompts, each its own kernel, and the head on the step's logit rows."""
+    from dataclasses import replace
+
+    n_dec = _n_dec(ev)
+    tokens = c_dec * n_dec + rate * P
+    dense = ev.phase(_phase_groups(ev, "forward"), "io__decode__last", micro_batch=tokens, seq=1, ctx=1.0)
+    head = ev.phase([], "io__decode__last", micro_batch=c_dec * n_dec + rate, seq=1, ctx=1.0)
+    dec = _decode(ev, c_dec, ctx, P, n_dec=n_dec)
+    pre = _prefill(ev, rate, P)
+    live = np.asarray(c_dec) > 0
+    absorbed = ("q_absorb", "v_absorb")  # MLA decode only: the prefill path up-projects instead
+
+    def own(o: OpCost) -> OpCost:  # a decode-only operator: absent when nothing decodes
+        return o if bool(np.all(live)) else replace(o, time=np.where(live, o.time, 0.0))
+
+    ops = [o for o in dense.ops if o.group != "io" and o.kind != "attention" and o.name != "kv_b_proj"]
+    ops += [o for o in pre.ops if o.group != "io" and o.name == "kv_b_proj"]
+    ops += [own(o) for o in dec.ops if o.group != "io" and (o.kind == "attention" or o.name in absorbed)]
+    ops += [o for o in pre.ops if o.group != "io" and o.kind == "attention"]
+    ops += [o for o in head.ops if o.group == "io"]
+    return PhaseCost(ops, dec.kv_bytes, dense.weight_bytes)
+
+
+def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
+    """Continuous (in-flight) batching at a concurrency of ``b_rep`` requests per replica, in its
+    steady state (plan ``schedule: continuous``; :mod:`llmcost.inference.formulas`, continuous
+    batching): the ``C_dec`` requests in their decode phase decode at the mean context
+    ``n_in + n_out/2``; a share of the steps also carries prefill chunks of the requests being
+    admitted (:func:`_mixed_step`), the rest decode only. TPOT is a request's mean decode step over
+    the tokens it emits per step, TTFT the prefill-carrying steps of its own chunks. On the decode
+    pool of a disaggregated deployment nothing is prefilled. ``b_rep`` a number, or an array of them
+    (one per plan of ``ev``)."""
+    p = ev.plan
+    spec = p.speculative
+    P, out = p.prompt_len, p.output_len
+    kw = _continuous_counts(ev, b_rep)
+    c_dec = F.cb_decoding(**kw)
+    ctx = float(F.cb_context(prompt_len=P, output_len=out))
+    k = 0 if spec is None else spec.tokens
+    dev = draft_evaluator(ev)
+    draft = None if dev is None else _draft(dev, c_dec, ctx)
+    live = np.asarray(c_dec) > 0  # a prefill pool (one output token) decodes nothing
+    t_draft = 0.0 if draft is None else np.where(live, np.asarray(draft.time, dtype=float), 0.0)
+    dec = _decode(ev, c_dec, ctx, P, n_dec=_n_dec(ev))
+    t_dec = np.where(live, np.asarray(dec.time, dtype=float), 0.0)
+    seqs = F.cb_chunks_per_step(**kw) / np.maximum(kw["n_chunks"], 1.0)  # prompts prefilled per carrying step
+    mixed = _mixed_step(ev, c_dec, seqs, ctx, P) if kw["n_chunks"] else dec  # others' chunks, my decode
+    first = _mixed_step(ev, F.cb_others_decoding(**kw), seqs, ctx, P) if kw["n_chunks"] else dec  # my chunk
+    share = F.cb_prefill_share(**kw)
+    t_step = F.cb_step(
+        share=share, t_mixed=np.asarray(mixed.time, dtype=float), t_decode=t_dec, n_draft=k, t_draft=t_draft
+    )
+    ttft = F.cb_ttft(
+        n_chunks=kw["n_chunks"], t_mixed=np.asarray(first.time, dtype=float), n_draft=k, t_draft=t_draft
+    )
+    tpot = F.cb_tpot(t_cbstep=t_step, n_acc=kw["n_acc"])
+    return {
+        "ttft": ttft,
+        "tpot": tpot,
+        "e2e": F.cb_e2e(ttft=ttft, tpot=tpot, output_len=out),
+        "memory": continuous_memory(ev, b_rep),
+        "prefill": first,
+        "decode": dec,
+        "draft": draft,
+    }
+
+
+def _continuous_counts(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
+    """The arguments of the continuous-batching counts: concurrency, output length, tokens per step
+    and prefill chunks per request (0 on a disaggregated decode pool, which never prefills)."""
+    p = ev.plan
+    decode_pool = p.disaggregated and p.output_len > 1
+    chunks = (
+        0.0
+        if decode_pool
+        else float(F.cb_chunks(prompt_len=p.prompt_len, chunk=p.prefill_chunk or p.prompt_len))
+    )
+    return {
+        "conc": b_rep,
+        "output_len": p.output_len,
+        "n_acc": accepted_per_step(p.speculative),
+        "n_chunks": chunks,
+    }
+
+
+def continuous_memory(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
+    """Memory per device under continuous batching at ``b_rep`` requests per replica: the KV cache at
+    their mean context ``n_in + n_out/2`` (:func:`llmcost.inference.formulas.cb_context`), the
+    activation workspace of a prefill-carrying step's prompts (one chunk of each with ``prefill_chunk``)."""
+    p = ev.plan
+    kw = _continuous_counts(ev, b_rep)
+    seqs = F.cb_chunks_per_step(**kw) / np.maximum(kw["n_chunks"], 1.0)
+    pre = workspace_prefill(ev, seqs, p.prompt_len)
+    ctx = float(F.cb_context(prompt_len=p.prompt_len, output_len=p.output_len))
+    return device_memory(ev, b_rep, pre, kv_ctx=ctx)
+
+
 def _hop(ev: Evaluator, mbs: Any, seq: int, cp: int) -> Any:
     """Time of one pipeline send/recv of a micro-batch of ``mbs`` sequences of ``seq`` tokens over
     ``cp`` ranks (:func:`llmcost.inference.formulas.hop_bytes`); 0 with pp = 1 (no pipeline
@@ -386,6 +499,8 @@ def largest_batch(ev: Evaluator) -> int:
     usable = ev.hw.memory_usable
 
     def fits(b_rep: int) -> bool:
+        if p.schedule == "continuous":
+            return float(continuous_memory(ev, float(b_rep))["total"]) <= usable
         pre = workspace_prefill(ev, F.micro_batch(b_rep=b_rep, pp=p.pp), p.prompt_len)  # workspace
         return float(device_memory(ev, float(b_rep), pre)["total"]) <= usable
 
@@ -477,7 +592,7 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             "disaggregated: metrics are for this pool alone (KV transfer not costed)"
             + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
         )
-    notes += [n for n in (hw.assumed_note(), _speculation_note(p)) if n]
+    notes += [n for n in (hw.assumed_note(), _speculation_note(p), _schedule_note(p)) if n]
     if spec.moe is not None and p.ep > 1 and p.ep_imbalance is None:
         notes.append(
             f"expert parallelism: the busiest rank takes {EP_IMBALANCE_EPLB}x the mean routed tokens "
@@ -490,6 +605,17 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)"
         )
     return notes
+
+
+def _schedule_note(p: Plan) -> str:
+    """What continuous batching's figures assume, or ''."""
+    if p.schedule != "continuous":
+        return ""
+    return (
+        f"continuous batching: steady state at {p.batch} requests in service (no queue); the decoding "
+        "requests at the mean context prompt_len + output_len/2; prefill chunks ride in a share of the "
+        "steps with the decode tokens (GEMMs on their sum, weights read once)"
+    )
 
 
 def _speculation_note(p: Plan) -> str:

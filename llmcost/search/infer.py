@@ -56,6 +56,7 @@ class InferSpace:
     kv_cache: tuple[str | None, ...] = (None, "fp8")  # None: the plan default
     gpus_per_node: int | None = None
     speculative: I.Speculation | None = None  # shared by every plan (inference.plan.Speculation)
+    schedule: str = "static"  # shared by every plan (inference.plan.Plan.schedule)
 
 
 _INT_KEYS = ("gpus", "tp", "pp", "dp", "ep", "batch")
@@ -104,6 +105,8 @@ class Plans:
         plan = {k: out[k] for k in ("hardware", *PLAN_ORDER)}
         if self.space.speculative is not None:
             plan["speculative"] = speculation_dict(self.space.speculative)
+        if self.space.schedule != "static":
+            plan["schedule"] = self.space.schedule
         return plan
 
     def plan(self, rows: np.ndarray) -> I.Plan:
@@ -119,6 +122,7 @@ class Plans:
             output_len=self.space.output_len,
             gpus_per_node=self.space.gpus_per_node,
             speculative=self.space.speculative,
+            schedule=self.space.schedule,
         )
 
 
@@ -264,6 +268,7 @@ def _candidates(
         gpus_per_node=space.gpus_per_node,
         cp=cp,
         speculative=space.speculative,
+        schedule=space.schedule,
     )
     first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
     batch_rule = I.RULES[I.BATCH_RULE]
@@ -352,6 +357,7 @@ def _evaluate(
                 gpus_per_node=space.gpus_per_node,
                 cp=cp,
                 speculative=space.speculative,
+                schedule=space.schedule,
             ),
         )
         out = _metrics(ev)

@@ -25,7 +25,7 @@ TRAIN_KEYS = (
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
     *("gpus", "prompt_len", "output_len", "tp", "pp", "ep", "dp", "cp", "batch"),
-    *("weights", "activations", "kv_cache", "gpus_per_node", "speculative"),
+    *("weights", "activations", "kv_cache", "gpus_per_node", "speculative", "schedule"),
 )
 """The options of ``search infer`` that declare its space."""
 
@@ -216,7 +216,7 @@ def infer_space(k: Mapping[str, Any]) -> InferSpace:
     """The infer search space of options ``k`` (:data:`INFER_KEYS`): 1024 prompt and 256 output
     tokens, batches 1..1024, formats bf16 to fp4 unless given."""
     from llmcost import precision as Q
-    from llmcost.inference.plan import speculation_of
+    from llmcost.inference.plan import schedule_of, speculation_of
     from llmcost.search.infer import DEFAULT_BATCHES, DEFAULT_WEIGHTS, InferSpace
 
     def fmts(v: Any, what: str) -> Any:
@@ -237,4 +237,5 @@ def infer_space(k: Mapping[str, Any]) -> InferSpace:
         kv_cache=fmts(k.get("kv_cache"), "--kv-cache") or (None, "fp8"),
         gpus_per_node=k.get("gpus_per_node"),
         speculative=speculation_of(k.get("speculative")),
+        schedule=schedule_of(k.get("schedule")),
     )
