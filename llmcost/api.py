@@ -35,6 +35,7 @@ from llmcost.errors import UserError
 if TYPE_CHECKING:
     from llmcost.collectives.cost import CollectiveCost
     from llmcost.hardware import Hardware
+    from llmcost.inference.disagg import Deployment
     from llmcost.inference.serve import InferenceResult, Plan
     from llmcost.model.spec import ModelSpec
     from llmcost.search.common import SearchResult
@@ -517,6 +518,86 @@ def train(
     if p.sp and r.layout.tp == 1:
         r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
     return TrainReport(r, spec, hw, run_tokens, chosen)
+
+
+POOL_KEYS = (
+    "hw",
+    "tp",
+    "pp",
+    "dp",
+    "ep",
+    "cp",
+    "batch",
+    "weights",
+    "activations",
+    "kv_cache",
+    "gpus_per_node",
+    "schedule",
+    "prefill_chunk",
+)
+"""Keys of ``--prefill-pool`` / :func:`infer_disaggregated`'s ``prefill_pool``."""
+
+
+def prefill_pool_keys(text: str | Mapping[str, Any]) -> dict[str, Any]:
+    """``--prefill-pool tp=8,batch=4,hw=h100-sxm`` (or a mapping) as its keys (:data:`POOL_KEYS`);
+    numbers as ints."""
+    from llmcost.errors import did_you_mean
+
+    if isinstance(text, Mapping):
+        items = [(str(k), v) for k, v in text.items()]
+    else:
+        items = []
+        for part in str(text).split(","):
+            k, sep, v = part.partition("=")
+            if not sep or not k.strip() or not v.strip():
+                raise UserError(f"--prefill-pool: expected KEY=VALUE[,KEY=VALUE], got {text!r}")
+            v = v.strip()
+            items.append((k.strip(), int(v) if v.isdigit() else v))
+    out: dict[str, Any] = {}
+    for k, v in items:
+        if k not in POOL_KEYS:
+            raise UserError(
+                f"--prefill-pool: unknown key {k!r}: use {', '.join(POOL_KEYS)}{did_you_mean(k, POOL_KEYS)}"
+            )
+        if k in out:
+            raise UserError(f"--prefill-pool: {k!r} given twice")
+        out[k] = v
+    return out
+
+
+def infer_disaggregated(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware = "h100-sxm",
+    plan: Plan | Mapping[str, Any] | str | os.PathLike[str] | None = None,
+    *,
+    prefill_pool: str | Mapping[str, Any],
+    kv_nics: int = 1,
+    **plan_keys: Any,
+) -> Deployment:
+    """Cost a prefill / decode disaggregated deployment, as ``llmcost infer --prefill-pool``: ``plan``
+    (and ``plan_keys``) is the decode pool on ``hardware``; ``prefill_pool`` the prefill pool's keys
+    (:data:`POOL_KEYS`; the rest as the decode pool's, one prompt per replica unless ``batch``);
+    the prompt KV cache is written between them by RDMA over ``kv_nics`` NICs per prefill GPU
+    (:mod:`llmcost.inference.disagg`)."""
+    from dataclasses import replace
+
+    from llmcost import checks
+    from llmcost.inference.disagg import deploy
+
+    dec = infer_plan(plan, **plan_keys)
+    keys = prefill_pool_keys(prefill_pool)
+    pre_hw = _hardware(keys.pop("hw", hardware))
+    base = {k: v for k, v in _fields(dec).items() if k not in ("gpus", "gpus_per_node", "speculative")}
+    base.update(tp=1, pp=1, dp=1, ep=1, cp=1, batch=None, schedule="static", prefill_chunk=None)
+    base.update(keys)
+    if base["batch"] is None:
+        base["batch"] = base["dp"]
+    from llmcost.inference.serve import plan_from_dict
+
+    pre = plan_from_dict({k: v for k, v in base.items() if v is not None})
+    pre = replace(pre, output_len=1, disaggregated=True)
+    nics = checks.finite_int(kv_nics, "--kv-nics", 1)
+    return deploy(_model_arg(model), pre_hw, pre, _hardware(hardware), dec, nics)
 
 
 def infer(

@@ -49,6 +49,10 @@ def collective(
             help="NCCL protocol: auto (fastest per algorithm, as NCCL picks), ll, ll128 or simple.",
         ),
     ] = "auto",
+    nics: Annotated[
+        int,
+        typer.Option("--nics", help="With --algo rdma_write: NICs the write is striped over (default 1)."),
+    ] = 1,
     sweep: Annotated[
         str | None, typer.Option("--sweep", help="Size range LO:HI, powers of two, e.g. 1KiB:8GiB.")
     ] = None,
@@ -62,6 +66,9 @@ def collective(
     from llmcost.report import check_format
 
     check_format(fmt)
+    from llmcost import checks
+
+    nics = checks.finite_int(nics, "--nics", 1)
     op = C.normalize_op(op)
     hardware = _hw(hw, gpus_per_node)
     algos = None if C.normalize_algo(op, algo) == "auto" else [algo]
@@ -72,7 +79,7 @@ def collective(
     if crossover is not None:
         _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title, protocol)
         return
-    group = Group(hardware, op, gpus, gpus_per_node, algos, protocol)
+    group = Group(hardware, op, gpus, gpus_per_node, algos, protocol, nics)
     if sweep is not None:
         _sweep(group, sweep, fmt, title)
         return
@@ -88,6 +95,7 @@ class Group(NamedTuple):
     gpus_per_node: int | None
     algos: list[str] | None
     protocol: str
+    nics: int = 1
 
 
 def _sweep(group: Group, sweep: str, fmt: str, title: str) -> None:
@@ -98,10 +106,10 @@ def _sweep(group: Group, sweep: str, fmt: str, title: str) -> None:
     from llmcost.report import emit
     from llmcost.units import parse_range
 
-    hardware, op, gpus, gpus_per_node, algos, protocol = group
+    hardware, op, gpus, gpus_per_node, algos, protocol, nics = group
     lo, hi = parse_range(sweep, "bytes", what="--sweep")
     sizes = np.array(_sizes(lo, hi))
-    res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos, protocol)
+    res = C.costs(hardware, op, sizes, gpus, gpus_per_node, algos, protocol, nics)
     top = C.best(_auto_pool(hardware, op, res, algos))
     rows = [_sweep_row(i, s, top, res, sizes, fmt == "table") for i, s in enumerate(sizes)]
     emit(rows, fmt, title=title + " (sweep)")
@@ -137,9 +145,9 @@ def _at_size(group: Group, size: str, fmt: str, title: str) -> None:
     from llmcost.report import emit
     from llmcost.units import fmt_bytes, parse
 
-    hardware, op, gpus, gpus_per_node, algos, protocol = group
+    hardware, op, gpus, gpus_per_node, algos, protocol, nics = group
     nbytes = parse(size, "bytes", what="--size", allow_bare=True)
-    res = C.costs(hardware, op, nbytes, gpus, gpus_per_node, algos, protocol)
+    res = C.costs(hardware, op, nbytes, gpus, gpus_per_node, algos, protocol, nics)
     fastest = C.best(res).algo
     picked = C.best(_auto_pool(hardware, op, res, algos)).algo
     rows = [

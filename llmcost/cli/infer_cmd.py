@@ -74,6 +74,18 @@ def infer(
             " concurrency of --batch requests, steady state).",
         ),
     ] = None,
+    prefill_pool: Annotated[
+        str | None,
+        typer.Option(
+            "--prefill-pool",
+            help="Disaggregate: the plan above is the decode pool and this one, KEY=VALUE[,...] (hw, tp, pp,"
+            " dp, ep, cp, batch, weights, activations, kv_cache, gpus_per_node, schedule, prefill_chunk),"
+            " the prefill pool; the prompt KV cache is written between them by RDMA.",
+        ),
+    ] = None,
+    kv_nics: Annotated[
+        int, typer.Option("--kv-nics", help="With --prefill-pool: NICs each prefill GPU writes its KV over.")
+    ] = 1,
     gpus_per_node: GpusPerNodeOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")
@@ -113,6 +125,13 @@ def infer(
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }
+    if prefill_pool is not None:
+        dep = api.infer_disaggregated(
+            model, hw, plan_file, prefill_pool=prefill_pool, kv_nics=kv_nics, **given
+        )
+        table, machine, title = V.deployment_views(model, dep, fmt)
+        emit_result(fmt, table, machine, title=title, notes=V.deployment_notes(dep))
+        return
     rep = api.infer(model, hw, plan_file, **given)
     r, hardware, plan = rep.result, rep.hardware, rep.result.plan
     if breakdown:

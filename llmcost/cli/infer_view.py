@@ -156,3 +156,59 @@ def explain(model: str, hw: Any, plan: Any, r: Any) -> Explanation:
             vals["window"] = G.window_value(g.window)
             _explain_group(ex, phase, g, vals)
     return ex
+
+
+# ------------------------------------------------------------------------------ disaggregation
+def deployment_views(model: str, dep: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
+    """(table data, machine data, title) of a disaggregated deployment
+    (:class:`llmcost.inference.disagg.Deployment`)."""
+    from llmcost.units import fmt_time
+
+    m = dep.metrics()
+    p, d = dep.prefill, dep.decode
+
+    def pool(r: Any, hw: Any) -> str:
+        q = r.plan
+        return (
+            f"{r.gpus} x {hw.id} (tp {q.tp}, pp {q.pp}, dp {q.dp}, ep {q.ep}, cp {q.cp}), batch {r.batch}, "
+            f"{'/'.join(r.formats)}"
+        )
+
+    table: dict[str, Any] = {
+        "prefill pool": pool(p, dep.prefill_hw),
+        "decode pool": pool(d, dep.decode_hw),
+        "TTFT (prefill + KV write)": f"{fmt_time(m['ttft_s'])} ({fmt_time(p.ttft)} + {fmt_time(m['kv_transfer_s'])})",
+        "TPOT": fmt_time(m["tpot_s"]),
+        "end-to-end latency": fmt_time(m["e2e_latency_s"]),
+        "KV write per prefill GPU and batch": f"{m['kv_transfer_bytes_per_gpu'] / 1e6:.4g} MB over {dep.nics} NIC(s)",
+        "requests/s: prefill pool, decode pool": f"{m['prefill_requests_per_s']:.4g}, {m['decode_requests_per_s']:.4g} "
+        f"(bound by the {m['bound_by']})",
+        "output tokens/s": m["output_tokens_per_s"],
+        "output tokens/s per GPU": m["output_tokens_per_s_per_gpu"],
+        "GPUs": m["gpus"],
+        "USD per 1M output tokens": m["usd_per_million_output_tokens"],
+        "memory GiB per GPU (prefill, decode)": f"{p.memory['total'] / GIB:.1f}, {d.memory['total'] / GIB:.1f}",
+    }
+    title = (
+        f"{model} disaggregated, {d.plan.prompt_len} in / {d.plan.output_len} out: "
+        f"{p.gpus} prefill + {d.gpus} decode GPUs"
+    )
+    machine = {
+        **m,
+        "prefill": {**p.metrics(), "gpus": p.gpus, "batch": p.batch, "hardware": dep.prefill_hw.id},
+        "decode": {**d.metrics(), "gpus": d.gpus, "batch": d.batch, "hardware": dep.decode_hw.id},
+    }
+    return table, machine if fmt != "csv" else [m], title
+
+
+def deployment_notes(dep: Any) -> list[str]:
+    """The notes of both pools (once each) and what the composition assumes."""
+    notes = [
+        "disaggregated: each prefill GPU writes its shard of the batch's prompt KV cache to the decode pool by "
+        "RDMA (rdma_write), overlapping the next batch's prefill but not the first token; the slower pool sets "
+        "the request rate; queueing is not modelled"
+    ]
+    for n in dep.prefill.notes + dep.decode.notes:
+        if n not in notes and not n.startswith("disaggregated:"):
+            notes.append(n)
+    return notes

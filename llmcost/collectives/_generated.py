@@ -733,6 +733,42 @@ def send_recv__direct__torus_switch_switch(S, W_2, alpha_2, eta_2, q_2, t_0):
     return S/numpy.minimum(W_2*eta_2, q_2/alpha_2) + 2*alpha_2 + t_0
 
 
+def send_recv__rdma_write__switch(S, W_0, alpha_0, eta_0, n_nic, t_0):
+    return S/(W_0*eta_0*n_nic) + 2*alpha_0 + t_0
+
+
+def send_recv__rdma_write__mesh(S, W_0, alpha_0, d_0, eta_0, n_nic, t_0, w_0):
+    return S/(eta_0*n_nic*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0 + t_0
+
+
+def send_recv__rdma_write__torus(S, W_0, alpha_0, eta_0, m_0, n_nic, t_0, w_0):
+    return S/(eta_0*n_nic*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0 + t_0
+
+
+def send_recv__rdma_write__switch_switch(S, W_1, alpha_1, eta_1, n_nic, t_0):
+    return S/(W_1*eta_1*n_nic) + 2*alpha_1 + t_0
+
+
+def send_recv__rdma_write__mesh_switch(S, W_1, alpha_1, eta_1, n_nic, t_0):
+    return S/(W_1*eta_1*n_nic) + 2*alpha_1 + t_0
+
+
+def send_recv__rdma_write__torus_switch(S, W_1, alpha_1, eta_1, n_nic, t_0):
+    return S/(W_1*eta_1*n_nic) + 2*alpha_1 + t_0
+
+
+def send_recv__rdma_write__switch_switch_switch(S, W_2, alpha_2, eta_2, n_nic, t_0):
+    return S/(W_2*eta_2*n_nic) + 2*alpha_2 + t_0
+
+
+def send_recv__rdma_write__mesh_switch_switch(S, W_2, alpha_2, eta_2, n_nic, t_0):
+    return S/(W_2*eta_2*n_nic) + 2*alpha_2 + t_0
+
+
+def send_recv__rdma_write__torus_switch_switch(S, W_2, alpha_2, eta_2, n_nic, t_0):
+    return S/(W_2*eta_2*n_nic) + 2*alpha_2 + t_0
+
+
 FUNCTIONS = {
     'all_reduce__ring__switch': (all_reduce__ring__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0'), '633f922b11d852c4'),
     'all_reduce__ring__mesh': (all_reduce__ring__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0', 'w_0'), '0dd5be488e9f426f'),
@@ -915,4 +951,13 @@ FUNCTIONS = {
     'send_recv__direct__switch_switch_switch': (send_recv__direct__switch_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'q_2', 't_0'), '30db4efce948e87c'),
     'send_recv__direct__mesh_switch_switch': (send_recv__direct__mesh_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'q_2', 't_0'), '30db4efce948e87c'),
     'send_recv__direct__torus_switch_switch': (send_recv__direct__torus_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'q_2', 't_0'), '30db4efce948e87c'),
+    'send_recv__rdma_write__switch': (send_recv__rdma_write__switch, ('S', 'W_0', 'alpha_0', 'eta_0', 'n_nic', 't_0'), '8ee47ff34b1ba2c4'),
+    'send_recv__rdma_write__mesh': (send_recv__rdma_write__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'n_nic', 't_0', 'w_0'), '15f4875b6f08cac8'),
+    'send_recv__rdma_write__torus': (send_recv__rdma_write__torus, ('S', 'W_0', 'alpha_0', 'eta_0', 'm_0', 'n_nic', 't_0', 'w_0'), '2fff2b9b7d5d697f'),
+    'send_recv__rdma_write__switch_switch': (send_recv__rdma_write__switch_switch, ('S', 'W_1', 'alpha_1', 'eta_1', 'n_nic', 't_0'), 'fd7af424c855a817'),
+    'send_recv__rdma_write__mesh_switch': (send_recv__rdma_write__mesh_switch, ('S', 'W_1', 'alpha_1', 'eta_1', 'n_nic', 't_0'), 'fd7af424c855a817'),
+    'send_recv__rdma_write__torus_switch': (send_recv__rdma_write__torus_switch, ('S', 'W_1', 'alpha_1', 'eta_1', 'n_nic', 't_0'), 'fd7af424c855a817'),
+    'send_recv__rdma_write__switch_switch_switch': (send_recv__rdma_write__switch_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'n_nic', 't_0'), '3212e02ce30ff610'),
+    'send_recv__rdma_write__mesh_switch_switch': (send_recv__rdma_write__mesh_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'n_nic', 't_0'), '3212e02ce30ff610'),
+    'send_recv__rdma_write__torus_switch_switch': (send_recv__rdma_write__torus_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'n_nic', 't_0'), '3212e02ce30ff610'),
 }

@@ -113,9 +113,12 @@ ALGO_ALIASES = {
     "deepep_ll": "deepep_low_latency",
     "deepep": "deepep_low_latency",
     "low_latency": "deepep_low_latency",
+    "rdma": "rdma_write",
+    "rdma-write": "rdma_write",
 }
-LIBRARY_ALGORITHMS = ("deepep_low_latency",)
-"""Algorithms of a library other than NCCL (DeepEP, on NVIDIA GPUs): chosen by name, never by ``auto``."""
+LIBRARY_ALGORITHMS = ("deepep_low_latency", "rdma_write")
+"""Algorithms of a library other than NCCL (DeepEP on NVIDIA GPUs; a KV-cache transfer engine's RDMA
+write): chosen by name, never by ``auto``."""
 
 PROTOCOLS = ("ll", "ll128", "simple")
 PROTO_ALIASES = {"ll128": "ll128", "ll-128": "ll128", "ll_128": "ll128", "ll": "ll", "simple": "simple"}
@@ -403,6 +406,7 @@ def _catalog_values(hw: Hardware, levels: Sequence[Level], size: Any, nccl: bool
         "kappa_inr": kappa_inr(hw),
         "kappa_p": 1.0,
         "B_p": math.inf,
+        "n_nic": 1.0,
     }
     for k, lv in enumerate(levels):
         t = lv.tier
@@ -463,6 +467,7 @@ def values(
     algo: str = "ring",
     protocol: str = "simple",
     op: str = "all_reduce",
+    nics: int = 1,
 ) -> dict[str, Any]:
     """Numeric value of every symbol of the collective expressions for this placement, for ``algo``
     run with ``protocol`` (latencies and protocol bandwidth from :data:`NCCL` on an NCCL platform)."""
@@ -473,6 +478,9 @@ def values(
         raise PlanError(f"{op}/{algo} does not run the {protocol} protocol on {hw.id}")
     if algo == "deepep_low_latency":
         out["t_0"] = 2 * T_KERNEL  # its send and receive kernels (formulas.deepep_low_latency)
+    if algo == "rdma_write":
+        out["t_0"] = 0.0  # work requests posted by the host, no kernel (formulas.rdma_write)
+        out["n_nic"] = float(nics)
     if fam is None or not nccl or any(lv.link is None for lv in levels):
         return out
     _nccl_latencies(out, levels, fam, op, protocol)
@@ -585,6 +593,7 @@ def costs(
     gpus_per_node: int | None = None,
     algos: Sequence[str] | None = None,
     protocol: str = "auto",
+    nics: int = 1,
 ) -> list[CollectiveCost]:
     """Cost of each algorithm (default: every available one) for ``op`` of ``size`` bytes, each with
     its fastest protocol (``protocol='auto'``) or the protocol named; with the protocol named and no
@@ -600,6 +609,13 @@ def costs(
             "PAT runs with one GPU per node (NCCL 2.23); use gpus_per_node 1 or another algorithm"
         )
     for a in chosen:
+        if a == "rdma_write":
+            if not any(lv.network for lv in levels):
+                raise PlanError(
+                    "rdma_write crosses the scale-out network: place the two ranks on different nodes "
+                    "(gpus_per_node 1)"
+                )
+            continue
         if a in LIBRARY_ALGORITHMS:
             if not hw.vendor.strip().lower().startswith("nvidia"):
                 raise PlanError(
@@ -632,7 +648,7 @@ def costs(
     for a in chosen:
         protos = protocols(hw, op, a, levels) if protocol == "auto" else (protocol,)
         sh = shape(op, a, levels)
-        times = [evaluate(sh, values(hw, levels, sz, a, pr, op)) for pr in protos]
+        times = [evaluate(sh, values(hw, levels, sz, a, pr, op, nics)) for pr in protos]
         out.append(_fastest(op, a, gpus, sz, times, protos, levels))
     return out
 
@@ -660,9 +676,11 @@ def collective(
     gpus_per_node: int | None = None,
     algo: str = "auto",
     protocol: str = "auto",
+    nics: int = 1,
 ) -> CollectiveCost:
     """Cost of ``op`` with ``algo`` and ``protocol`` ('auto' = the fastest algorithm and protocol
-    for the size among :func:`auto_algorithms`, as NCCL's ncclTopoGetAlgoTime picks them)."""
+    for the size among :func:`auto_algorithms`, as NCCL's ncclTopoGetAlgoTime picks them); ``nics``:
+    the NICs an ``rdma_write`` is striped over."""
     op = normalize_op(op)
     algo = normalize_algo(op, algo)
     if algo == "auto":
@@ -672,4 +690,4 @@ def collective(
         if prot != "auto":  # auto drops the algorithms that cannot run a named protocol
             algos = [a for a in algos if prot in protocols(hw, op, a, levels)] or algos
         return best(costs(hw, op, size, gpus, gpus_per_node, algos, protocol))
-    return costs(hw, op, size, gpus, gpus_per_node, [algo], protocol)[0]
+    return costs(hw, op, size, gpus, gpus_per_node, [algo], protocol, nics)[0]

@@ -72,6 +72,12 @@ KAPPA_P = define(
     "protocol bus-bandwidth factor relative to Simple (NCCL tuning.cc: ring LL 0.5, LL128 0.92; tree LL 1/3.8)",
     latex=r"\kappa_p",
 )
+N_NIC = define(
+    "n_nic",
+    "1",
+    "NICs an RDMA write is striped over (rdma_write; Mooncake Transfer Engine multi-NIC pooling)",
+    latex="n_{nic}",
+)
 B_P = define(
     "B_p",
     "B/s",
@@ -337,6 +343,20 @@ def deepep_low_latency(op: str, L: list[_Lv]) -> sp.Expr:
     return t0 + 2 * L[-1].alpha + sp.Max(*terms)
 
 
+def rdma_write(op: str, L: list[_Lv]) -> sp.Expr:
+    """One-sided RDMA write of a buffer into another rank's memory, as KV-cache transfer engines run
+    it (Mooncake Transfer Engine, NIXL; GPUDirect RDMA): the outer level's line rate summed over the
+    ``n_nic`` NICs the transfer is striped over (Mooncake slices a request above 16 KB across every
+    NIC of its topology-aware path, kvcache-ai/Mooncake doc/en/transfer-engine.md), no NCCL chunk
+    pipeline and no rendezvous; a write and its completion notice, ``2α``:
+    ``2α + S / (n_nic·η·W)`` [derived]."""
+    if op != "send_recv":
+        raise KeyError(op)
+    S, t0 = sym("S"), sym("t_0")
+    out = L[-1]
+    return t0 + 2 * out.alpha + S / (sym("n_nic") * bandwidth(out, "multi"))
+
+
 _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
     "ring": ring,
     "tree": tree,
@@ -347,6 +367,7 @@ _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
     "direct": direct,
     "pairwise": pairwise,
     "deepep_low_latency": deepep_low_latency,
+    "rdma_write": rdma_write,
 }
 
 

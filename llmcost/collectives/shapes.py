@@ -15,7 +15,7 @@ ALGORITHMS: dict[str, tuple[str, ...]] = {
     "all_gather": ("ring", "recursive_doubling", "hierarchical"),
     "broadcast": ("ring", "tree"),
     "all_to_all": ("direct", "pairwise", "hierarchical", "deepep_low_latency"),
-    "send_recv": ("direct",),
+    "send_recv": ("direct", "rdma_write"),
 }
 TOPOLOGY_KINDS = ("switch", "mesh", "torus")
 

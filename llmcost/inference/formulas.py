@@ -85,6 +85,9 @@ define(
     "one mixed step: decode and admitted prefill tokens through every layer together",
     latex=r"T_{mix}",
 )
+define("input_rate", "token/s", "prompt tokens per second of a prefill pool", latex=r"R_{in}")
+define("t_kv", "s", "RDMA write of one prefill batch's KV cache shard per GPU", latex=r"T_{kv}")
+define("ttft_prefill", "s", "the prefill pool's time to first token", latex=r"TTFT_p")
 define("ttft", "s", "time to first token", latex="TTFT")
 define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
 define("e2e", "s", "end-to-end latency of the request", latex="E2E")
@@ -267,6 +270,28 @@ def input_rate_continuous() -> sp.Expr:
     return Ordered(S("batch") * S("prompt_len") / S("e2e")) / S("devices")
 
 
+# ------------------------------------------------------------------------------ disaggregation
+def disagg_prefill_rate() -> sp.Expr:
+    """Requests per second a disaggregated prefill pool sustains: ``min(R_in / n_in, B / T_kv)`` —
+    its prompt tokens per second over the prompt length, or, when the KV write of a batch (every
+    GPU its shard over its own NIC, overlapping the next batch's prefill) takes longer, a batch per
+    transfer (DistServe, Zhong et al. 2024 §3; Mooncake, Qin et al. 2024 §5) [derived]."""
+    return sp.Min(S("input_rate") / S("prompt_len"), S("batch") / S("t_kv"))
+
+
+def disagg_decode_rate() -> sp.Expr:
+    """Requests per second a disaggregated decode pool sustains: its output tokens per second over
+    the ``n_out − 1`` tokens it generates per request (the first comes from the prefill pool) [derived]."""
+    return S("out_rate") / (S("output_len") - 1)
+
+
+def disagg_ttft() -> sp.Expr:
+    """Time to first token of a disaggregated deployment: the prefill pool's TTFT plus the write of
+    the batch's KV cache to the decode pool, ``TTFT_p + T_kv`` (not overlapped with the request's own
+    prefill; layer-wise streaming as Mooncake's would hide part of it) [derived]."""
+    return S("ttft_prefill") + S("t_kv")
+
+
 # ------------------------------------------------------------------------------ memory
 def memory_weights() -> sp.Expr:
     """Weight bytes per device: ``W_L/p + W_io + W_norm + W_dr`` — the layers split over p stages;
@@ -356,6 +381,9 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "cb_ttft": cb_ttft,
     "cb_e2e": cb_e2e,
     "input_rate_per_device__continuous": input_rate_continuous,
+    "disagg__prefill_rate": disagg_prefill_rate,
+    "disagg__decode_rate": disagg_decode_rate,
+    "disagg__ttft": disagg_ttft,
     "e2e": e2e,
     "memory__weights": memory_weights,
     "memory__kv_cache": memory_kv_cache,

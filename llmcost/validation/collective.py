@@ -35,7 +35,8 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     gpn = spec.get("gpus_per_node", cluster.get("gpus_per_node"))
     if gpn is not None:
         gpn = checks.finite_int(gpn, f"case {case['id']}: gpus_per_node")
-    r = collective(hw, op, size, gpus, gpn, str(spec.get("algorithm") or "auto"))
+    nics = checks.finite_int(spec.get("nics", 1), f"case {case['id']}: collective.nics")
+    r = collective(hw, op, size, gpus, gpn, str(spec.get("algorithm") or "auto"), nics=nics)
     value = {"time_s": float(r.time), "busbw_gbps": float(r.busbw) / 1e9, "algbw_gbps": float(r.algbw) / 1e9}[
         name
     ]

@@ -1,0 +1,106 @@
+"""Prefill / decode disaggregation (``infer --prefill-pool``) and the RDMA write it ships the KV
+cache with (``collective send_recv --algo rdma_write``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from llmcost import api
+from llmcost.catalog import get_hardware
+from llmcost.collectives.cost import collective
+from llmcost.errors import PlanError, UserError
+
+H100 = get_hardware("h100-sxm")
+
+
+def test_rdma_write_is_line_rate_over_the_nics() -> None:
+    """2α + S/(n·η·W): 4 NICs four times the bandwidth of one; never picked by auto; needs the network."""
+    one = collective(H100, "send_recv", 40e9, 2, 1, algo="rdma_write")
+    four = collective(H100, "send_recv", 40e9, 2, 1, algo="rdma_write", nics=4)
+    tier = H100.fabric[-1]
+    assert one.algbw == pytest.approx(tier.bandwidth * tier.efficiency, rel=1e-3)
+    assert four.algbw == pytest.approx(4 * one.algbw, rel=1e-3)
+    assert collective(H100, "send_recv", 40e9, 2, 1).algo == "direct"
+    with pytest.raises(PlanError, match="different nodes"):
+        collective(H100, "send_recv", 1e6, 2, 8, algo="rdma_write")
+
+
+def run(**kw):  # noqa: ANN003, ANN201
+    base = {"tp": 8, "gpus": 8, "batch": 64, "prompt_len": 4096, "output_len": 512}
+    pool = kw.pop("prefill_pool", "tp=8,batch=2")
+    return api.infer_disaggregated("llama-3.1-70b", "h100-sxm", {**base, **kw}, prefill_pool=pool)
+
+
+def test_deployment_composes_the_pools() -> None:
+    """TTFT = prefill TTFT + KV write; TPOT the decode pool's; the slower pool sets the rate."""
+    dep = run()
+    m = dep.metrics()
+    assert m["ttft_s"] == pytest.approx(dep.prefill.ttft + dep.kv_time)
+    assert m["tpot_s"] == dep.decode.tpot
+    assert m["requests_per_s"] == min(m["prefill_requests_per_s"], m["decode_requests_per_s"])
+    assert m["output_tokens_per_s"] == pytest.approx(m["requests_per_s"] * 512)
+    assert m["gpus"] == 16 and dep.prefill.plan.output_len == 1 and dep.decode.plan.disaggregated
+    # the prompt KV of a batch of 2 at 4096 tokens, 1/8 of it per GPU (8 KV heads over tp 8)
+    kv_per_token = 80 * 2 * 8 * 128 * 2  # layers x (K, V) x KV heads x head dim x bf16 bytes
+    assert m["kv_transfer_bytes_per_gpu"] == pytest.approx(2 * 4096 * kv_per_token / 8)
+
+
+def test_more_prefill_replicas_lift_a_prefill_bound_deployment() -> None:
+    small = run(prefill_pool="tp=8,batch=1")
+    big = run(prefill_pool="tp=4,dp=4,batch=4")
+    assert small.metrics()["bound_by"] == "prefill pool"
+    assert big.metrics()["requests_per_s"] > small.metrics()["requests_per_s"]
+
+
+def test_more_nics_shorten_the_transfer() -> None:
+    a = api.infer_disaggregated("llama-3.1-70b", "h100-sxm", {"tp": 8, "batch": 8}, prefill_pool="tp=8")
+    b = api.infer_disaggregated(
+        "llama-3.1-70b", "h100-sxm", {"tp": 8, "batch": 8}, prefill_pool="tp=8", kv_nics=4
+    )
+    assert b.kv_time < a.kv_time
+
+
+def test_heterogeneous_pools() -> None:
+    dep = run(prefill_pool="hw=b200,tp=4,weights=fp8")
+    assert dep.prefill_hw.id == "b200" and dep.decode_hw.id == "h100-sxm"
+    assert dep.prefill.formats[0] == "fp8" and dep.decode.formats[0] == "bf16"
+
+
+@pytest.mark.parametrize(
+    ("pool", "words"),
+    [
+        ("tpp=8", "did you mean 'tp'"),
+        ("tp8", "KEY=VALUE"),
+        ("tp=8,tp=4", "given twice"),
+        ("hw=h1000", "h1000"),
+    ],
+)
+def test_bad_pool_is_one_clear_error(pool: str, words: str) -> None:
+    with pytest.raises(UserError, match=words):
+        run(prefill_pool=pool)
+
+
+def test_cli(cli) -> None:  # noqa: ANN001
+    ok = cli("infer", "llama-3.1-8b", "--batch", "16", "--prefill-pool", "tp=1,batch=2", "-f", "json")
+    assert ok.code == 0, ok.err
+    d = json.loads(ok.out)
+    assert {"prefill", "decode", "kv_transfer_s", "bound_by"} <= set(d)
+    t = cli("infer", "llama-3.1-8b", "--prefill-pool", "tp=1", "--kv-nics", "2")
+    assert t.code == 0 and "KV write" in t.out
+    bad = cli("infer", "llama-3.1-8b", "--prefill-pool", "tq=1")
+    assert bad.code == 2 and len(bad.err.strip().splitlines()) == 1
+    col = cli(
+        "collective",
+        "send_recv",
+        "--gpus",
+        "2",
+        "--gpus-per-node",
+        "1",
+        "--algo",
+        "rdma_write",
+        "--nics",
+        "4",
+    )
+    assert col.code == 0 and "rdma_write" in col.out
