@@ -122,3 +122,39 @@ def test_cli_schedule(cli) -> None:  # noqa: ANN001
     assert ok.code == 0 and "continuous batching" in ok.out + ok.err
     bad = cli("infer", "llama-3.1-8b", "--schedule", "dynamic")
     assert bad.code == 2 and len(bad.err.strip().splitlines()) == 1
+
+
+def test_one_output_token_and_short_outputs_stay_finite() -> None:
+    """One output token: nothing decodes, TPOT is the step the batch would decode in (as static);
+    a speculative step cannot emit more tokens than the request has left."""
+    for b in (1, 4):
+        r = run(batch=b, output_len=1)
+        s = run(batch=b, output_len=1, schedule="static")
+        assert r.tpot > 0 and r.metrics()["output_tokens_per_s_per_user"] > 0
+        assert r.tpot == pytest.approx(s.tpot, rel=0.05)
+    spec = {"method": "eagle", "tokens": 3, "acceptance_rate": 1.0}
+    c = run(batch=1, output_len=2, speculative=spec)
+    assert c.e2e >= c.ttft + c.tpot * 0.999 and c.tpot >= run(batch=1, output_len=2).tpot * 0.99
+
+
+def test_refused_combinations() -> None:
+    with pytest.raises(PlanError, match="decoder-only"):
+        I.cost("flan-t5-xxl", H100, I.plan_from_dict({"batch": 4, "schedule": "continuous"}))
+    with pytest.raises(PlanError, match="context parallelism"):
+        run(cp=2, tp=2)
+    with pytest.raises(UserError, match="prompt lookup"):
+        run(speculative={"method": "ngram", "tokens": 2, "acceptance_rate": 0.5, "weights": "bf16"})
+
+
+def test_mixed_step_tends_to_the_decode_step() -> None:
+    """A prefill chunk of a few tokens beside many decodes costs about the decode step (the decode
+    rows priced as a decode step prices them, evaluator._blend), for MoE and MLA models too."""
+    from llmcost.inference.serve import Evaluator, _decode, _mixed_step
+
+    for model, kw in (("llama-3.1-70b", {"tp": 4}), ("deepseek-v3", {"tp": 8, "weights": "fp8"})):
+        ev = Evaluator(
+            I.spec_of(model), H100, I.plan_from_dict({**kw, "batch": 64, "schedule": "continuous"})
+        )
+        dec = float(_decode(ev, 64.0, 1500.0, 1024).time)
+        mix = float(_mixed_step(ev, 64.0, 1e-4, 1500.0, 1024).time)
+        assert mix == pytest.approx(dec, rel=0.15), model

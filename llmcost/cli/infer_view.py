@@ -119,18 +119,35 @@ def explain(model: str, hw: Any, plan: Any, r: Any) -> Explanation:
     function that builds it."""
     from llmcost.cli.formula_index import location
     from llmcost.graph import ops as G
+    from llmcost.inference import formulas as IF
     from llmcost.inference import serve as I
     from llmcost.inference.plan import per_replica
     from llmcost.kernels import roofline
 
     ev = I.Evaluator(I.spec_of(model), hw, plan)
     ex = Explanation()
-    ex.add(
-        "TTFT = (m + p - 1)/p * T_prefill + (p - 1) * T_p2p;  TPOT = mean over decode steps of T_decode(ctx) "
-        "+ (p - 1) * T_p2p;  T_phase = sum_groups count * sum_ops T_op",
-        "TTFT, TPOT",
-        location(I.serve),
-    )
+    if plan.schedule == "continuous":
+        ex.add(
+            f"continuous batching: T_step = {IF.cb_step()};  TPOT = {IF.cb_tpot()};  TTFT = {IF.cb_ttft()};  "
+            f"share f = {IF.cb_prefill_share()}",
+            "TTFT, TPOT",
+            location(I.serve_continuous),
+        )
+    else:
+        ex.add(
+            "TTFT = (m + p - 1)/p * T_prefill + (p - 1) * T_p2p;  TPOT = mean over decode steps of T_decode(ctx) "
+            "+ (p - 1) * T_p2p;  T_phase = sum_groups count * sum_ops T_op",
+            "TTFT, TPOT",
+            location(I.serve),
+        )
+    if plan.speculative is not None:
+        ex.add(
+            f"speculative {plan.speculative.method}: T_step = {IF.decode_step()} with T_decode verifying "
+            f"k + 1 = {plan.speculative.tokens + 1} tokens per sequence (n_dec), tokens per step "
+            f"{IF.accepted_tokens()}; the decode operators below are shown at n_dec = 1",
+            "speculative",
+            location(I.draft_evaluator),
+        )
     ex.add(
         f"T_op = {roofline.expression()}  (per operator; collectives: llmcost collective)",
         "T_op",

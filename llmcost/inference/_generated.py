@@ -54,14 +54,14 @@ def cb_chunks(chunk, prompt_len):
     return numpy.ceil(prompt_len/chunk)
 
 
-def cb_decoding(conc, n_acc, n_chunks, output_len):
-    """Requests in their decode phase in a step at concurrency C: ``C·((n_out − 1)/n̄_acc) / S``"""
-    return conc*(output_len - 1)/(n_acc*(n_chunks + (output_len - 1)/n_acc))
-
-
 def cb_others_decoding(conc, n_acc, n_chunks, output_len):
     """Other requests decoding in the steps that prefill one request's chunks: ``C_dec·(C − 1)/C``"""
     return (conc - 1)*(output_len - 1)/(n_acc*(n_chunks + (output_len - 1)/n_acc))
+
+
+def cb_seen_decoding(conc, n_acc, n_chunks, output_len):
+    """Sequences in the decode step a decoding request sees: itself and the others decoding,"""
+    return 1 + (conc - 1)*(output_len - 1)/(n_acc*(n_chunks + (output_len - 1)/n_acc))
 
 
 def cb_chunks_per_step(conc, n_acc, n_chunks, output_len):
@@ -189,8 +189,8 @@ FUNCTIONS = {
     'decode_time': (decode_time, ('n_acc', 'n_steps', 't_iters'), '24cacf223ae7fdae'),
     'tpot': (tpot, ('n_steps', 't_steps'), '064a6800e2575d28'),
     'cb_chunks': (cb_chunks, ('chunk', 'prompt_len'), 'b5dfb7b37aec70ca'),
-    'cb_decoding': (cb_decoding, ('conc', 'n_acc', 'n_chunks', 'output_len'), '4c7b2ed71e0fc462'),
     'cb_others_decoding': (cb_others_decoding, ('conc', 'n_acc', 'n_chunks', 'output_len'), '8de430580c045b2a'),
+    'cb_seen_decoding': (cb_seen_decoding, ('conc', 'n_acc', 'n_chunks', 'output_len'), '2e72d5997509d5c2'),
     'cb_chunks_per_step': (cb_chunks_per_step, ('conc', 'n_acc', 'n_chunks', 'output_len'), 'adee0e92ec4879da'),
     'cb_prefill_share': (cb_prefill_share, ('conc', 'n_acc', 'n_chunks', 'output_len'), '133213b9e03631ca'),
     'cb_context': (cb_context, ('output_len', 'prompt_len'), '668bfad38c9ccb07'),

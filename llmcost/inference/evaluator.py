@@ -414,13 +414,13 @@ class Evaluator:
             math = self.by_op[meta[0]][1].math[0] if meta[0] in self.by_op else self.math[0]
             d = dims[4 * i : 4 * i + 4]
             if np.ndim(math) == 0:
-                out[i] = shape_efficiency(*d, gemm_at(self.hw, str(math)))
+                out[i] = _blend(shape_efficiency(*d, gemm_at(self.hw, str(math))), v.get("shape_share"))
                 continue
             names = np.asarray(math, dtype=object)  # one GEMM precision per plan (last axis)
             eff: Any = 0.0
             for name in dict.fromkeys(names.tolist()):
                 eff = np.where(names == name, shape_efficiency(*d, gemm_at(self.hw, str(name))), eff)
-            out[i] = eff
+            out[i] = _blend(eff, v.get("shape_share"))
         return out
 
     def _compute_op(
@@ -485,6 +485,16 @@ class Evaluator:
             name=f"cp_ring_{variant}", flops=0.0, hbm_bytes=0.0, weight_bytes=0.0
         )
         return _op_cost(entry, ring_op, time=time, roof="network", comm="send_recv", variant=variant)
+
+
+def _blend(eff: Any, share: Any) -> Any:
+    """A mixed step's GEMM efficiency: the prompt tokens' share of the rows at the shape efficiency,
+    the decode tokens' at the sustained rate as a decode step prices them (their FLOPs add:
+    ``1 / (s/η + (1 − s))``), so the step tends to the decode step as its prompt tokens vanish;
+    ``share`` None: the shape efficiency as it is."""
+    if share is None:
+        return eff
+    return 1.0 / (share / eff + (1.0 - share))
 
 
 class _Op(NamedTuple):

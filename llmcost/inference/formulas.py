@@ -215,6 +215,12 @@ def cb_others_decoding() -> sp.Expr:
     return cb_decoding() * (S("conc") - 1) / S("conc")
 
 
+def cb_seen_decoding() -> sp.Expr:
+    """Sequences in the decode step a decoding request sees: itself and the others decoding,
+    ``1 + C_dec·(C − 1)/C`` (with C = 1 it decodes alone) [derived]."""
+    return 1 + cb_others_decoding()
+
+
 def cb_chunks_per_step() -> sp.Expr:
     """Prefill chunks a prefill-carrying step holds: ``max(1, C·n_ch / S)`` — C requests each bring
     n_ch chunks per S steps; below one per step they come one at a time [derived]."""
@@ -371,8 +377,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "decode_time": decode_time,
     "tpot": tpot,
     "cb_chunks": cb_chunks,
-    "cb_decoding": cb_decoding,
     "cb_others_decoding": cb_others_decoding,
+    "cb_seen_decoding": cb_seen_decoding,
     "cb_chunks_per_step": cb_chunks_per_step,
     "cb_prefill_share": cb_prefill_share,
     "cb_context": cb_context,

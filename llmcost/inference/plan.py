@@ -110,9 +110,12 @@ class Plan:
     prefill_chunk: int | None = None
     """Tokens per prefill step when the engine chunks the prefill (vLLM ``max_num_batched_tokens``,
     SGLang ``--chunked-prefill-size``, TensorRT-LLM ``max_num_tokens``): the activation workspace holds
-    one chunk instead of the whole batch's prompts. None: one pass over the batch. The prefill time is
-    priced as one pass either way (a chunk re-reads the weights: small where the prefill is
-    compute-bound)."""
+    one chunk instead of the whole batch's prompts. None: one pass over the batch. With ``schedule:
+    static`` the prefill time is priced as one pass either way (a chunk re-reads the weights: small
+    where the prefill is compute-bound); with ``schedule: continuous`` it is the tokens of one
+    request's prompt per engine step, its prefill spread over ``⌈prompt_len / prefill_chunk⌉`` steps,
+    each with the decode tokens (not a cap on the step's tokens: at a high concurrency a step can
+    hold several requests' chunks)."""
     speculative: Speculation | None = None
     """Speculative decoding (:class:`Speculation`); None: one token per sequence per decode step."""
     schedule: str = "static"
@@ -258,6 +261,8 @@ def speculation_of(v: Any) -> Speculation | None:
             f"speculative: {method} needs acceptance_rate (per drafted token, 0..1) or acceptance_length "
             f"(tokens per step, 1..{k + 1}): it depends on the draft and the data"
         )
+    if method == "ngram" and v.get("weights") is not None:
+        raise UserError("speculative.weights: ngram drafts by prompt lookup, with no draft module to hold")
     w = Q.normalize(str(v["weights"]), "speculative.weights") if v.get("weights") is not None else None
     return Speculation(method, k, rate, length, w)
 
@@ -266,7 +271,9 @@ def schedule_of(v: Any) -> str:
     """Plan key ``schedule`` (:data:`SCHEDULES`; None: ``static``)."""
     if v is None:
         return "static"
-    s = str(v).strip().lower()
+    if not isinstance(v, str):
+        raise UserError(f"schedule: one of {', '.join(SCHEDULES)}, got {type(v).__name__}")
+    s = v.strip().lower()
     if s not in SCHEDULES:
         from llmcost.errors import did_you_mean
 
@@ -451,6 +458,21 @@ RULES: tuple[Rule, ...] = (
             "schedule static"
         ),
         ("schedule", "pp"),
+    ),
+    Rule(
+        "continuous batching with an encoder-decoder model",
+        lambda s, p: (p.schedule == "continuous") & s.is_encoder_decoder,
+        lambda s, p: "schedule continuous is modelled for decoder-only models; use schedule static",
+        ("schedule",),
+    ),
+    Rule(
+        "continuous batching with context parallelism",
+        lambda s, p: (p.schedule == "continuous") & (p.cp > 1),
+        lambda s, p: (
+            f"schedule continuous is modelled without context parallelism (cp {p.cp}); use cp 1, or "
+            "schedule static"
+        ),
+        ("schedule", "cp"),
     ),
     Rule(
         "speculative mtp without MTP layers",

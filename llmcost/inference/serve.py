@@ -213,13 +213,16 @@ def draft_evaluator(ev: Evaluator) -> Evaluator | None:
 def _draft_group(ev: Evaluator) -> list[tuple[str, Any]]:
     """The draft module's one decoder layer: for ``mtp`` a layer of the model's last decode shape (an
     MTP module's block is "structure identical to the main model hidden layers", DeepSeek-V3
-    README_WEIGHTS.md: an MoE layer for DeepSeek-V3), for ``eagle`` of its first (a dense layer for
-    dense models); full attention."""
+    README_WEIGHTS.md: an MoE layer for DeepSeek-V3), for ``eagle`` a dense layer with the model's
+    attention and its ``intermediate_size`` (EAGLE's head is one LLaMA-style decoder layer, Li et al.
+    2024 §3, for MoE targets too); full attention."""
     from llmcost.graph.ops import GroupInfo, layer_groups
 
     groups = layer_groups(ev.spec, "decode")
-    g = groups[-1] if ev.plan.speculative is not None and ev.plan.speculative.method == "mtp" else groups[0]
-    return [("decode", GroupInfo("draft", g.shape, 1, None))]
+    if ev.plan.speculative is not None and ev.plan.speculative.method == "mtp":
+        return [("decode", GroupInfo("draft", groups[-1].shape, 1, None))]
+    phase, attn, _ = groups[0].shape.split("__")  # EAGLE heads are dense layers, MoE targets included
+    return [("decode", GroupInfo("draft", f"{phase}__{attn}__dense", 1, None))]
 
 
 def _draft(dev: Evaluator, b: Any, ctx: Any, *, timed: bool = True) -> PhaseCost:
@@ -388,7 +391,15 @@ def _mixed_step(ev: Evaluator, c_dec: Any, rate: Any, ctx: float, P: int) -> Pha
 
     n_dec = _n_dec(ev)
     tokens = c_dec * n_dec + rate * P
-    dense = ev.phase(_phase_groups(ev, "forward"), "io__decode__last", micro_batch=tokens, seq=1, ctx=1.0)
+    share = rate * P / tokens  # the prompt tokens' share of the GEMM rows (evaluator._blend)
+    dense = ev.phase(
+        _phase_groups(ev, "forward"),
+        "io__decode__last",
+        micro_batch=tokens,
+        seq=1,
+        ctx=1.0,
+        shape_share=share,
+    )
     head = ev.phase([], "io__decode__last", micro_batch=c_dec * n_dec + rate, seq=1, ctx=1.0)
     dec = _decode(ev, c_dec, ctx, P, n_dec=n_dec)
     pre = _prefill(ev, rate, P)
@@ -419,24 +430,34 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     spec = p.speculative
     P, out = p.prompt_len, p.output_len
     kw = _continuous_counts(ev, b_rep)
-    c_dec = F.cb_decoding(**kw)
     ctx = float(F.cb_context(prompt_len=P, output_len=out))
     k = 0 if spec is None else spec.tokens
+    # the decode step a decoding request sees: itself and the others in their decode phase; with one
+    # output token nothing decodes, and TPOT is the step its batch would decode in (the static convention)
+    seen = F.cb_seen_decoding(**kw) if out > 1 else b_rep
+    others = F.cb_others_decoding(**kw)  # decoding beside a request's own prefill chunk
+    dec = _decode(ev, seen, ctx, P, n_dec=_n_dec(ev))
     dev = draft_evaluator(ev)
-    draft = None if dev is None else _draft(dev, c_dec, ctx)
-    live = np.asarray(c_dec) > 0  # a prefill pool (one output token) decodes nothing
-    t_draft = 0.0 if draft is None else np.where(live, np.asarray(draft.time, dtype=float), 0.0)
-    dec = _decode(ev, c_dec, ctx, P, n_dec=_n_dec(ev))
-    t_dec = np.where(live, np.asarray(dec.time, dtype=float), 0.0)
+    draft = None if dev is None else _draft(dev, seen, ctx)
+    t_draft = 0.0 if draft is None else np.asarray(draft.time, dtype=float)
+    t_dec = np.asarray(dec.time, dtype=float)
     seqs = F.cb_chunks_per_step(**kw) / np.maximum(kw["n_chunks"], 1.0)  # prompts prefilled per carrying step
-    mixed = _mixed_step(ev, c_dec, seqs, ctx, P) if kw["n_chunks"] else dec  # others' chunks, my decode
-    first = _mixed_step(ev, F.cb_others_decoding(**kw), seqs, ctx, P) if kw["n_chunks"] else dec  # my chunk
-    share = F.cb_prefill_share(**kw)
+    if kw["n_chunks"]:
+        mixed = _mixed_step(ev, seen, seqs, ctx, P)  # the others' chunks beside its decode
+        first = _mixed_step(ev, others, seqs, ctx, P)  # its own chunk beside the others' decodes
+        first_draft: Any = 0.0 if dev is None else _draft_where(dev, others, ctx)
+    else:
+        mixed = first = dec
+        first_draft = t_draft
     t_step = F.cb_step(
-        share=share, t_mixed=np.asarray(mixed.time, dtype=float), t_decode=t_dec, n_draft=k, t_draft=t_draft
+        share=F.cb_prefill_share(**kw) if out > 1 else 0.0,
+        t_mixed=np.asarray(mixed.time, dtype=float),
+        t_decode=t_dec,
+        n_draft=k,
+        t_draft=t_draft,
     )
     ttft = F.cb_ttft(
-        n_chunks=kw["n_chunks"], t_mixed=np.asarray(first.time, dtype=float), n_draft=k, t_draft=t_draft
+        n_chunks=kw["n_chunks"], t_mixed=np.asarray(first.time, dtype=float), n_draft=k, t_draft=first_draft
     )
     tpot = F.cb_tpot(t_cbstep=t_step, n_acc=kw["n_acc"])
     return {
@@ -448,6 +469,11 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
         "decode": dec,
         "draft": draft,
     }
+
+
+def _draft_where(dev: Evaluator, b: Any, ctx: float) -> Any:
+    """One draft pass's time at ``b`` sequences, 0 where none decode."""
+    return np.where(np.asarray(b) > 0, np.asarray(_draft(dev, b, ctx).time, dtype=float), 0.0)
 
 
 def _continuous_counts(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
@@ -463,7 +489,8 @@ def _continuous_counts(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     return {
         "conc": b_rep,
         "output_len": p.output_len,
-        "n_acc": accepted_per_step(p.speculative),
+        # a step cannot emit more tokens than the request has left (as the static path's decode_time)
+        "n_acc": min(accepted_per_step(p.speculative), max(p.output_len - 1, 1)),
         "n_chunks": chunks,
     }
 
@@ -471,11 +498,15 @@ def _continuous_counts(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
 def continuous_memory(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     """Memory per device under continuous batching at ``b_rep`` requests per replica: the KV cache at
     their mean context ``n_in + n_out/2`` (:func:`llmcost.inference.formulas.cb_context`), the
-    activation workspace of a prefill-carrying step's prompts (one chunk of each with ``prefill_chunk``)."""
+    activation workspace of a prefill-carrying step's prompt tokens."""
     p = ev.plan
     kw = _continuous_counts(ev, b_rep)
     seqs = F.cb_chunks_per_step(**kw) / np.maximum(kw["n_chunks"], 1.0)
-    pre = workspace_prefill(ev, seqs, p.prompt_len)
+    # the step's prompt tokens (its chunks); a decode pool holds one token per sequence
+    if kw["n_chunks"]:
+        pre = _prefill(ev, seqs, p.prompt_len, timed=False)
+    else:
+        pre = workspace_prefill(ev, seqs, p.prompt_len)
     ctx = float(F.cb_context(prompt_len=p.prompt_len, output_len=p.output_len))
     return device_memory(ev, b_rep, pre, kv_ctx=ctx)
 
