@@ -842,3 +842,55 @@ def search_infer(
         show_progress=progress,
     )
     return SearchReport(res, m if isinstance(m, str) else _spec(m).name, hws, declared)
+
+
+def search_disaggregated(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware | Sequence[str | Hardware] = "h100-sxm",
+    space: InferSpace | Mapping[str, Any] | None = None,
+    *,
+    budget_gpus: int,
+    max_ttft: float | str | None = None,
+    max_tpot: float | str | None = None,
+    top: int = 10,
+    kv_nics: int = 1,
+    **space_keys: Any,
+) -> list[Any]:
+    """Size a prefill / decode disaggregated deployment, as ``llmcost search infer --disaggregated``:
+    the prefill and decode plans of the space (each pool on any of ``hardware``) and their instance
+    counts within ``budget_gpus`` that serve the most requests under the TTFT / TPOT SLOs
+    (:mod:`llmcost.search.disagg`); a list of :class:`llmcost.search.disagg.Deployment`, best first."""
+    from llmcost import checks
+    from llmcost.search import disagg
+    from llmcost.search import space as S
+    from llmcost.search.common import check_top
+    from llmcost.search.infer import InferSpace
+
+    check_top(top)
+    budget = checks.finite_int(budget_gpus, "--budget-gpus", 2)
+    nics = checks.finite_int(kv_nics, "--kv-nics", 1)
+    if isinstance(space, InferSpace):
+        _no_options(space, space_keys)
+        k = _fields(space)
+    else:
+        k = S.keys_of(space, space_keys, S.INFER_KEYS, "search infer")
+    if k.get("prompt_len", 1024) < 1 or k.get("output_len", 256) < 2:
+        raise UserError(
+            "--prompt-len must be at least 1 and --output-len at least 2 (the decode pool generates)"
+        )
+    hws = _hardware_list(hardware)
+    for h in hws:
+        checks.gpus_per_node(h, k.get("gpus_per_node"))
+    declared = space if isinstance(space, InferSpace) else S.infer_space(k)
+    m = _model_arg(model)
+    out, _ = disagg.search(
+        m,
+        hws,
+        declared,
+        budget,
+        max_ttft=S.slo_time(max_ttft, "--max-ttft"),
+        max_tpot=S.slo_time(max_tpot, "--max-tpot"),
+        top=top,
+        nics=nics,
+    )
+    return out

@@ -104,3 +104,67 @@ def test_cli(cli) -> None:  # noqa: ANN001
         "4",
     )
     assert col.code == 0 and "rdma_write" in col.out
+
+
+def test_search_sizes_pools_within_the_budget_and_slos() -> None:
+    """Every deployment fits the budget and the SLOs, balances the pools (the slower one sets the
+    rate, the other has no spare instance), best first; each pool re-costs as infer --prefill-pool does."""
+    deps = api.search_disaggregated(
+        "llama-3.1-8b",
+        "h100-sxm",
+        budget_gpus=16,
+        gpus="1,2",
+        prompt_len=2048,
+        output_len=256,
+        max_ttft="1s",
+        max_tpot="40ms",
+        top=5,
+    )
+    assert deps
+    rates = [d.rate for d in deps]
+    assert rates == sorted(rates, reverse=True)
+    for d in deps:
+        m = d.metrics()
+        assert m["gpus"] <= 16 and m["ttft_s"] <= 1.0 and m["tpot_s"] <= 0.04
+        slow, fast = sorted([d.n_prefill * d.prefill.rate, d.n_decode * d.decode.rate])
+        n_fast = d.n_decode if d.n_decode * d.decode.rate == fast else d.n_prefill
+        unit = d.decode.rate if n_fast == d.n_decode else d.prefill.rate
+        assert (n_fast - 1) * unit < slow  # no spare instance in the faster pool
+    best = deps[0]
+    pre = {k: v for k, v in best.prefill.plan.items() if k in ("tp", "pp", "dp", "ep", "batch")}
+    dec = {k: v for k, v in best.decode.plan.items() if k not in ("hardware", "disaggregated", "gpus")}
+    pool = ",".join(f"{k}={v}" for k, v in pre.items()) + f",hw={best.prefill.plan['hardware']}"
+    one = api.infer_disaggregated("llama-3.1-8b", best.decode.plan["hardware"], dec, prefill_pool=pool)
+    assert one.metrics()["ttft_s"] == pytest.approx(best.prefill.latency, rel=1e-9)
+    assert one.decode.tpot == pytest.approx(best.decode.latency, rel=1e-9)
+
+
+def test_search_cli(cli) -> None:  # noqa: ANN001
+    r = cli(
+        "search",
+        "infer",
+        "llama-3.1-8b",
+        "--disaggregated",
+        "--budget-gpus",
+        "8",
+        "--gpus",
+        "1",
+        "--top",
+        "2",
+    )
+    assert r.code == 0 and "prefill pool" in r.out, r.err
+    j = cli(
+        "search",
+        "infer",
+        "llama-3.1-8b",
+        "--disaggregated",
+        "--budget-gpus",
+        "8",
+        "--gpus",
+        "1",
+        "-f",
+        "json",
+    )
+    assert j.code == 0 and "deployments" in json.loads(j.out)
+    bad = cli("search", "infer", "llama-3.1-8b", "--disaggregated")
+    assert bad.code == 2 and "--budget-gpus" in bad.err

@@ -176,6 +176,17 @@ def search_infer(
     acceptance_length: Annotated[
         float | None, Opt("--acceptance-length", help="With --speculative: mean tokens a step emits.")
     ] = None,
+    disaggregated: Annotated[
+        bool,
+        Opt(
+            "--disaggregated",
+            help="Size a prefill / decode disaggregated deployment within --budget-gpus: each pool's plan and"
+            " instance count, the KV cache written between them by RDMA.",
+        ),
+    ] = False,
+    budget_gpus: Annotated[
+        int | None, Opt("--budget-gpus", help="With --disaggregated: GPUs for both pools together.")
+    ] = None,
     max_ttft: Annotated[str | None, Opt("--max-ttft", help="SLO on time to first token, e.g. 1s.")] = None,
     max_tpot: Annotated[
         str | None, Opt("--max-tpot", help="SLO on time per output token, e.g. 50ms.")
@@ -212,24 +223,18 @@ def search_infer(
     from llmcost.report import check_format
 
     check_format(fmt)
+    space = dict(
+        gpus=gpus, prompt_len=prompt_len, output_len=output_len, tp=tp, pp=pp, ep=ep, dp=dp, cp=cp, batch=batch,
+        weights=weights, activations=activations, kv_cache=kv_cache, gpus_per_node=gpus_per_node, schedule=schedule,
+    )  # fmt: skip
+    if disaggregated or budget_gpus is not None:
+        _search_disaggregated(model, hw, space, budget_gpus, max_ttft, max_tpot, top, fmt)
+        return
     rep = api.search_infer(
         model,
         hw,
-        gpus=gpus,
-        prompt_len=prompt_len,
-        output_len=output_len,
-        tp=tp,
-        pp=pp,
-        ep=ep,
-        dp=dp,
-        cp=cp,
-        batch=batch,
-        weights=weights,
-        activations=activations,
-        kv_cache=kv_cache,
-        gpus_per_node=gpus_per_node,
+        **space,
         speculative=speculative_option(speculative, acceptance_rate, acceptance_length),
-        schedule=schedule,
         objective=objective,
         top=top,
         pareto=pareto,
@@ -254,3 +259,73 @@ def register(group: typer.Typer) -> None:
     """Add ``train`` and ``infer`` to the ``search`` group (:data:`llmcost.cli.search_cmd.search_app`)."""
     group.command("train")(search_train)
     group.command("infer")(search_infer)
+
+
+def _search_disaggregated(
+    model: str,
+    hw: str,
+    keys: dict[str, object],
+    budget: int | None,
+    max_ttft: str | None,
+    max_tpot: str | None,
+    top: int,
+    fmt: str,
+) -> None:
+    """``search infer --disaggregated``: the best sized deployments, one row each."""
+    from llmcost import api
+    from llmcost.errors import UserError
+    from llmcost.report import emit
+    from llmcost.units import fmt_time
+
+    if budget is None:
+        raise UserError("--disaggregated needs --budget-gpus N (the GPUs of both pools together)")
+    deps = api.search_disaggregated(
+        model, hw, budget_gpus=budget, max_ttft=max_ttft, max_tpot=max_tpot, top=top, **keys
+    )
+
+    def pool(plan: dict[str, object], n: int) -> str:
+        return (
+            f"{n} x {plan['hardware']} tp{plan['tp']} pp{plan['pp']} dp{plan['dp']} ep{plan['ep']} "
+            f"b{plan['batch']} {plan['weights']}/{plan['activations']}/{plan['kv_cache']}"
+        )
+
+    if fmt != "table":
+        emit(
+            {"deployments": [d.as_dict() for d in deps]}
+            if fmt != "csv"
+            else [
+                {
+                    **d.metrics(),
+                    "prefill": pool(d.prefill.plan, d.n_prefill),
+                    "decode": pool(d.decode.plan, d.n_decode),
+                }
+                for d in deps
+            ],
+            fmt,
+        )
+        return
+    rows = []
+    for i, d in enumerate(deps, 1):
+        m = d.metrics()
+        rows.append(
+            {
+                "#": i,
+                "prefill pool": pool(d.prefill.plan, d.n_prefill),
+                "decode pool": pool(d.decode.plan, d.n_decode),
+                "GPUs": m["gpus"],
+                "TTFT": fmt_time(m["ttft_s"]),
+                "TPOT": fmt_time(m["tpot_s"]),
+                "req/s": m["requests_per_s"],
+                "tok/s": m["output_tokens_per_s"],
+                "tok/s/GPU": m["output_tokens_per_s_per_gpu"],
+                "bound": m["bound_by"],
+            }
+        )
+    notes = [
+        "each pool one disaggregated plan (prefill: one token; decode: never prefills); the prompt KV cache "
+        "written by RDMA from every prefill GPU (its TTFT includes it); instances balance the two request "
+        "rates within the budget; queueing not modelled"
+    ]
+    if not rows:
+        notes.insert(0, "no deployment fits the budget and the SLOs")
+    emit(rows, "table", title=f"search infer {model} disaggregated within {budget} GPUs", notes=notes)

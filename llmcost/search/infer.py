@@ -57,6 +57,7 @@ class InferSpace:
     gpus_per_node: int | None = None
     speculative: I.Speculation | None = None  # shared by every plan (inference.plan.Speculation)
     schedule: str = "static"  # shared by every plan (inference.plan.Plan.schedule)
+    disaggregated: bool = False  # every plan one pool of a disaggregated deployment (search/disagg.py)
 
 
 _INT_KEYS = ("gpus", "tp", "pp", "dp", "ep", "batch")
@@ -107,6 +108,8 @@ class Plans:
             plan["speculative"] = speculation_dict(self.space.speculative)
         if self.space.schedule != "static":
             plan["schedule"] = self.space.schedule
+        if self.space.disaggregated:
+            plan["disaggregated"] = True
         return plan
 
     def plan(self, rows: np.ndarray) -> I.Plan:
@@ -123,6 +126,7 @@ class Plans:
             gpus_per_node=self.space.gpus_per_node,
             speculative=self.space.speculative,
             schedule=self.space.schedule,
+            disaggregated=self.space.disaggregated,
         )
 
 
@@ -269,6 +273,7 @@ def _candidates(
         cp=cp,
         speculative=space.speculative,
         schedule=space.schedule,
+        disaggregated=space.disaggregated,
     )
     first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
     batch_rule = I.RULES[I.BATCH_RULE]
@@ -358,6 +363,7 @@ def _evaluate(
                 cp=cp,
                 speculative=space.speculative,
                 schedule=space.schedule,
+                disaggregated=space.disaggregated,
             ),
         )
         out = _metrics(ev)

@@ -1,0 +1,177 @@
+"""Sizing a prefill / decode disaggregated deployment (``llmcost search infer --disaggregated``):
+which prefill plan and which decode plan, and how many instances of each, serve the most requests
+within a GPU budget and the TTFT / TPOT SLOs (DistServe, Zhong et al. 2024 §4: placement per phase
+under per-phase SLOs; each pool replicated to balance the two rates).
+
+Each pool's candidates are the plans of :func:`llmcost.search.infer.search_space` on one pool
+(``disaggregated``: the prefill pool generates one token, the decode pool never prefills), priced
+by the same compiled functions as ``llmcost infer --prefill-pool``
+(:mod:`llmcost.inference.disagg`: the KV write by RDMA, TTFT = prefill + write, a pool's request
+rate). The best of each pool on (requests per second per GPU, latency) are kept, then every pair
+gets the instance counts ``n_p, n_d`` with ``n_p·g_p + n_d·g_d <= budget`` that maximise
+``min(n_p·R_p, n_d·R_d)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from llmcost.hardware import Hardware
+from llmcost.inference import _generated as F
+from llmcost.search import infer as SI
+
+KEEP = 24
+"""Candidates kept per pool (the best by requests per second per GPU among those meeting the SLO)."""
+
+
+@dataclass
+class Candidate:
+    """One pool's plan: its row, GPUs per instance, requests per second per instance, latency."""
+
+    plan: dict[str, Any]
+    gpus: int
+    rate: float
+    latency: float  # TTFT with the KV write (prefill) or TPOT (decode)
+    kv_time: float = 0.0
+
+
+@dataclass
+class Deployment:
+    """A sized deployment: the two pools' plans and instance counts, and what they give."""
+
+    prefill: Candidate
+    decode: Candidate
+    n_prefill: int
+    n_decode: int
+    output_len: int
+
+    @property
+    def gpus(self) -> int:
+        return self.n_prefill * self.prefill.gpus + self.n_decode * self.decode.gpus
+
+    @property
+    def rate(self) -> float:
+        return min(self.n_prefill * self.prefill.rate, self.n_decode * self.decode.rate)
+
+    def metrics(self) -> dict[str, Any]:
+        out_tps = self.rate * self.output_len
+        return {
+            "ttft_s": self.prefill.latency,
+            "tpot_s": self.decode.latency,
+            "requests_per_s": self.rate,
+            "output_tokens_per_s": out_tps,
+            "output_tokens_per_s_per_gpu": out_tps / self.gpus,
+            "gpus": self.gpus,
+            "kv_transfer_s": self.prefill.kv_time,
+            "bound_by": "prefill pool"
+            if self.n_prefill * self.prefill.rate < self.n_decode * self.decode.rate
+            else "decode pool",
+        }
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "prefill": {"plan": self.prefill.plan, "instances": self.n_prefill},
+            "decode": {"plan": self.decode.plan, "instances": self.n_decode},
+            "metrics": self.metrics(),
+        }
+
+
+def search(
+    model: str,
+    hws: list[Hardware],
+    space: SI.InferSpace,
+    budget: int,
+    max_ttft: float | None = None,
+    max_tpot: float | None = None,
+    top: int = 10,
+    nics: int = 1,
+) -> tuple[list[Deployment], int]:
+    """The best ``top`` deployments within ``budget`` GPUs, by requests per second (then fewer GPUs),
+    and the plans evaluated."""
+    pre, n1 = _prefill_candidates(model, hws, space, max_ttft, nics)
+    dec, n2 = _decode_candidates(model, hws, space, max_tpot)
+    out: list[Deployment] = []
+    for p in pre:
+        for d in dec:
+            best = _sized(p, d, budget, space.output_len)
+            if best is not None:
+                out.append(best)
+    out.sort(key=lambda x: (-x.rate, x.gpus))
+    return out[:top], n1 + n2
+
+
+def _sized(p: Candidate, d: Candidate, budget: int, output_len: int) -> Deployment | None:
+    """The instance counts of ``p`` and ``d`` within ``budget`` GPUs serving the most requests."""
+    n_p = np.arange(1, max(1, (budget - d.gpus) // p.gpus) + 1)
+    n_d = (budget - n_p * p.gpus) // d.gpus
+    ok = n_d >= 1
+    if not ok.any():
+        return None
+    n_p, n_d = n_p[ok], n_d[ok]
+    rate = np.minimum(n_p * p.rate, n_d * d.rate)
+    # the fewest instances reaching the best rate: trim the pool that is not the bottleneck
+    i = int(np.argmax(rate))
+    a, b = int(n_p[i]), int(n_d[i])
+    r = float(rate[i])
+    b = max(1, int(np.ceil(r / d.rate - 1e-9)))
+    a = max(1, int(np.ceil(r / p.rate - 1e-9)))
+    return Deployment(p, d, a, b, output_len)
+
+
+def _prefill_candidates(
+    model: str, hws: list[Hardware], space: SI.InferSpace, max_ttft: float | None, nics: int
+) -> tuple[list[Candidate], int]:
+    from llmcost.inference.disagg import kv_transfer
+    from llmcost.inference.serve import plan_from_dict
+
+    sp = replace(space, output_len=1, disaggregated=True, speculative=None)
+    plans, cols, _, n = SI.search_space(model, hws, sp)
+    gpus = plans.arrays["gpus"].astype(float)
+    rate = cols["input_tokens_per_s_per_gpu"] * gpus / space.prompt_len  # prompts per second, no KV bound
+    ok = np.asarray(cols["fits"], dtype=bool) & np.isfinite(rate)
+    if max_ttft is not None:
+        ok &= cols["ttft_s"] <= max_ttft
+    out = []
+    by_hw = {h.id: h for h in hws}
+    for i in _best(ok, rate / gpus):
+        row = plans[int(i)]
+        hw = by_hw[row["hardware"]]
+        plan = plan_from_dict(SI.plan_keys(row))
+        _, t_kv = kv_transfer(model, hw, plan, -(-plan.batch // plan.dp), nics)
+        r = float(
+            F.disagg__prefill_rate(
+                input_rate=rate[i] * space.prompt_len,
+                prompt_len=space.prompt_len,
+                batch=plan.batch,
+                t_kv=t_kv,
+            )
+        )
+        ttft = float(F.disagg__ttft(ttft_prefill=cols["ttft_s"][i], t_kv=t_kv))
+        if max_ttft is None or ttft <= max_ttft:
+            out.append(Candidate(row, int(gpus[i]), r, ttft, t_kv))
+    return out, n
+
+
+def _decode_candidates(
+    model: str, hws: list[Hardware], space: SI.InferSpace, max_tpot: float | None
+) -> tuple[list[Candidate], int]:
+    sp = replace(space, disaggregated=True)
+    plans, cols, _, n = SI.search_space(model, hws, sp)
+    gpus = plans.arrays["gpus"].astype(float)
+    rate = F.disagg__decode_rate(out_rate=cols["output_tokens_per_s"], output_len=space.output_len)
+    ok = np.asarray(cols["fits"], dtype=bool) & np.isfinite(rate)
+    if max_tpot is not None:
+        ok &= cols["tpot_s"] <= max_tpot
+    return [
+        Candidate(plans[int(i)], int(gpus[i]), float(rate[i]), float(cols["tpot_s"][i]))
+        for i in _best(ok, rate / gpus)
+    ], n
+
+
+def _best(ok: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Indices of the :data:`KEEP` best ``score`` among ``ok``."""
+    idx = np.flatnonzero(ok)
+    return idx[np.argsort(-score[idx], kind="stable")[:KEEP]]
