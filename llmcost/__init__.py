@@ -1,7 +1,8 @@
 """llmcost: analytical roofline cost model for LLM training, inference and test-time scaling.
 
-The Python API (:mod:`llmcost.api`): ``llmcost.train``, ``infer``, ``tts``, ``collective``,
-``search_train`` and ``search_infer``, each ``(model, hardware, plan)``. They are loaded on first
+The Python API (:mod:`llmcost.api`): ``llmcost.train``, ``infer``, ``infer_disaggregated``, ``tts``,
+``collective``, ``search_train``, ``search_infer`` and ``search_disaggregated``, each
+``(model, hardware, plan)``. They are loaded on first
 use, so ``import llmcost`` (and the CLI's start) loads neither numpy nor sympy.
 """
 
@@ -9,7 +10,16 @@ from importlib import import_module as _import_module
 
 __version__ = "0.1.0"
 
-__all__ = ["train", "infer", "tts", "collective", "search_train", "search_infer"]
+__all__ = [
+    "train",
+    "infer",
+    "infer_disaggregated",
+    "tts",
+    "collective",
+    "search_train",
+    "search_infer",
+    "search_disaggregated",
+]
 
 # The subpackage llmcost.tts shares its name with the API function: import it now, so that its
 # first import (which binds the subpackage as this module's attribute) is over, and drop the

@@ -552,7 +552,7 @@ def prefill_pool_keys(text: str | Mapping[str, Any]) -> dict[str, Any]:
             if not sep or not k.strip() or not v.strip():
                 raise UserError(f"--prefill-pool: expected KEY=VALUE[,KEY=VALUE], got {text!r}")
             v = v.strip()
-            items.append((k.strip(), int(v) if v.isdigit() else v))
+            items.append((k.strip(), int(v) if v.isascii() and v.isdigit() else v))
     out: dict[str, Any] = {}
     for k, v in items:
         if k not in POOL_KEYS:
@@ -576,7 +576,8 @@ def infer_disaggregated(
 ) -> Deployment:
     """Cost a prefill / decode disaggregated deployment, as ``llmcost infer --prefill-pool``: ``plan``
     (and ``plan_keys``) is the decode pool on ``hardware``; ``prefill_pool`` the prefill pool's keys
-    (:data:`POOL_KEYS`; the rest as the decode pool's, one prompt per replica unless ``batch``);
+    (:data:`POOL_KEYS`; not given: tp, pp, dp, ep, cp 1, one prompt per replica, static schedule, no
+    chunk, the decode pool's hardware and formats);
     the prompt KV cache is written between them by RDMA over ``kv_nics`` NICs per prefill GPU
     (:mod:`llmcost.inference.disagg`)."""
     from dataclasses import replace

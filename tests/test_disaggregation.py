@@ -168,3 +168,32 @@ def test_search_cli(cli) -> None:  # noqa: ANN001
     assert j.code == 0 and "deployments" in json.loads(j.out)
     bad = cli("search", "infer", "llama-3.1-8b", "--disaggregated")
     assert bad.code == 2 and "--budget-gpus" in bad.err
+
+
+def test_review_cases() -> None:
+    """Pools inside one NVL72 domain send over NVLink; a pipelined prefill pool takes a batch every
+    m·T_fwd/p; the decode pool receives at most its NICs' rate; errors name their pool; NICs are
+    bounded by the host's."""
+    nvl = api.infer_disaggregated("llama-3.1-8b", "gb200-nvl72", {"batch": 8}, prefill_pool="tp=1")
+    assert nvl.metrics()["kv_path"] != "rdma_write" and nvl.kv_time > 0
+    flat = run(prefill_pool="tp=8,batch=4")
+    piped = run(prefill_pool="tp=2,pp=4,batch=4")
+    assert piped.metrics()["prefill_requests_per_s"] > 0.5 * flat.metrics()["prefill_requests_per_s"]
+    slow = api.infer_disaggregated(
+        "llama-3.1-8b",
+        "h100-sxm",
+        {"batch": 100, "prompt_len": 8192, "output_len": 16, "kv_cache": "fp8"},
+        prefill_pool="dp=32,batch=32",
+    )
+    m = slow.metrics()
+    assert m["decode_requests_per_s"] * slow.kv_per_request_decode_gpu <= slow.recv_bw * (1 + 1e-9)
+    with pytest.raises(PlanError, match="^prefill pool: "):
+        run(prefill_pool="tp=1,batch=64")
+    with pytest.raises(PlanError, match="host has 8"):
+        collective(H100, "send_recv", 1e9, 2, 1, algo="rdma_write", nics=9)
+    with pytest.raises(UserError, match="rdma_write"):
+        collective(H100, "send_recv", 1e9, 2, 1, algo="direct", nics=2)
+    with pytest.raises(UserError):
+        run(prefill_pool="tp=²")
+    with pytest.raises(PlanError, match="decoder-only"):
+        api.infer_disaggregated("flan-t5-xxl", "h100-sxm", {"batch": 4}, prefill_pool="tp=1")

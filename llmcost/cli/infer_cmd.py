@@ -79,7 +79,8 @@ def infer(
         typer.Option(
             "--prefill-pool",
             help="Disaggregate: the plan above is the decode pool and this one, KEY=VALUE[,...] (hw, tp, pp,"
-            " dp, ep, cp, batch, weights, activations, kv_cache, gpus_per_node, schedule, prefill_chunk),"
+            " dp, ep, cp, batch, weights, activations, kv_cache, gpus_per_node, schedule, prefill_chunk;"
+            " not given: parallel degrees 1, batch = dp, static, the decode pool's hardware and formats),"
             " the prefill pool; the prompt KV cache is written between them by RDMA.",
         ),
     ] = None,
@@ -125,6 +126,7 @@ def infer(
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }
+    _disagg_options(prefill_pool, kv_nics, breakdown, explain)
     if prefill_pool is not None:
         dep = api.infer_disaggregated(
             model, hw, plan_file, prefill_pool=prefill_pool, kv_nics=kv_nics, **given
@@ -184,3 +186,15 @@ def speculative_option(
     if length is not None:
         out["acceptance_length"] = length
     return out
+
+
+def _disagg_options(pool: str | None, kv_nics: int, breakdown: bool, explain: bool) -> None:
+    """One clear line for options that do not go with (or without) ``--prefill-pool``."""
+    from llmcost.errors import UserError
+
+    if pool is None and kv_nics != 1:
+        raise UserError("--kv-nics applies with --prefill-pool (the KV write between the pools)")
+    if pool is not None and (breakdown or explain):
+        raise UserError(
+            "--breakdown / --explain cost one pool: run infer on each pool's plan (disaggregated: true)"
+        )

@@ -210,10 +210,15 @@ def deployment_views(model: str, dep: Any, fmt: str) -> tuple[dict[str, Any], An
         f"{model} disaggregated, {d.plan.prompt_len} in / {d.plan.output_len} out: "
         f"{p.gpus} prefill + {d.gpus} decode GPUs"
     )
+    drop_p = ("tpot_s", "output_tokens_per_s", "output_tokens_per_s_per_gpu", "output_tokens_per_s_per_user",
+              "usd_per_million_output_tokens", "joules_per_output_token")  # fmt: skip
+    drop_d = ("ttft_s", "e2e_latency_s", "input_tokens_per_s_per_gpu")  # the decode pool never prefills
     machine = {
         **m,
-        "prefill": {**p.metrics(), "gpus": p.gpus, "batch": p.batch, "hardware": dep.prefill_hw.id},
-        "decode": {**d.metrics(), "gpus": d.gpus, "batch": d.batch, "hardware": dep.decode_hw.id},
+        "prefill": {k: v for k, v in p.metrics().items() if k not in drop_p}
+        | {"gpus": p.gpus, "batch": p.batch, "hardware": dep.prefill_hw.id},
+        "decode": {k: v for k, v in d.metrics().items() if k not in drop_d}
+        | {"gpus": d.gpus, "batch": d.batch, "hardware": dep.decode_hw.id},
     }
     return table, machine if fmt != "csv" else [m], title
 

@@ -611,11 +611,25 @@ def costs(
     for a in chosen:
         if a == "rdma_write":
             if not any(lv.network for lv in levels):
+                tier = levels[-1].tier
+                spans = (tier.devices or 0) > max(hw.node_devices, 1)
                 raise PlanError(
-                    "rdma_write crosses the scale-out network: place the two ranks on different nodes "
-                    "(gpus_per_node 1)"
+                    "rdma_write crosses the scale-out network: "
+                    + (
+                        f"these ranks share one '{tier.key}' domain of {hw.id}, which spans hosts; send over it "
+                        "(algorithm direct)"
+                        if spans
+                        else "place the two ranks on different nodes (gpus_per_node 1)"
+                    )
+                )
+            if nics > max(hw.node_devices, 1):
+                raise PlanError(
+                    f"rdma_write over {nics} NICs: a {hw.id} host has {max(hw.node_devices, 1)} (one per device); "
+                    f"use --nics {max(hw.node_devices, 1)} or fewer"
                 )
             continue
+        if nics != 1:
+            raise UserError(f"--nics applies to the rdma_write algorithm, not {a}")
         if a in LIBRARY_ALGORITHMS:
             if not hw.vendor.strip().lower().startswith("nvidia"):
                 raise PlanError(

@@ -104,14 +104,19 @@ def input_rate_per_device__continuous(batch, devices, e2e, prompt_len):
     return (batch*prompt_len/e2e)/devices
 
 
-def disagg__prefill_rate(batch, input_rate, prompt_len, t_kv):
-    """Requests per second a disaggregated prefill pool sustains: ``min(R_in / n_in, B / T_kv)`` —"""
-    return numpy.minimum(batch/t_kv, input_rate/prompt_len)
+def disagg__batch_time(n_mb, pp, t_prefill):
+    """Seconds per prefill batch of a static prefill pool in steady state: ``m·T_fwd / p`` — a new"""
+    return n_mb*t_prefill/pp
 
 
-def disagg__decode_rate(out_rate, output_len):
-    """Requests per second a disaggregated decode pool sustains: its output tokens per second over"""
-    return out_rate/(output_len - 1)
+def disagg__prefill_rate(batch, t_batch, t_kv):
+    """Requests per second a disaggregated prefill pool sustains: ``B / max(T_batch, T_kv)`` — a batch"""
+    return batch/numpy.maximum(t_batch, t_kv)
+
+
+def disagg__decode_rate(kv_req, out_rate, output_len, recv_bw):
+    """Requests per second a disaggregated decode pool sustains: its output tokens per second over the"""
+    return numpy.minimum(recv_bw/kv_req, out_rate/(output_len - 1))
 
 
 def disagg__ttft(t_kv, ttft_prefill):
@@ -199,8 +204,9 @@ FUNCTIONS = {
     'cb_ttft': (cb_ttft, ('n_chunks', 'n_draft', 't_draft', 't_mixed'), '1494c63a59ecdfe0'),
     'cb_e2e': (cb_e2e, ('output_len', 'tpot', 'ttft'), '204656de04adb8e4'),
     'input_rate_per_device__continuous': (input_rate_per_device__continuous, ('batch', 'devices', 'e2e', 'prompt_len'), 'ee8cb6a18ce2f4b3'),
-    'disagg__prefill_rate': (disagg__prefill_rate, ('batch', 'input_rate', 'prompt_len', 't_kv'), 'b22c539790dce5b6'),
-    'disagg__decode_rate': (disagg__decode_rate, ('out_rate', 'output_len'), 'db3a8b9e7c0fb675'),
+    'disagg__batch_time': (disagg__batch_time, ('n_mb', 'pp', 't_prefill'), 'e55f58f34589019b'),
+    'disagg__prefill_rate': (disagg__prefill_rate, ('batch', 't_batch', 't_kv'), '5c0089504241c12d'),
+    'disagg__decode_rate': (disagg__decode_rate, ('kv_req', 'out_rate', 'output_len', 'recv_bw'), '583198c3726242e9'),
     'disagg__ttft': (disagg__ttft, ('t_kv', 'ttft_prefill'), '2ea6d329d2744247'),
     'e2e': (e2e, ('t_steps', 'ttft'), '4da17b70cd26e6df'),
     'memory__weights': (memory__weights, ('m_draft', 'm_io', 'm_layers', 'm_norm', 'pp'), '00e970bed6626ffc'),

@@ -37,21 +37,24 @@ class Deployment:
     prefill_hw: Hardware
     decode_hw: Hardware
     kv_bytes_per_gpu: float  # one prefill batch's prompt KV on one prefill GPU
-    kv_time: float  # its RDMA write
+    kv_time: float  # its write (the slower of the two ends)
     nics: int
+    kv_per_request_decode_gpu: float = 0.0  # one request's prompt KV landing on one decode GPU
+    recv_bw: float = float("inf")  # what one decode GPU receives per second
+    path: str = "rdma_write"  # or the shared scale-up domain's name
 
     def metrics(self) -> dict[str, Any]:
         """The deployment's figures (validation README infer metric names where they apply)."""
         p, d = self.prefill, self.decode
-        pm, dm = p.metrics(), d.metrics()
+        dm = d.metrics()
         n_out = d.plan.output_len
-        prompts = F.disagg__prefill_rate(
-            input_rate=pm["input_tokens_per_s_per_gpu"] * p.gpus,
-            prompt_len=p.plan.prompt_len,
-            batch=p.batch,
-            t_kv=self.kv_time,
+        prompts = F.disagg__prefill_rate(batch=p.batch, t_batch=_batch_time(p), t_kv=self.kv_time)
+        decodes = F.disagg__decode_rate(
+            out_rate=dm["output_tokens_per_s"],
+            output_len=n_out,
+            recv_bw=self.recv_bw,
+            kv_req=max(self.kv_per_request_decode_gpu, 1e-30),
         )
-        decodes = F.disagg__decode_rate(out_rate=dm["output_tokens_per_s"], output_len=n_out)
         rate = min(float(prompts), float(decodes))
         gpus = p.gpus + d.gpus
         out_tps = rate * n_out
@@ -72,23 +75,62 @@ class Deployment:
             "decode_requests_per_s": float(decodes),
             "kv_transfer_s": self.kv_time,
             "kv_transfer_bytes_per_gpu": self.kv_bytes_per_gpu,
+            "kv_path": self.path,
             "gpus": gpus,
             "usd_per_million_output_tokens": usd,
         }
+
+
+def _batch_time(r: InferenceResult) -> float:
+    """Seconds per prefill batch of a pool in steady state: with pipeline stages a new batch enters
+    every ``m·T_fwd/p`` (its m micro-batches through the busiest stage; GPipe, Huang et al. 2019);
+    static with pp 1 its TTFT; continuous batching the time a request holds its slot (Little)."""
+    if r.plan.schedule == "continuous":
+        return r.e2e
+    m = float(F.micro_batches(b_rep=-(-r.batch // r.plan.dp), pp=r.plan.pp))
+    return float(F.disagg__batch_time(n_mb=m, t_prefill=float(np.asarray(r.prefill.time)), pp=r.plan.pp))
+
+
+def _kv_bytes(model: Any, hw: Hardware, plan: Plan, batch: float) -> float:
+    """Prompt KV-cache bytes of ``batch`` sequences on one GPU of ``plan`` (its pipeline stage)."""
+    ev = Evaluator(spec_of(model), hw, plan)
+    kv = _decode(ev, float(batch), float(plan.prompt_len), plan.prompt_len, timed=False).kv_bytes
+    return float(np.asarray(kv, dtype=float)) / plan.pp
+
+
+def _write_time(hw: Hardware, size: float, nics: int, shared: bool = False) -> tuple[float, str]:
+    """One GPU writing ``size`` bytes to another pool: an RDMA write over the scale-out network
+    (:func:`llmcost.collectives.formulas.rdma_write`: the ranks placed in two of the device's
+    outermost scale-up domains); with ``shared`` (both pools the same hardware, whose scale-up domain
+    spans hosts: NVL72, a TPU slice) a send over that domain instead (NVIDIA Dynamo's KV transfers
+    inside an NVL72 rack go over NVLink), and likewise where the device has no network tier."""
+    from llmcost.collectives.cost import collective
+
+    inner = [t for t in hw.fabric if not _is_network(t)]
+    domain = max([t.devices or 1 for t in inner] + [max(hw.node_devices, 1)])
+    spans = domain > max(hw.node_devices, 1)
+    if (shared and spans) or all(not _is_network(t) for t in hw.fabric):
+        t = collective(hw, "send_recv", size, gpus=2, gpus_per_node=1, algo="direct")
+        return float(t.time), inner[-1].key if inner else hw.fabric[-1].key
+    node = max(hw.node_devices, 1)
+    t = collective(hw, "send_recv", size, gpus=2 * domain, gpus_per_node=node, algo="rdma_write", nics=nics)
+    return float(t.time), "rdma_write"
+
+
+def _is_network(tier: Any) -> bool:
+    """A scale-out (network) tier, as :attr:`llmcost.collectives.cost.Level.network` reads one."""
+    from llmcost.collectives.cost import Level
+
+    return Level(tier, 2.0).network
 
 
 def kv_transfer(model: Any, hw: Hardware, plan: Plan, batch: int, nics: int = 1) -> tuple[float, float]:
     """(bytes, seconds) of one prefill GPU writing its shard of a prefill batch's prompt KV cache
     (``batch`` sequences per replica at context ``prompt_len``, its pipeline stage's layers) to the
     decode pool: :func:`llmcost.collectives.formulas.rdma_write` across the scale-out network over
-    ``nics`` NICs."""
-    from llmcost.collectives.cost import collective
-
-    ev = Evaluator(spec_of(model), hw, plan)
-    kv = _decode(ev, float(batch), float(plan.prompt_len), plan.prompt_len, timed=False).kv_bytes
-    size = float(np.asarray(kv, dtype=float)) / plan.pp
-    t = collective(hw, "send_recv", size, gpus=2, gpus_per_node=1, algo="rdma_write", nics=nics)
-    return size, float(t.time)
+    ``nics`` NICs (over the scale-up domain where it spans hosts and holds both pools)."""
+    size = _kv_bytes(model, hw, plan, batch)
+    return size, _write_time(hw, size, nics)[0]
 
 
 def deploy(
@@ -102,7 +144,15 @@ def deploy(
 ) -> Deployment:
     """Cost a disaggregated deployment: ``prefill_plan`` on ``prefill_hw`` (one output token) and
     ``decode_plan`` on ``decode_hw``, both ``disaggregated``, with the same prompt and output lengths
-    (the decode plan's)."""
+    (the decode plan's). The KV write runs at the slower of the two ends (the sender's and the
+    receiver's NICs), and each decode GPU receives at most its NICs' rate."""
+    from llmcost.errors import UserError
+
+    spec = spec_of(model)
+    if spec.is_encoder_decoder:
+        raise PlanError(
+            "disaggregation is modelled for decoder-only models; cost the plan without --prefill-pool"
+        )
     if prefill_plan.prompt_len != decode_plan.prompt_len:
         raise PlanError("the prefill and decode pools serve the same requests: give one prompt_len")
     pre_plan = replace(prefill_plan, disaggregated=True, output_len=1)
@@ -111,8 +161,17 @@ def deploy(
         raise PlanError(
             "a decode pool needs output_len of at least 2 (its first token comes from the prefill pool)"
         )
-    pre = cost(model, prefill_hw, pre_plan, check_memory=check_memory)
-    dec = cost(model, decode_hw, dec_plan, check_memory=check_memory)
-    per_replica = -(-pre.batch // pre_plan.dp)
-    size, t = kv_transfer(model, prefill_hw, pre_plan, per_replica, nics)
-    return Deployment(pre, dec, prefill_hw, decode_hw, size, t, nics)
+    pools = {}
+    for name, hw, plan in (("prefill pool", prefill_hw, pre_plan), ("decode pool", decode_hw, dec_plan)):
+        try:
+            pools[name] = cost(model, hw, plan, check_memory=check_memory)
+        except (PlanError, UserError) as e:
+            raise type(e)(f"{name}: {e}") from None
+    pre, dec = pools["prefill pool"], pools["decode pool"]
+    size = _kv_bytes(model, prefill_hw, pre_plan, -(-pre.batch // pre_plan.dp))
+    shared = prefill_hw.id == decode_hw.id
+    t_send, path = _write_time(prefill_hw, size, nics, shared)
+    t_recv, _ = _write_time(decode_hw, size, nics, shared)
+    kv_req = _kv_bytes(model, decode_hw, dec_plan, 1.0)
+    recv_bw = kv_req / max(_write_time(decode_hw, kv_req, nics, shared)[0], 1e-30)
+    return Deployment(pre, dec, prefill_hw, decode_hw, size, max(t_send, t_recv), nics, kv_req, recv_bw, path)

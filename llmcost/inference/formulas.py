@@ -85,8 +85,10 @@ define(
     "one mixed step: decode and admitted prefill tokens through every layer together",
     latex=r"T_{mix}",
 )
-define("input_rate", "token/s", "prompt tokens per second of a prefill pool", latex=r"R_{in}")
 define("t_kv", "s", "RDMA write of one prefill batch's KV cache shard per GPU", latex=r"T_{kv}")
+define("t_batch", "s", "seconds per prefill batch of a prefill pool in steady state", latex=r"T_{batch}")
+define("recv_bw", "B/s", "KV bytes one decode GPU receives per second", latex=r"B_{recv}")
+define("kv_req", "B", "one request's prompt KV-cache bytes landing on one decode GPU", latex=r"KV_{req}")
 define("ttft_prefill", "s", "the prefill pool's time to first token", latex=r"TTFT_p")
 define("ttft", "s", "time to first token", latex="TTFT")
 define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
@@ -277,18 +279,27 @@ def input_rate_continuous() -> sp.Expr:
 
 
 # ------------------------------------------------------------------------------ disaggregation
+def disagg_batch_time() -> sp.Expr:
+    """Seconds per prefill batch of a static prefill pool in steady state: ``m·T_fwd / p`` — a new
+    batch enters the pipeline when the busiest stage has passed the last one's m micro-batches
+    (GPipe, Huang et al. 2019); ``T_fwd`` (its TTFT) with one stage [derived]."""
+    return S("n_mb") * S("t_prefill") / S("pp")
+
+
 def disagg_prefill_rate() -> sp.Expr:
-    """Requests per second a disaggregated prefill pool sustains: ``min(R_in / n_in, B / T_kv)`` —
-    its prompt tokens per second over the prompt length, or, when the KV write of a batch (every
-    GPU its shard over its own NIC, overlapping the next batch's prefill) takes longer, a batch per
-    transfer (DistServe, Zhong et al. 2024 §3; Mooncake, Qin et al. 2024 §5) [derived]."""
-    return sp.Min(S("input_rate") / S("prompt_len"), S("batch") / S("t_kv"))
+    """Requests per second a disaggregated prefill pool sustains: ``B / max(T_batch, T_kv)`` — a batch
+    per prefill batch time, or per KV write when the write (every GPU its shard over its own NIC,
+    overlapping the next batch's prefill) takes longer (DistServe, Zhong et al. 2024 §3; Mooncake,
+    Qin et al. 2024 §5) [derived]."""
+    return S("batch") / sp.Max(S("t_batch"), S("t_kv"))
 
 
 def disagg_decode_rate() -> sp.Expr:
-    """Requests per second a disaggregated decode pool sustains: its output tokens per second over
-    the ``n_out − 1`` tokens it generates per request (the first comes from the prefill pool) [derived]."""
-    return S("out_rate") / (S("output_len") - 1)
+    """Requests per second a disaggregated decode pool sustains: its output tokens per second over the
+    ``n_out − 1`` tokens it generates per request (the first comes from the prefill pool), at most
+    what its GPUs can receive, ``B_recv / KV_req`` (one request's prompt KV shard per decode GPU over
+    what that GPU's NICs take in) [derived]."""
+    return sp.Min(S("out_rate") / (S("output_len") - 1), S("recv_bw") / S("kv_req"))
 
 
 def disagg_ttft() -> sp.Expr:
@@ -387,6 +398,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "cb_ttft": cb_ttft,
     "cb_e2e": cb_e2e,
     "input_rate_per_device__continuous": input_rate_continuous,
+    "disagg__batch_time": disagg_batch_time,
     "disagg__prefill_rate": disagg_prefill_rate,
     "disagg__decode_rate": disagg_decode_rate,
     "disagg__ttft": disagg_ttft,

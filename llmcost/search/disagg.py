@@ -21,6 +21,7 @@ import numpy as np
 
 from llmcost.hardware import Hardware
 from llmcost.inference import _generated as F
+from llmcost.inference import disagg as D
 from llmcost.search import infer as SI
 
 KEEP = 24
@@ -36,6 +37,8 @@ class Candidate:
     rate: float
     latency: float  # TTFT with the KV write (prefill) or TPOT (decode)
     kv_time: float = 0.0
+    kv_bytes: float = 0.0  # prefill: a batch's prompt KV on one GPU
+    t_batch: float = 0.0  # prefill: seconds per batch in steady state
 
 
 @dataclass
@@ -91,12 +94,21 @@ def search(
 ) -> tuple[list[Deployment], int]:
     """The best ``top`` deployments within ``budget`` GPUs, by requests per second (then fewer GPUs),
     and the plans evaluated."""
-    pre, n1 = _prefill_candidates(model, hws, space, max_ttft, nics)
-    dec, n2 = _decode_candidates(model, hws, space, max_tpot)
+    pre, n1 = _prefill_candidates(model, hws, space, max_ttft)
+    dec, n2 = _decode_candidates(model, hws, space, max_tpot, nics)
+    by_hw = {h.id: h for h in hws}
     out: list[Deployment] = []
     for p in pre:
         for d in dec:
-            best = _sized(p, d, budget, space.output_len)
+            # the write runs at the slower end (inference.disagg: sender's and receiver's NICs)
+            t_recv, _ = D._write_time(by_hw[d.plan["hardware"]], p.kv_bytes, nics)
+            t_send, _ = D._write_time(by_hw[p.plan["hardware"]], p.kv_bytes, nics)
+            t_kv = max(t_send, t_recv)
+            ttft = float(F.disagg__ttft(ttft_prefill=p.latency, t_kv=t_kv))
+            if max_ttft is not None and ttft > max_ttft:
+                continue
+            rate = float(F.disagg__prefill_rate(batch=p.plan["batch"], t_batch=p.t_batch, t_kv=t_kv))
+            best = _sized(replace(p, rate=rate, latency=ttft, kv_time=t_kv), d, budget, space.output_len)
             if best is not None:
                 out.append(best)
     out.sort(key=lambda x: (-x.rate, x.gpus))
@@ -112,63 +124,64 @@ def _sized(p: Candidate, d: Candidate, budget: int, output_len: int) -> Deployme
         return None
     n_p, n_d = n_p[ok], n_d[ok]
     rate = np.minimum(n_p * p.rate, n_d * d.rate)
-    # the fewest instances reaching the best rate: trim the pool that is not the bottleneck
-    i = int(np.argmax(rate))
-    a, b = int(n_p[i]), int(n_d[i])
-    r = float(rate[i])
-    b = max(1, int(np.ceil(r / d.rate - 1e-9)))
+    r = float(rate[int(np.argmax(rate))])
+    # the fewest instances of each pool reaching the best rate (the faster pool has no spare one)
     a = max(1, int(np.ceil(r / p.rate - 1e-9)))
+    b = max(1, int(np.ceil(r / d.rate - 1e-9)))
     return Deployment(p, d, a, b, output_len)
 
 
 def _prefill_candidates(
-    model: str, hws: list[Hardware], space: SI.InferSpace, max_ttft: float | None, nics: int
+    model: str, hws: list[Hardware], space: SI.InferSpace, max_ttft: float | None
 ) -> tuple[list[Candidate], int]:
-    from llmcost.inference.disagg import kv_transfer
-    from llmcost.inference.serve import plan_from_dict
+    from llmcost.inference.serve import cost, plan_from_dict
 
     sp = replace(space, output_len=1, disaggregated=True, speculative=None)
     plans, cols, _, n = SI.search_space(model, hws, sp)
     gpus = plans.arrays["gpus"].astype(float)
-    rate = cols["input_tokens_per_s_per_gpu"] * gpus / space.prompt_len  # prompts per second, no KV bound
+    rate = cols["input_tokens_per_s_per_gpu"] / space.prompt_len  # prompts per second per GPU, no KV bound
     ok = np.asarray(cols["fits"], dtype=bool) & np.isfinite(rate)
     if max_ttft is not None:
         ok &= cols["ttft_s"] <= max_ttft
     out = []
     by_hw = {h.id: h for h in hws}
-    for i in _best(ok, rate / gpus):
+    for i in _best(ok, rate):
         row = plans[int(i)]
         hw = by_hw[row["hardware"]]
         plan = plan_from_dict(SI.plan_keys(row))
-        _, t_kv = kv_transfer(model, hw, plan, -(-plan.batch // plan.dp), nics)
-        r = float(
-            F.disagg__prefill_rate(
-                input_rate=rate[i] * space.prompt_len,
-                prompt_len=space.prompt_len,
-                batch=plan.batch,
-                t_kv=t_kv,
-            )
-        )
-        ttft = float(F.disagg__ttft(ttft_prefill=cols["ttft_s"][i], t_kv=t_kv))
-        if max_ttft is None or ttft <= max_ttft:
-            out.append(Candidate(row, int(gpus[i]), r, ttft, t_kv))
+        r = cost(model, hw, plan, check_memory=False)
+        size = D._kv_bytes(model, hw, plan, -(-plan.batch // plan.dp))
+        c = Candidate(row, int(gpus[i]), 0.0, float(cols["ttft_s"][i]), 0.0, size, D._batch_time(r))
+        out.append(c)
     return out, n
 
 
 def _decode_candidates(
-    model: str, hws: list[Hardware], space: SI.InferSpace, max_tpot: float | None
+    model: str, hws: list[Hardware], space: SI.InferSpace, max_tpot: float | None, nics: int
 ) -> tuple[list[Candidate], int]:
+    from llmcost.inference.serve import plan_from_dict
+
     sp = replace(space, disaggregated=True)
     plans, cols, _, n = SI.search_space(model, hws, sp)
     gpus = plans.arrays["gpus"].astype(float)
-    rate = F.disagg__decode_rate(out_rate=cols["output_tokens_per_s"], output_len=space.output_len)
-    ok = np.asarray(cols["fits"], dtype=bool) & np.isfinite(rate)
+    ok = np.asarray(cols["fits"], dtype=bool) & np.isfinite(cols["output_tokens_per_s"])
     if max_tpot is not None:
         ok &= cols["tpot_s"] <= max_tpot
-    return [
-        Candidate(plans[int(i)], int(gpus[i]), float(rate[i]), float(cols["tpot_s"][i]))
-        for i in _best(ok, rate / gpus)
-    ], n
+    by_hw = {h.id: h for h in hws}
+    out = []
+    for i in _best(ok, cols["output_tokens_per_s"] / gpus):
+        row = plans[int(i)]
+        hw = by_hw[row["hardware"]]
+        kv_req = D._kv_bytes(model, hw, plan_from_dict(SI.plan_keys(row)), 1.0)
+        recv_bw = kv_req / max(D._write_time(hw, kv_req, nics)[0], 1e-30)
+        rate = F.disagg__decode_rate(
+            out_rate=cols["output_tokens_per_s"][i],
+            output_len=space.output_len,
+            recv_bw=recv_bw,
+            kv_req=kv_req,
+        )
+        out.append(Candidate(row, int(gpus[i]), float(rate), float(cols["tpot_s"][i])))
+    return out, n
 
 
 def _best(ok: np.ndarray, score: np.ndarray) -> np.ndarray:
