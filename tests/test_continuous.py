@@ -158,3 +158,10 @@ def test_mixed_step_tends_to_the_decode_step() -> None:
         dec = float(_decode(ev, 64.0, 1500.0, 1024).time)
         mix = float(_mixed_step(ev, 64.0, 1e-4, 1500.0, 1024).time)
         assert mix == pytest.approx(dec, rel=0.15), model
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 400), st.integers(1, 100))
+def test_memory_monotone_in_concurrency(b: int, more: int) -> None:
+    lo, hi = run(batch=b, tp=8, gpus=8), run(batch=b + more, tp=8, gpus=8)
+    assert hi.memory["total"] >= lo.memory["total"] and hi.memory["kv_cache"] >= lo.memory["kv_cache"]

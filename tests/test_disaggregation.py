@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from llmcost import api
 from llmcost.catalog import get_hardware
@@ -197,3 +199,19 @@ def test_review_cases() -> None:
         run(prefill_pool="tp=²")
     with pytest.raises(PlanError, match="decoder-only"):
         api.infer_disaggregated("flan-t5-xxl", "h100-sxm", {"batch": 4}, prefill_pool="tp=1")
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 8), st.integers(1, 4))
+def test_more_nics_never_slower_and_rates_bounded(nics: int, more: int) -> None:
+    a = collective(H100, "send_recv", 3e9, 2, 1, algo="rdma_write", nics=min(nics, 8))
+    b = collective(H100, "send_recv", 3e9, 2, 1, algo="rdma_write", nics=min(nics + more, 8))
+    assert b.time <= a.time
+    dep = api.infer_disaggregated(
+        "llama-3.1-8b", "h100-sxm", {"batch": 16}, prefill_pool=f"dp={nics},batch={nics}", kv_nics=1
+    )
+    m = dep.metrics()
+    assert (
+        0 < m["requests_per_s"] <= min(m["prefill_requests_per_s"], m["decode_requests_per_s"]) * (1 + 1e-12)
+    )
+    assert m["ttft_s"] >= dep.prefill.ttft and m["output_tokens_per_s"] > 0

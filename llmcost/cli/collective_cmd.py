@@ -223,8 +223,9 @@ def _crossover(
         raise UserError("--crossover: name two algorithms, not auto")
     levels = C.placement(hardware, gpus, gpn)
     for x in (a, b):
-        if x not in C.available(op, levels):
+        if x not in C.available(op, levels) and x not in C.ALGORITHMS.get(op, ()):
             raise UserError(f"--crossover: {x} is not available for {op} on {hardware.id}")
+    C.costs(hardware, op, 1.0, gpus, gpn, [a, b], "simple" if protocol == "auto" else protocol)  # its refusals
     pr = "simple" if protocol == "auto" else protocol
     vals_a = C.values(hardware, levels, 1.0, a, pr, op)
     vals_b = C.values(hardware, levels, 1.0, b, pr, op)
