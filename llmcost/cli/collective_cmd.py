@@ -225,8 +225,10 @@ def _crossover(
     for x in (a, b):
         if x not in C.available(op, levels) and x not in C.ALGORITHMS.get(op, ()):
             raise UserError(f"--crossover: {x} is not available for {op} on {hardware.id}")
-    C.costs(hardware, op, 1.0, gpus, gpn, [a, b], "simple" if protocol == "auto" else protocol)  # its refusals
     pr = "simple" if protocol == "auto" else protocol
+    C.costs(
+        hardware, op, 1.0, gpus, gpn, [a, b], pr
+    )  # the algorithms' own refusals (rdma_write: the network)
     vals_a = C.values(hardware, levels, 1.0, a, pr, op)
     vals_b = C.values(hardware, levels, 1.0, b, pr, op)
     roots = F.crossover(C.shape(op, a, levels), C.shape(op, b, levels), vals_a, vals_b=vals_b)
