@@ -454,3 +454,24 @@ def test_deepep_low_latency_is_named_not_auto() -> None:
     assert float(r16.time) > float(r.time)  # half the copies now cross the 400G NIC
     with pytest.raises(PlanError, match="runs on NVIDIA GPUs"):
         C.costs(get_hardware("mi300x"), "all_to_all", size, 8, 8, ["deepep_low_latency"])
+
+
+def test_deepep_normal_two_hop_bounds() -> None:
+    """DeepEP normal dispatch: inside a node the NVLink buffers bound it; across 8 nodes with node-limited
+    routing (at most 4 per token) the RDMA hop does; named only, NVIDIA only."""
+    from llmcost.collectives import cost as C
+
+    h800 = get_hardware("h800-sxm")
+    size = 4096 * 7392.0
+    intra = C.collective(h800, "all_to_all", size, 8, 8, algo="deepep_normal")
+    inter = C.collective(h800, "all_to_all", size, 64, 8, algo="deepep_normal")
+    nvl = h800.fabric[0].bandwidth * h800.fabric[0].efficiency
+    ranks = 8 * (1 - (7 / 8) ** 8)
+    assert float(intra.time) == pytest.approx(2 * 4e-6 + 2 * h800.fabric[0].latency + size * ranks / nvl)
+    net = h800.fabric[-1].bandwidth * h800.fabric[-1].efficiency
+    f = 1 - 0.75**8
+    remote = 4 * f - 0.5 * f
+    assert float(inter.time) == pytest.approx(2 * 4e-6 + 2 * h800.fabric[-1].latency + size * remote / net)
+    assert C.collective(h800, "all_to_all", size, 8, 8).algo != "deepep_normal"
+    with pytest.raises(PlanError, match="NVIDIA"):
+        C.collective(get_hardware("mi300x"), "all_to_all", size, 8, 8, algo="deepep_normal")

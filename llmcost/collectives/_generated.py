@@ -697,6 +697,42 @@ def all_to_all__deepep_low_latency__torus_switch_switch(S, W_0, W_1, W_2, alpha_
     return 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*d_2*eta_1), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*d_0*d_1*d_2*eta_2)), S*(d_0 - 1)/(d_0*d_1*d_2*eta_0*numpy.minimum(W_0, 2*m_0*w_0)))
 
 
+def all_to_all__deepep_normal__switch(S, W_0, alpha_0, d_0, eta_0, moe_k, moe_nodes, t_0):
+    return S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(1, moe_nodes)))**moe_k)*numpy.minimum(1, moe_nodes)/(W_0*eta_0) + 2*alpha_0 + t_0
+
+
+def all_to_all__deepep_normal__mesh(S, W_0, alpha_0, d_0, eta_0, moe_k, moe_nodes, t_0, w_0):
+    return S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(1, moe_nodes)))**moe_k)*numpy.minimum(1, moe_nodes)/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0 + t_0
+
+
+def all_to_all__deepep_normal__torus(S, W_0, alpha_0, d_0, eta_0, m_0, moe_k, moe_nodes, t_0, w_0):
+    return S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(1, moe_nodes)))**moe_k)*numpy.minimum(1, moe_nodes)/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0 + t_0
+
+
+def all_to_all__deepep_normal__switch_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, moe_k, moe_nodes, t_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*((1 - (1 - 1/numpy.minimum(d_1, moe_nodes))**moe_k)*numpy.minimum(d_1, moe_nodes) - (1 - (1 - 1/numpy.minimum(d_1, moe_nodes))**moe_k)*numpy.minimum(d_1, moe_nodes)/d_1)/(W_1*eta_1), S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(d_1, moe_nodes)))**moe_k)*numpy.minimum(d_1, moe_nodes)/(W_0*eta_0))
+
+
+def all_to_all__deepep_normal__mesh_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, moe_k, moe_nodes, t_0, w_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*((1 - (1 - 1/numpy.minimum(d_1, moe_nodes))**moe_k)*numpy.minimum(d_1, moe_nodes) - (1 - (1 - 1/numpy.minimum(d_1, moe_nodes))**moe_k)*numpy.minimum(d_1, moe_nodes)/d_1)/(W_1*eta_1), S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(d_1, moe_nodes)))**moe_k)*numpy.minimum(d_1, moe_nodes)/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))))
+
+
+def all_to_all__deepep_normal__torus_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, m_0, moe_k, moe_nodes, t_0, w_0):
+    return 2*alpha_1 + t_0 + numpy.maximum(S*((1 - (1 - 1/numpy.minimum(d_1, moe_nodes))**moe_k)*numpy.minimum(d_1, moe_nodes) - (1 - (1 - 1/numpy.minimum(d_1, moe_nodes))**moe_k)*numpy.minimum(d_1, moe_nodes)/d_1)/(W_1*eta_1), S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(d_1, moe_nodes)))**moe_k)*numpy.minimum(d_1, moe_nodes)/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)))
+
+
+def all_to_all__deepep_normal__switch_switch_switch(S, W_0, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_2, moe_k, moe_nodes, t_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(S*((1 - (1 - 1/numpy.minimum(moe_nodes, d_1*d_2))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2) - (1 - (1 - 1/numpy.minimum(moe_nodes, d_1*d_2))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2)/(d_1*d_2))/(W_2*eta_2), S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(moe_nodes, d_1*d_2)))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2)/(W_0*eta_0))
+
+
+def all_to_all__deepep_normal__mesh_switch_switch(S, W_0, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_2, moe_k, moe_nodes, t_0, w_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(S*((1 - (1 - 1/numpy.minimum(moe_nodes, d_1*d_2))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2) - (1 - (1 - 1/numpy.minimum(moe_nodes, d_1*d_2))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2)/(d_1*d_2))/(W_2*eta_2), S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(moe_nodes, d_1*d_2)))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2)/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))))
+
+
+def all_to_all__deepep_normal__torus_switch_switch(S, W_0, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_2, m_0, moe_k, moe_nodes, t_0, w_0):
+    return 2*alpha_2 + t_0 + numpy.maximum(S*((1 - (1 - 1/numpy.minimum(moe_nodes, d_1*d_2))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2) - (1 - (1 - 1/numpy.minimum(moe_nodes, d_1*d_2))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2)/(d_1*d_2))/(W_2*eta_2), S*d_0*(1 - (1 - 1/(d_0*numpy.minimum(moe_nodes, d_1*d_2)))**moe_k)*numpy.minimum(moe_nodes, d_1*d_2)/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)))
+
+
 def send_recv__direct__switch(S, W_0, alpha_0, eta_0, q_0, t_0):
     return S/numpy.minimum(W_0*eta_0, q_0/alpha_0) + 2*alpha_0 + t_0
 
@@ -942,6 +978,15 @@ FUNCTIONS = {
     'all_to_all__deepep_low_latency__switch_switch_switch': (all_to_all__deepep_low_latency__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '1bcb69a9ba311d26'),
     'all_to_all__deepep_low_latency__mesh_switch_switch': (all_to_all__deepep_low_latency__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'e4d62ba4248ce684'),
     'all_to_all__deepep_low_latency__torus_switch_switch': (all_to_all__deepep_low_latency__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), 'f212cde8324aff45'),
+    'all_to_all__deepep_normal__switch': (all_to_all__deepep_normal__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'moe_k', 'moe_nodes', 't_0'), '4f1e40794f235ed7'),
+    'all_to_all__deepep_normal__mesh': (all_to_all__deepep_normal__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'moe_k', 'moe_nodes', 't_0', 'w_0'), '31a0220230bd967f'),
+    'all_to_all__deepep_normal__torus': (all_to_all__deepep_normal__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 'moe_k', 'moe_nodes', 't_0', 'w_0'), 'b5f7052b00c4ab38'),
+    'all_to_all__deepep_normal__switch_switch': (all_to_all__deepep_normal__switch_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'moe_k', 'moe_nodes', 't_0'), '8b50e123b9b0f99c'),
+    'all_to_all__deepep_normal__mesh_switch': (all_to_all__deepep_normal__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'moe_k', 'moe_nodes', 't_0', 'w_0'), '46ee8cfc5cfeab26'),
+    'all_to_all__deepep_normal__torus_switch': (all_to_all__deepep_normal__torus_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 'moe_k', 'moe_nodes', 't_0', 'w_0'), 'e2b51985108011c8'),
+    'all_to_all__deepep_normal__switch_switch_switch': (all_to_all__deepep_normal__switch_switch_switch, ('S', 'W_0', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_2', 'moe_k', 'moe_nodes', 't_0'), '4c6c78ed98384296'),
+    'all_to_all__deepep_normal__mesh_switch_switch': (all_to_all__deepep_normal__mesh_switch_switch, ('S', 'W_0', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_2', 'moe_k', 'moe_nodes', 't_0', 'w_0'), '976c0f8a68af3228'),
+    'all_to_all__deepep_normal__torus_switch_switch': (all_to_all__deepep_normal__torus_switch_switch, ('S', 'W_0', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_2', 'm_0', 'moe_k', 'moe_nodes', 't_0', 'w_0'), 'b95ab6934f79f6c7'),
     'send_recv__direct__switch': (send_recv__direct__switch, ('S', 'W_0', 'alpha_0', 'eta_0', 'q_0', 't_0'), '1fbbfe1bc00a863e'),
     'send_recv__direct__mesh': (send_recv__direct__mesh, ('S', 'alpha_0', 'eta_0', 'q_0', 't_0', 'w_0'), '35b71deea48838e5'),
     'send_recv__direct__torus': (send_recv__direct__torus, ('S', 'alpha_0', 'eta_0', 'q_0', 't_0', 'w_0'), '35b71deea48838e5'),

@@ -113,12 +113,21 @@ ALGO_ALIASES = {
     "deepep_ll": "deepep_low_latency",
     "deepep": "deepep_low_latency",
     "low_latency": "deepep_low_latency",
+    "deepep_nvl": "deepep_normal",
+    "normal": "deepep_normal",
     "rdma": "rdma_write",
     "rdma-write": "rdma_write",
 }
-LIBRARY_ALGORITHMS = ("deepep_low_latency", "rdma_write")
+LIBRARY_ALGORITHMS = ("deepep_low_latency", "deepep_normal", "rdma_write")
 """Algorithms of a library other than NCCL (DeepEP on NVIDIA GPUs; a KV-cache transfer engine's RDMA
 write): chosen by name, never by ``auto``."""
+
+MOE_TOP_K = 8.0
+"""Experts per token that ``deepep_normal`` routes to: DeepSeek-V3's top-8 of 256 (report §4.2), the
+setting of DeepEP's normal-kernel table."""
+MOE_NODE_LIMIT = 4.0
+"""Nodes a token reaches at most under ``deepep_normal``: DeepSeek-V3's node-limited routing, M = 4
+(report §2.1.2; DeepEP's test: ``num_topk_groups = min(num_nodes, 4)``)."""
 
 PROTOCOLS = ("ll", "ll128", "simple")
 PROTO_ALIASES = {"ll128": "ll128", "ll-128": "ll128", "ll_128": "ll128", "ll": "ll", "simple": "simple"}
@@ -407,6 +416,8 @@ def _catalog_values(hw: Hardware, levels: Sequence[Level], size: Any, nccl: bool
         "kappa_p": 1.0,
         "B_p": math.inf,
         "n_nic": 1.0,
+        "moe_k": MOE_TOP_K,
+        "moe_nodes": MOE_NODE_LIMIT,
     }
     for k, lv in enumerate(levels):
         t = lv.tier
@@ -476,8 +487,8 @@ def values(
     fam = _family(op, algo)
     if protocol not in protocols(hw, op, algo, levels):
         raise PlanError(f"{op}/{algo} does not run the {protocol} protocol on {hw.id}")
-    if algo == "deepep_low_latency":
-        out["t_0"] = 2 * T_KERNEL  # its send and receive kernels (formulas.deepep_low_latency)
+    if algo in ("deepep_low_latency", "deepep_normal"):
+        out["t_0"] = 2 * T_KERNEL  # its send and receive kernels (formulas.deepep_low_latency / _normal)
     if algo == "rdma_write":
         out["t_0"] = 0.0  # work requests posted by the host, no kernel (formulas.rdma_write)
         out["n_nic"] = float(nics)

@@ -72,6 +72,18 @@ KAPPA_P = define(
     "protocol bus-bandwidth factor relative to Simple (NCCL tuning.cc: ring LL 0.5, LL128 0.92; tree LL 1/3.8)",
     latex=r"\kappa_p",
 )
+MOE_K = define(
+    "moe_k",
+    "1",
+    "experts a token is routed to (deepep_normal; DeepSeek-V3 top-8)",
+    latex="k",
+)
+MOE_NODES = define(
+    "moe_nodes",
+    "1",
+    "nodes a token may reach at most (deepep_normal; DeepSeek-V3 node-limited routing, M = 4)",
+    latex="M",
+)
 N_NIC = define(
     "n_nic",
     "1",
@@ -343,6 +355,32 @@ def deepep_low_latency(op: str, L: list[_Lv]) -> sp.Expr:
     return t0 + 2 * L[-1].alpha + sp.Max(*terms)
 
 
+def deepep_normal(op: str, L: list[_Lv]) -> sp.Expr:
+    """DeepEP normal dispatch / combine (deepseek-ai/DeepEP, "normal kernels with NVLink and RDMA
+    forwarding", the DeepSeek-V3 training / prefill setting): a token goes once over RDMA to each
+    other node holding one of its experts (to the rank with its own local index), which forwards it
+    over NVLink to the target ranks; node-limited routing, at most ``M`` nodes per token (DeepSeek-V3
+    §2.1.2). ``S``: the rank's tokens, each once. With the ``k`` experts uniform over the ``g =
+    min(N, M)`` selected nodes of ``G`` ranks each (the test's random scores), a token reaches
+    ``g·f`` nodes, ``f = 1 − (1 − 1/g)^k``, of which ``(g/N)·f`` is its own, and
+    ``g·G·(1 − (1 − 1/(gG))^k)`` ranks; every received token passes the NVLink buffers, a rank's own
+    included (csrc/kernels/intranode.cu: the senders loop over every rank). RDMA and NVLink overlap:
+    ``t_0 + 2α + max(S·(g·f − (g/N)·f)/B_net, S·ranks/B_nvl)`` [derived]."""
+    if op != "all_to_all":
+        raise KeyError(op)
+    S, t0, k, M = sym("S"), sym("t_0"), sym("moe_k"), sym("moe_nodes")
+    G = L[0].d
+    N = sp.Mul(*[lv.d for lv in L[1:]]) if len(L) > 1 else sp.Integer(1)
+    g = sp.Min(N, M)
+    f = 1 - (1 - 1 / g) ** k
+    ranks = g * G * (1 - (1 - 1 / (g * G)) ** k)
+    nvl = S * ranks / bandwidth(L[0], "multi")
+    if len(L) == 1:
+        return t0 + 2 * L[0].alpha + nvl
+    remote = g * f - (g / N) * f
+    return t0 + 2 * L[-1].alpha + sp.Max(S * remote / bandwidth(L[-1], "multi"), nvl)
+
+
 def rdma_write(op: str, L: list[_Lv]) -> sp.Expr:
     """One-sided RDMA write of a buffer into another rank's memory, as KV-cache transfer engines run
     it (Mooncake Transfer Engine, NIXL; GPUDirect RDMA): the outer level's line rate summed over the
@@ -368,6 +406,7 @@ _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
     "pairwise": pairwise,
     "deepep_low_latency": deepep_low_latency,
     "rdma_write": rdma_write,
+    "deepep_normal": deepep_normal,
 }
 
 

@@ -14,7 +14,7 @@ ALGORITHMS: dict[str, tuple[str, ...]] = {
     "reduce_scatter": ("ring", "recursive_halving", "hierarchical"),
     "all_gather": ("ring", "recursive_doubling", "hierarchical"),
     "broadcast": ("ring", "tree"),
-    "all_to_all": ("direct", "pairwise", "hierarchical", "deepep_low_latency"),
+    "all_to_all": ("direct", "pairwise", "hierarchical", "deepep_low_latency", "deepep_normal"),
     "send_recv": ("direct", "rdma_write"),
 }
 TOPOLOGY_KINDS = ("switch", "mesh", "torus")
