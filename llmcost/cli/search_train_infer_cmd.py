@@ -228,7 +228,10 @@ def search_infer(
         weights=weights, activations=activations, kv_cache=kv_cache, gpus_per_node=gpus_per_node, schedule=schedule,
     )  # fmt: skip
     if disaggregated or budget_gpus is not None:
-        _search_disaggregated(model, hw, space, budget_gpus, max_ttft, max_tpot, top, fmt)
+        spec = speculative_option(speculative, acceptance_rate, acceptance_length)  # the decode pool's
+        _search_disaggregated(
+            model, hw, {**space, "speculative": spec}, budget_gpus, max_ttft, max_tpot, top, fmt
+        )
         return
     rep = api.search_infer(
         model,
