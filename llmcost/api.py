@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from llmcost.inference.serve import InferenceResult, Plan
     from llmcost.model.spec import ModelSpec
     from llmcost.search.common import SearchResult
+    from llmcost.search.disagg import SizedDeployment
     from llmcost.search.infer import InferSpace
     from llmcost.search.train import TrainSpace
     from llmcost.training.plan import TrainPlan, TrainResult
@@ -856,11 +857,11 @@ def search_disaggregated(
     top: int = 10,
     kv_nics: int = 1,
     **space_keys: Any,
-) -> list[Any]:
+) -> list[SizedDeployment]:
     """Size a prefill / decode disaggregated deployment, as ``llmcost search infer --disaggregated``:
     the prefill and decode plans of the space (each pool on any of ``hardware``) and their instance
     counts within ``budget_gpus`` that serve the most requests under the TTFT / TPOT SLOs
-    (:mod:`llmcost.search.disagg`); a list of :class:`llmcost.search.disagg.Deployment`, best first."""
+    (:mod:`llmcost.search.disagg`); a list of :class:`llmcost.search.disagg.SizedDeployment`, best first."""
     from llmcost import checks
     from llmcost.search import disagg
     from llmcost.search import space as S
@@ -884,7 +885,7 @@ def search_disaggregated(
         checks.gpus_per_node(h, k.get("gpus_per_node"))
     declared = space if isinstance(space, InferSpace) else S.infer_space(k)
     m = _model_arg(model)
-    out, _ = disagg.search(
+    return disagg.search(
         m,
         hws,
         declared,
@@ -894,4 +895,3 @@ def search_disaggregated(
         top=top,
         nics=nics,
     )
-    return out

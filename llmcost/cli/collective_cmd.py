@@ -77,7 +77,7 @@ def collective(
     if protocol != "auto":
         title += f", {protocol} protocol"
     if crossover is not None:
-        _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title, protocol)
+        _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title, protocol, nics)
         return
     group = Group(hardware, op, gpus, gpus_per_node, algos, protocol, nics)
     if sweep is not None:
@@ -206,6 +206,7 @@ def _crossover(
     fmt: str,
     title: str,
     protocol: str = "auto",
+    nics: int = 1,
 ) -> None:
     """Sizes where algorithms A and B cost the same, each at ``protocol`` (auto: Simple, the one
     protocol every algorithm runs)."""
@@ -222,25 +223,20 @@ def _crossover(
     if "auto" in (a, b):
         raise UserError("--crossover: name two algorithms, not auto")
     levels = C.placement(hardware, gpus, gpn)
-    for x in (a, b):
-        if x not in C.available(op, levels) and x not in C.ALGORITHMS.get(op, ()):
-            raise UserError(f"--crossover: {x} is not available for {op} on {hardware.id}")
+    C.check_algorithms(hardware, levels, [a, b], C.available(op, levels), nics)
     pr = "simple" if protocol == "auto" else protocol
-    C.costs(
-        hardware, op, 1.0, gpus, gpn, [a, b], pr
-    )  # the algorithms' own refusals (rdma_write: the network)
-    vals_a = C.values(hardware, levels, 1.0, a, pr, op)
-    vals_b = C.values(hardware, levels, 1.0, b, pr, op)
+    vals_a = C.values(hardware, levels, 1.0, a, pr, op, nics)
+    vals_b = C.values(hardware, levels, 1.0, b, pr, op, nics)
     roots = F.crossover(C.shape(op, a, levels), C.shape(op, b, levels), vals_a, vals_b=vals_b)
     rows = []
     for s in roots:
-        t = C.costs(hardware, op, s, gpus, gpn, [a], pr)[0].time
+        t = C.costs(hardware, op, s, gpus, gpn, [a], pr, nics if a == "rdma_write" else 1)[0].time
         rows.append(
             {
                 "size": fmt_bytes(s) if fmt == "table" else s,
                 "time": fmt_time(float(t)) if fmt == "table" else float(t),
-                "below": _faster(hardware, op, gpus, gpn, a, b, s / 2, pr),
-                "above": _faster(hardware, op, gpus, gpn, a, b, s * 2, pr),
+                "below": _faster(hardware, op, gpus, gpn, a, b, s / 2, pr, nics),
+                "above": _faster(hardware, op, gpus, gpn, a, b, s * 2, pr, nics),
             }
         )
     if not rows:
@@ -248,7 +244,7 @@ def _crossover(
             {
                 "size": None,
                 "time": None,
-                "below": _faster(hardware, op, gpus, gpn, a, b, 1024.0, pr),
+                "below": _faster(hardware, op, gpus, gpn, a, b, 1024.0, pr, nics),
                 "above": "no crossover between 1 B and 16 TiB",
             }
         )
@@ -256,11 +252,19 @@ def _crossover(
 
 
 def _faster(
-    hardware: Any, op: str, gpus: int, gpn: int | None, a: str, b: str, s: float, protocol: str = "simple"
+    hardware: Any,
+    op: str,
+    gpus: int,
+    gpn: int | None,
+    a: str,
+    b: str,
+    s: float,
+    protocol: str = "simple",
+    nics: int = 1,
 ) -> str:
     from llmcost.collectives import cost as C
 
-    ra, rb = C.costs(hardware, op, s, gpus, gpn, [a, b], protocol)
+    ra, rb = C.costs(hardware, op, s, gpus, gpn, [a, b], protocol, nics)
     return a if float(ra.time) <= float(rb.time) else b
 
 

@@ -142,11 +142,12 @@ def explain(model: str, hw: Any, plan: Any, r: Any) -> Explanation:
         )
     if plan.speculative is not None:
         ex.add(
-            f"speculative {plan.speculative.method}: T_step = {IF.decode_step()} with T_decode verifying "
+            f"speculative {plan.speculative.method}: T_step = "
+            f"{IF.cb_step() if plan.schedule == 'continuous' else IF.decode_step()} with T_decode verifying "
             f"k + 1 = {plan.speculative.tokens + 1} tokens per sequence (n_dec), tokens per step "
             f"{IF.accepted_tokens()}; the decode operators below are shown at n_dec = 1",
             "speculative",
-            location(I.draft_evaluator),
+            location(I.serve_continuous if plan.schedule == "continuous" else I.serve),
         )
     ex.add(
         f"T_op = {roofline.expression()}  (per operator; collectives: llmcost collective)",

@@ -228,6 +228,17 @@ def search_infer(
         weights=weights, activations=activations, kv_cache=kv_cache, gpus_per_node=gpus_per_node, schedule=schedule,
     )  # fmt: skip
     if disaggregated or budget_gpus is not None:
+        _disagg_options(
+            disaggregated,
+            budget_gpus,
+            {
+                "--objective": objective != "throughput_per_gpu",
+                "--pareto": pareto,
+                "--axes": axes is not None,
+                "--max-latency": max_latency is not None,
+                "--min-throughput": min_throughput is not None,
+            },
+        )
         spec = speculative_option(speculative, acceptance_rate, acceptance_length)  # the decode pool's
         _search_disaggregated(
             model, hw, {**space, "speculative": spec}, budget_gpus, max_ttft, max_tpot, top, fmt
@@ -276,59 +287,27 @@ def _search_disaggregated(
 ) -> None:
     """``search infer --disaggregated``: the best sized deployments, one row each."""
     from llmcost import api
+    from llmcost.cli.search_views import emit_deployments
     from llmcost.errors import UserError
-    from llmcost.report import emit
-    from llmcost.units import fmt_time
 
     if budget is None:
         raise UserError("--disaggregated needs --budget-gpus N (the GPUs of both pools together)")
     deps = api.search_disaggregated(
         model, hw, budget_gpus=budget, max_ttft=max_ttft, max_tpot=max_tpot, top=top, **keys
     )
+    emit_deployments(deps, fmt, title=f"search infer {model} disaggregated within {budget} GPUs")
 
-    def pool(plan: dict[str, object], n: int) -> str:
-        return (
-            f"{n} x {plan['hardware']} tp{plan['tp']} pp{plan['pp']} dp{plan['dp']} ep{plan['ep']} "
-            f"b{plan['batch']} {plan['weights']}/{plan['activations']}/{plan['kv_cache']}"
-        )
 
-    if fmt != "table":
-        emit(
-            {"deployments": [d.as_dict() for d in deps]}
-            if fmt != "csv"
-            else [
-                {
-                    **d.metrics(),
-                    "prefill": pool(d.prefill.plan, d.n_prefill),
-                    "decode": pool(d.decode.plan, d.n_decode),
-                }
-                for d in deps
-            ],
-            fmt,
+def _disagg_options(disaggregated: bool, budget: int | None, given: dict[str, object]) -> None:
+    """One clear line for ``search infer`` options that do not go with ``--disaggregated`` (or
+    ``--budget-gpus`` without it)."""
+    from llmcost.errors import UserError
+
+    if not disaggregated:
+        raise UserError("--budget-gpus sizes a disaggregated deployment: add --disaggregated")
+    bad = [k for k, v in given.items() if v]
+    if bad:
+        raise UserError(
+            f"{', '.join(bad)} not available with --disaggregated (it ranks deployments by requests per "
+            "second under --max-ttft / --max-tpot)"
         )
-        return
-    rows = []
-    for i, d in enumerate(deps, 1):
-        m = d.metrics()
-        rows.append(
-            {
-                "#": i,
-                "prefill pool": pool(d.prefill.plan, d.n_prefill),
-                "decode pool": pool(d.decode.plan, d.n_decode),
-                "GPUs": m["gpus"],
-                "TTFT": fmt_time(m["ttft_s"]),
-                "TPOT": fmt_time(m["tpot_s"]),
-                "req/s": m["requests_per_s"],
-                "tok/s": m["output_tokens_per_s"],
-                "tok/s/GPU": m["output_tokens_per_s_per_gpu"],
-                "bound": m["bound_by"],
-            }
-        )
-    notes = [
-        "each pool one disaggregated plan (prefill: one token; decode: never prefills); the prompt KV cache "
-        "written by RDMA from every prefill GPU (its TTFT includes it); instances balance the two request "
-        "rates within the budget; queueing not modelled"
-    ]
-    if not rows:
-        notes.insert(0, "no deployment fits the budget and the SLOs")
-    emit(rows, "table", title=f"search infer {model} disaggregated within {budget} GPUs", notes=notes)

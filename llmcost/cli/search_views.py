@@ -102,3 +102,58 @@ def infer_row(rank: int, p: dict[str, Any], cp: bool = False) -> dict[str, Any]:
         "GiB/GPU": round(m["memory_gib_per_gpu"], 1),
         "bottleneck": p["bottleneck"],
     }
+
+
+def emit_deployments(deps: list[Any], fmt: str, title: str) -> None:
+    """``search infer --disaggregated``'s deployments (:class:`llmcost.search.disagg.SizedDeployment`):
+    a row each, or ``{"deployments": [...]}``."""
+    from llmcost.report import emit
+    from llmcost.units import fmt_time
+
+    def pool(plan: dict[str, Any], n: int) -> str:
+        return (
+            f"{n} x {plan['hardware']} tp{plan['tp']} pp{plan['pp']} dp{plan['dp']} ep{plan['ep']} "
+            f"b{plan['batch']} {plan['weights']}/{plan['activations']}/{plan['kv_cache']}"
+        )
+
+    if fmt == "csv":
+        emit(
+            [
+                {
+                    **d.metrics(),
+                    "prefill": pool(d.prefill.plan, d.n_prefill),
+                    "decode": pool(d.decode.plan, d.n_decode),
+                }
+                for d in deps
+            ],
+            fmt,
+        )
+        return
+    if fmt != "table":
+        emit({"deployments": [d.as_dict() for d in deps]}, fmt)
+        return
+    rows = []
+    for i, d in enumerate(deps, 1):
+        m = d.metrics()
+        rows.append(
+            {
+                "#": i,
+                "prefill pool": pool(d.prefill.plan, d.n_prefill),
+                "decode pool": pool(d.decode.plan, d.n_decode),
+                "GPUs": m["gpus"],
+                "TTFT": fmt_time(m["ttft_s"]),
+                "TPOT": fmt_time(m["tpot_s"]),
+                "req/s": m["requests_per_s"],
+                "tok/s": m["output_tokens_per_s"],
+                "tok/s/GPU": m["output_tokens_per_s_per_gpu"],
+                "bound": m["bound_by"],
+            }
+        )
+    notes = [
+        "each pool one disaggregated plan (prefill: one token; decode: never prefills); the prompt KV cache "
+        "written by RDMA from every prefill GPU (its TTFT includes it); instances balance the two request "
+        "rates within the budget; queueing not modelled"
+    ]
+    if not rows:
+        notes.insert(0, "no deployment fits the budget and the SLOs")
+    emit(rows, "table", title=title, notes=notes)

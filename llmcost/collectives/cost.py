@@ -116,7 +116,6 @@ ALGO_ALIASES = {
     "deepep_nvl": "deepep_normal",
     "normal": "deepep_normal",
     "rdma": "rdma_write",
-    "rdma-write": "rdma_write",
 }
 LIBRARY_ALGORITHMS = ("deepep_low_latency", "deepep_normal", "rdma_write")
 """Algorithms of a library other than NCCL (DeepEP on NVIDIA GPUs; a KV-cache transfer engine's RDMA
@@ -481,7 +480,8 @@ def values(
     nics: int = 1,
 ) -> dict[str, Any]:
     """Numeric value of every symbol of the collective expressions for this placement, for ``algo``
-    run with ``protocol`` (latencies and protocol bandwidth from :data:`NCCL` on an NCCL platform)."""
+    run with ``protocol`` (latencies and protocol bandwidth from :data:`NCCL` on an NCCL platform;
+    ``nics``: an ``rdma_write``'s NICs)."""
     nccl = nccl_platform(hw)
     out = _catalog_values(hw, levels, size, nccl)
     fam = _family(op, algo)
@@ -596,29 +596,12 @@ def _fastest(
     return CollectiveCost(op, algo, gpus, size, stack.min(axis=0), levels, np.array(protos)[idx])
 
 
-def costs(
-    hw: Hardware,
-    op: str,
-    size: Any,
-    gpus: int,
-    gpus_per_node: int | None = None,
-    algos: Sequence[str] | None = None,
-    protocol: str = "auto",
-    nics: int = 1,
-) -> list[CollectiveCost]:
-    """Cost of each algorithm (default: every available one) for ``op`` of ``size`` bytes, each with
-    its fastest protocol (``protocol='auto'``) or the protocol named; with the protocol named and no
-    algorithm named, the algorithms that cannot run it are left out."""
-    op = normalize_op(op)
-    protocol = normalize_protocol(protocol)
-    levels = placement(hw, gpus, gpus_per_node)
-    avail = available(op, levels)
-    chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
-    pat = algos is not None and any(str(a).strip().lower() == "pat" for a in algos)
-    if pat and any(not lv.network for lv in levels):
-        raise PlanError(
-            "PAT runs with one GPU per node (NCCL 2.23); use gpus_per_node 1 or another algorithm"
-        )
+def check_algorithms(
+    hw: Hardware, levels: Sequence[Level], chosen: Sequence[str], avail: Sequence[str], nics: int = 1
+) -> None:
+    """PlanError (UserError for a misplaced ``nics``) when an algorithm of ``chosen`` cannot run on
+    these levels: rdma_write off the network or over more NICs than a host has, a library algorithm
+    off NVIDIA, in_network without a reducing switch."""
     for a in chosen:
         if a == "rdma_write":
             if not any(lv.network for lv in levels):
@@ -639,7 +622,7 @@ def costs(
                     f"use --nics {max(hw.node_devices, 1)} or fewer"
                 )
             continue
-        if nics != 1:
+        if nics != 1 and "rdma_write" not in chosen:
             raise UserError(f"--nics applies to the rdma_write algorithm, not {a}")
         if a in LIBRARY_ALGORITHMS:
             if not hw.vendor.strip().lower().startswith("nvidia"):
@@ -653,6 +636,33 @@ def costs(
                 f"{a} needs a fabric tier with in-network reduction; {hw.id} spans "
                 + ", ".join(lv.tier.key for lv in levels)
             )
+
+
+def costs(
+    hw: Hardware,
+    op: str,
+    size: Any,
+    gpus: int,
+    gpus_per_node: int | None = None,
+    algos: Sequence[str] | None = None,
+    protocol: str = "auto",
+    nics: int = 1,
+) -> list[CollectiveCost]:
+    """Cost of each algorithm (default: every available one) for ``op`` of ``size`` bytes, each with
+    its fastest protocol (``protocol='auto'``) or the protocol named; with the protocol named and no
+    algorithm named, the algorithms that cannot run it are left out; ``nics``: the NICs an
+    ``rdma_write`` is striped over (:func:`check_algorithms`)."""
+    op = normalize_op(op)
+    protocol = normalize_protocol(protocol)
+    levels = placement(hw, gpus, gpus_per_node)
+    avail = available(op, levels)
+    chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
+    pat = algos is not None and any(str(a).strip().lower() == "pat" for a in algos)
+    if pat and any(not lv.network for lv in levels):
+        raise PlanError(
+            "PAT runs with one GPU per node (NCCL 2.23); use gpus_per_node 1 or another algorithm"
+        )
+    check_algorithms(hw, levels, chosen, avail, nics)
     if protocol != "auto":
         runs = [a for a in chosen if protocol in protocols(hw, op, a, levels)]
         if algos is not None and len(runs) < len(chosen) or not runs:
@@ -714,5 +724,5 @@ def collective(
         prot = normalize_protocol(protocol)
         if prot != "auto":  # auto drops the algorithms that cannot run a named protocol
             algos = [a for a in algos if prot in protocols(hw, op, a, levels)] or algos
-        return best(costs(hw, op, size, gpus, gpus_per_node, algos, protocol))
+        return best(costs(hw, op, size, gpus, gpus_per_node, algos, protocol, nics))
     return costs(hw, op, size, gpus, gpus_per_node, [algo], protocol, nics)[0]

@@ -368,7 +368,7 @@ def deepep_normal(op: str, L: list[_Lv]) -> sp.Expr:
     ``t_0 + 2α + max(S·(g·f − (g/N)·f)/B_net, S·ranks/B_nvl)`` [derived]."""
     if op != "all_to_all":
         raise KeyError(op)
-    S, t0, k, M = sym("S"), sym("t_0"), sym("moe_k"), sym("moe_nodes")
+    S, t0, k, M = sym("S"), sym("t_0"), MOE_K, MOE_NODES
     G = L[0].d
     N = sp.Mul(*[lv.d for lv in L[1:]]) if len(L) > 1 else sp.Integer(1)
     g = sp.Min(N, M)
@@ -392,7 +392,7 @@ def rdma_write(op: str, L: list[_Lv]) -> sp.Expr:
         raise KeyError(op)
     S, t0 = sym("S"), sym("t_0")
     out = L[-1]
-    return t0 + 2 * out.alpha + S / (sym("n_nic") * bandwidth(out, "multi"))
+    return t0 + 2 * out.alpha + S / (N_NIC * bandwidth(out, "multi"))
 
 
 _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {

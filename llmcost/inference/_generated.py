@@ -45,7 +45,7 @@ def decode_time(n_acc, n_steps, t_iters):
 
 
 def tpot(n_steps, t_steps):
-    """Time per output token: the mean decode step, ``Σ T_step / n_steps``, every step at its own"""
+    """Time per output token: the decode time over the ``n_steps`` output positions (the mean decode"""
     return t_steps/n_steps
 
 
@@ -125,7 +125,7 @@ def disagg__ttft(t_kv, ttft_prefill):
 
 
 def e2e(t_steps, ttft):
-    """End-to-end latency: ``E2E = TTFT + Σ T_step`` over the request's output_len − 1 decode"""
+    """End-to-end latency: ``E2E = TTFT + T_decode``, the decode time of the request's output_len − 1"""
     return t_steps + ttft
 
 

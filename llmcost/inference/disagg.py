@@ -39,21 +39,21 @@ class Deployment:
     kv_bytes_per_gpu: float  # one prefill batch's prompt KV on one prefill GPU
     kv_time: float  # its write (the slower of the two ends)
     nics: int
-    kv_per_request_decode_gpu: float = 0.0  # one request's prompt KV landing on one decode GPU
-    recv_bw: float = float("inf")  # what one decode GPU receives per second
-    path: str = "rdma_write"  # or the shared scale-up domain's name
+    kv_per_request_decode_gpu: float  # one request's prompt KV landing on one decode GPU
+    recv_bw: float  # what one decode GPU receives per second
+    path: str  # rdma_write, or the shared scale-up domain's name
 
     def metrics(self) -> dict[str, Any]:
         """The deployment's figures (validation README infer metric names where they apply)."""
         p, d = self.prefill, self.decode
         dm = d.metrics()
         n_out = d.plan.output_len
-        prompts = F.disagg__prefill_rate(batch=p.batch, t_batch=_batch_time(p), t_kv=self.kv_time)
+        prompts = F.disagg__prefill_rate(batch=p.batch, t_batch=batch_time(p), t_kv=self.kv_time)
         decodes = F.disagg__decode_rate(
             out_rate=dm["output_tokens_per_s"],
             output_len=n_out,
             recv_bw=self.recv_bw,
-            kv_req=max(self.kv_per_request_decode_gpu, 1e-30),
+            kv_req=self.kv_per_request_decode_gpu,
         )
         rate = min(float(prompts), float(decodes))
         gpus = p.gpus + d.gpus
@@ -81,7 +81,7 @@ class Deployment:
         }
 
 
-def _batch_time(r: InferenceResult) -> float:
+def batch_time(r: InferenceResult) -> float:
     """Seconds per prefill batch of a pool in steady state: with pipeline stages a new batch enters
     every ``m·T_fwd/p`` (its m micro-batches through the busiest stage; GPipe, Huang et al. 2019);
     static with pp 1 its TTFT; continuous batching the time a request holds its slot (Little)."""
@@ -91,7 +91,7 @@ def _batch_time(r: InferenceResult) -> float:
     return float(F.disagg__batch_time(n_mb=m, t_prefill=float(np.asarray(r.prefill.time)), pp=r.plan.pp))
 
 
-def _kv_bytes(model: Any, hw: Hardware, plan: Plan, batch: float) -> float:
+def kv_bytes(model: Any, hw: Hardware, plan: Plan, batch: float) -> float:
     """Prompt KV-cache bytes of ``batch`` sequences on one GPU of ``plan`` (its pipeline stage)."""
     ev = Evaluator(spec_of(model), hw, plan)
     kv = _decode(ev, float(batch), float(plan.prompt_len), plan.prompt_len, timed=False).kv_bytes
@@ -124,13 +124,24 @@ def _is_network(tier: Any) -> bool:
     return Level(tier, 2.0).network
 
 
-def kv_transfer(model: Any, hw: Hardware, plan: Plan, batch: int, nics: int = 1) -> tuple[float, float]:
-    """(bytes, seconds) of one prefill GPU writing its shard of a prefill batch's prompt KV cache
-    (``batch`` sequences per replica at context ``prompt_len``, its pipeline stage's layers) to the
-    decode pool: :func:`llmcost.collectives.formulas.rdma_write` across the scale-out network over
-    ``nics`` NICs (over the scale-up domain where it spans hosts and holds both pools)."""
-    size = _kv_bytes(model, hw, plan, batch)
-    return size, _write_time(hw, size, nics)[0]
+def kv_write_time(pre_hw: Hardware, dec_hw: Hardware, size: float, nics: int = 1) -> tuple[float, str]:
+    """(seconds, path) of one prefill GPU writing ``size`` bytes of KV cache to the decode pool: the
+    slower of the two ends (the sender's and the receiver's NICs, :func:`_write_time`); pools of one
+    hardware whose scale-up domain spans hosts share it."""
+    shared = pre_hw.id == dec_hw.id
+    t_send, path = _write_time(pre_hw, size, nics, shared)
+    t_recv, _ = _write_time(dec_hw, size, nics, shared)
+    return max(t_send, t_recv), path
+
+
+def receive_rate(
+    model: Any, pre_hw: Hardware, dec_hw: Hardware, dec_plan: Plan, nics: int = 1
+) -> tuple[float, float]:
+    """(bytes, bytes per second): one request's prompt KV cache landing on one decode GPU, and what
+    that GPU's NICs take in (the decode pool's receive bound, ``disagg__decode_rate``)."""
+    kv_req = kv_bytes(model, dec_hw, dec_plan, 1.0)
+    t, _ = _write_time(dec_hw, kv_req, nics, pre_hw.id == dec_hw.id)
+    return kv_req, kv_req / t
 
 
 def deploy(
@@ -168,10 +179,7 @@ def deploy(
         except (PlanError, UserError) as e:
             raise type(e)(f"{name}: {e}") from None
     pre, dec = pools["prefill pool"], pools["decode pool"]
-    size = _kv_bytes(model, prefill_hw, pre_plan, -(-pre.batch // pre_plan.dp))
-    shared = prefill_hw.id == decode_hw.id
-    t_send, path = _write_time(prefill_hw, size, nics, shared)
-    t_recv, _ = _write_time(decode_hw, size, nics, shared)
-    kv_req = _kv_bytes(model, decode_hw, dec_plan, 1.0)
-    recv_bw = kv_req / max(_write_time(decode_hw, kv_req, nics, shared)[0], 1e-30)
-    return Deployment(pre, dec, prefill_hw, decode_hw, size, max(t_send, t_recv), nics, kv_req, recv_bw, path)
+    size = kv_bytes(model, prefill_hw, pre_plan, -(-pre.batch // pre_plan.dp))
+    t_kv, path = kv_write_time(prefill_hw, decode_hw, size, nics)
+    kv_req, recv_bw = receive_rate(model, prefill_hw, decode_hw, dec_plan, nics)
+    return Deployment(pre, dec, prefill_hw, decode_hw, size, t_kv, nics, kv_req, recv_bw, path)

@@ -44,7 +44,7 @@ define(
 define(
     "t_steps",
     "s",
-    "decode step times summed over the steps evaluated (the request's output_len − 1 steps)",
+    "decode time of the request's output_len − 1 tokens: the step times summed over them, over the tokens a step emits",
     latex=r"\Sigma T_{step}",
 )
 define("n_steps", "1", "decode steps evaluated (output_len − 1, at least 1)", latex="n_{steps}")
@@ -137,7 +137,7 @@ def hop_bytes() -> sp.Expr:
     """Bytes one pipeline stage sends the next per micro-batch: its boundary activations,
     ``(b_mb·s/c)·h·b_r`` (tokens of the micro-batch on one CP rank x hidden size x bytes of the
     residual stream: the ``b·s·h`` stage output of Narayanan et al. 2021 §4.1); a decode step
-    sends one token per sequence (``s = c = 1``)."""
+    sends its query tokens per sequence (``s = n_dec``: 1, or k + 1 when it verifies k drafts; ``c = 1``)."""
     tokens = Ordered(S("micro_batch") * S("seq") / S("cp"))
     return Ordered(tokens * S("d_model")) * graph_symbol("b_r")
 
@@ -177,15 +177,17 @@ def decode_time() -> sp.Expr:
 
 
 def tpot() -> sp.Expr:
-    """Time per output token: the mean decode step, ``Σ T_step / n_steps``, every step at its own
-    context ``prompt_len + 1 ... prompt_len + output_len − 1`` (static batching, TensorRT-LLM
-    gptSessionBenchmark)."""
+    """Time per output token: the decode time over the ``n_steps`` output positions (the mean decode
+    step, or with speculative decoding the mean step over the tokens it emits, :func:`decode_time`),
+    every step at its own context ``prompt_len + 1 ... prompt_len + output_len − 1`` (static
+    batching, TensorRT-LLM gptSessionBenchmark)."""
     return S("t_steps") / S("n_steps")
 
 
 def e2e() -> sp.Expr:
-    """End-to-end latency: ``E2E = TTFT + Σ T_step`` over the request's output_len − 1 decode
-    steps (static batching, TensorRT-LLM gptSessionBenchmark; 0 steps for one output token)."""
+    """End-to-end latency: ``E2E = TTFT + T_decode``, the decode time of the request's output_len − 1
+    tokens (:func:`decode_time`; static batching, TensorRT-LLM gptSessionBenchmark; 0 for one output
+    token)."""
     return S("ttft") + S("t_steps")
 
 
@@ -245,7 +247,8 @@ def cb_context() -> sp.Expr:
 def cb_step() -> sp.Expr:
     """A request's mean decode step under continuous batching: ``f·T_mix + (1 − f)·T_dec + k·T_draft``
     with ``f`` the share of steps carrying prefill chunks (:func:`cb_prefill_share`). ``T_dec``
-    decodes the ``C_dec`` decoding requests at the mean context; ``T_mix`` adds the step's prefill
+    decodes the requests a decoding request sees (itself and the others, :func:`cb_seen_decoding`)
+    at the mean context; ``T_mix`` adds the step's prefill
     chunks, run through every layer with the decode tokens (each GEMM, norm and collective once on
     the sum of the tokens, the weights read once: Sarathi-Serve, Agrawal et al. 2024 §4,
     "piggybacking" prefills on decodes; the decode and prefill attention each its own kernel); then

@@ -1,10 +1,14 @@
 """Inference cost of one plan: TTFT, TPOT, throughput, memory, money and energy (no sympy).
 
-Workload (static batching as in TensorRT-LLM's gptSessionBenchmark): a batch
+Workload (``schedule: static``, as TensorRT-LLM's gptSessionBenchmark): a batch
 of ``batch`` sequences (whole system; ``batch/dp`` per replica) runs prefill of
 ``prompt_len`` tokens, then ``output_len − 1`` decode steps whose context grows from
 ``prompt_len + 1``; every decode step is costed at its own context (the compiled decode
-function is evaluated on the array of contexts at once).
+function is evaluated on the array of contexts at once). ``schedule: continuous``: the steady
+state of in-flight batching at a concurrency of ``batch`` requests (:func:`serve_continuous`).
+With ``speculative`` each decode step verifies the drafted tokens and runs the draft passes, and
+emits the accepted tokens (:func:`draft_evaluator`; :mod:`llmcost.inference.formulas`
+``decode_step``, ``accepted_tokens``, ``decode_time``).
 
 * operator time: :func:`llmcost.kernels.roofline.roofline` on the graph's FLOPs and bytes, at the
   peak of the operator's math precision (:mod:`llmcost.precision`), with the catalog's
@@ -380,17 +384,17 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     }
 
 
-def _mixed_step(ev: Evaluator, c_dec: Any, rate: Any, ctx: float, P: int) -> PhaseCost:
+def _mixed_step(ev: Evaluator, decoding: Any, rate: Any, ctx: float, P: int) -> PhaseCost:
     """One step of continuous batching with its decode and prefill tokens batched together
     (:func:`llmcost.inference.formulas.cb_step`): every layer's GEMMs, norms, MoE and collectives on
-    the ``C_dec·n_dec + r·n_in`` tokens of the step (the forward layer shapes at one token per row:
+    the ``decoding·n_dec + r·n_in`` tokens of the step (the forward layer shapes at one token per row:
     their GEMM rows are the tokens, whichever phase they come from), the decode attention of the
-    ``C_dec`` sequences at context ``ctx`` (with MLA's absorbed projections) and the prefill attention
+    ``decoding`` sequences at context ``ctx`` (with MLA's absorbed projections) and the prefill attention
     of the ``r`` admitted prompts, each its own kernel, and the head on the step's logit rows."""
     from dataclasses import replace
 
     n_dec = _n_dec(ev)
-    tokens = c_dec * n_dec + rate * P
+    tokens = decoding * n_dec + rate * P
     share = rate * P / tokens  # the prompt tokens' share of the GEMM rows (evaluator._blend)
     dense = ev.phase(
         _phase_groups(ev, "forward"),
@@ -400,10 +404,10 @@ def _mixed_step(ev: Evaluator, c_dec: Any, rate: Any, ctx: float, P: int) -> Pha
         ctx=1.0,
         shape_share=share,
     )
-    head = ev.phase([], "io__decode__last", micro_batch=c_dec * n_dec + rate, seq=1, ctx=1.0)
-    dec = _decode(ev, c_dec, ctx, P, n_dec=n_dec)
+    head = ev.phase([], "io__decode__last", micro_batch=decoding * n_dec + rate, seq=1, ctx=1.0)
+    dec = _decode(ev, decoding, ctx, P, n_dec=n_dec)
     pre = _prefill(ev, rate, P)
-    live = np.asarray(c_dec) > 0
+    live = np.asarray(decoding) > 0
     absorbed = ("q_absorb", "v_absorb")  # MLA decode only: the prefill path up-projects instead
 
     def own(o: OpCost) -> OpCost:  # a decode-only operator: absent when nothing decodes
@@ -420,12 +424,13 @@ def _mixed_step(ev: Evaluator, c_dec: Any, rate: Any, ctx: float, P: int) -> Pha
 def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     """Continuous (in-flight) batching at a concurrency of ``b_rep`` requests per replica, in its
     steady state (plan ``schedule: continuous``; :mod:`llmcost.inference.formulas`, continuous
-    batching): the ``C_dec`` requests in their decode phase decode at the mean context
-    ``n_in + n_out/2``; a share of the steps also carries prefill chunks of the requests being
-    admitted (:func:`_mixed_step`), the rest decode only. TPOT is a request's mean decode step over
-    the tokens it emits per step, TTFT the prefill-carrying steps of its own chunks. On the decode
-    pool of a disaggregated deployment nothing is prefilled. ``b_rep`` a number, or an array of them
-    (one per plan of ``ev``)."""
+    batching): a decoding request's step decodes itself and the others in their decode phase
+    (:func:`~llmcost.inference.formulas.cb_seen_decoding`) at the mean context ``n_in + n_out/2``; a
+    share of the steps also carries prefill chunks of the requests being admitted
+    (:func:`_mixed_step`), the rest decode only. TPOT is a request's mean decode step over the tokens
+    it emits per step, TTFT the prefill-carrying steps of its own chunks beside the others' decodes.
+    On the decode pool of a disaggregated deployment nothing is prefilled. ``b_rep`` a number, or an
+    array of them (one per plan of ``ev``)."""
     p = ev.plan
     spec = p.speculative
     P, out = p.prompt_len, p.output_len
@@ -511,7 +516,7 @@ def continuous_memory(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     return device_memory(ev, b_rep, pre, kv_ctx=ctx)
 
 
-def _hop(ev: Evaluator, mbs: Any, seq: int, cp: int) -> Any:
+def _hop(ev: Evaluator, mbs: Any, seq: float, cp: int) -> Any:
     """Time of one pipeline send/recv of a micro-batch of ``mbs`` sequences of ``seq`` tokens over
     ``cp`` ranks (:func:`llmcost.inference.formulas.hop_bytes`); 0 with pp = 1 (no pipeline
     degree: :meth:`Evaluator.collective_time`)."""

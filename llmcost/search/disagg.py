@@ -42,7 +42,7 @@ class Candidate:
 
 
 @dataclass
-class Deployment:
+class SizedDeployment:
     """A sized deployment: the two pools' plans and instance counts, and what they give."""
 
     prefill: Candidate
@@ -91,19 +91,16 @@ def search(
     max_tpot: float | None = None,
     top: int = 10,
     nics: int = 1,
-) -> tuple[list[Deployment], int]:
-    """The best ``top`` deployments within ``budget`` GPUs, by requests per second (then fewer GPUs),
-    and the plans evaluated."""
-    pre, n1 = _prefill_candidates(model, hws, space, max_ttft)
-    dec, n2 = _decode_candidates(model, hws, space, max_tpot, nics)
+) -> list[SizedDeployment]:
+    """The best ``top`` deployments within ``budget`` GPUs, by requests per second (then fewer GPUs)."""
+    pre = _prefill_candidates(model, hws, space, max_ttft)
+    dec = _decode_candidates(model, hws, space, max_tpot, nics)
     by_hw = {h.id: h for h in hws}
-    out: list[Deployment] = []
+    out: list[SizedDeployment] = []
     for p in pre:
         for d in dec:
-            # the write runs at the slower end (inference.disagg: sender's and receiver's NICs)
-            t_recv, _ = D._write_time(by_hw[d.plan["hardware"]], p.kv_bytes, nics)
-            t_send, _ = D._write_time(by_hw[p.plan["hardware"]], p.kv_bytes, nics)
-            t_kv = max(t_send, t_recv)
+            # the write runs at the slower end, over a shared NVL72 / TPU domain where both pools sit in one
+            t_kv, _ = D.kv_write_time(by_hw[p.plan["hardware"]], by_hw[d.plan["hardware"]], p.kv_bytes, nics)
             ttft = float(F.disagg__ttft(ttft_prefill=p.latency, t_kv=t_kv))
             if max_ttft is not None and ttft > max_ttft:
                 continue
@@ -112,10 +109,10 @@ def search(
             if best is not None:
                 out.append(best)
     out.sort(key=lambda x: (-x.rate, x.gpus))
-    return out[:top], n1 + n2
+    return out[:top]
 
 
-def _sized(p: Candidate, d: Candidate, budget: int, output_len: int) -> Deployment | None:
+def _sized(p: Candidate, d: Candidate, budget: int, output_len: int) -> SizedDeployment | None:
     """The instance counts of ``p`` and ``d`` within ``budget`` GPUs serving the most requests."""
     n_p = np.arange(1, max(1, (budget - d.gpus) // p.gpus) + 1)
     n_d = (budget - n_p * p.gpus) // d.gpus
@@ -128,16 +125,16 @@ def _sized(p: Candidate, d: Candidate, budget: int, output_len: int) -> Deployme
     # the fewest instances of each pool reaching the best rate (the faster pool has no spare one)
     a = max(1, int(np.ceil(r / p.rate - 1e-9)))
     b = max(1, int(np.ceil(r / d.rate - 1e-9)))
-    return Deployment(p, d, a, b, output_len)
+    return SizedDeployment(p, d, a, b, output_len)
 
 
 def _prefill_candidates(
     model: str, hws: list[Hardware], space: SI.InferSpace, max_ttft: float | None
-) -> tuple[list[Candidate], int]:
+) -> list[Candidate]:
     from llmcost.inference.serve import cost, plan_from_dict
 
     sp = replace(space, output_len=1, disaggregated=True, speculative=None)
-    plans, cols, _, n = SI.search_space(model, hws, sp)
+    plans, cols, _, _ = SI.search_space(model, hws, sp)
     gpus = plans.arrays["gpus"].astype(float)
     rate = cols["input_tokens_per_s_per_gpu"] / space.prompt_len  # prompts per second per GPU, no KV bound
     ok = np.asarray(cols["fits"], dtype=bool) & np.isfinite(rate)
@@ -150,19 +147,19 @@ def _prefill_candidates(
         hw = by_hw[row["hardware"]]
         plan = plan_from_dict(SI.plan_keys(row))
         r = cost(model, hw, plan, check_memory=False)
-        size = D._kv_bytes(model, hw, plan, -(-plan.batch // plan.dp))
-        c = Candidate(row, int(gpus[i]), 0.0, float(cols["ttft_s"][i]), 0.0, size, D._batch_time(r))
+        size = D.kv_bytes(model, hw, plan, -(-plan.batch // plan.dp))
+        c = Candidate(row, int(gpus[i]), 0.0, float(cols["ttft_s"][i]), 0.0, size, D.batch_time(r))
         out.append(c)
-    return out, n
+    return out
 
 
 def _decode_candidates(
     model: str, hws: list[Hardware], space: SI.InferSpace, max_tpot: float | None, nics: int
-) -> tuple[list[Candidate], int]:
+) -> list[Candidate]:
     from llmcost.inference.serve import plan_from_dict
 
     sp = replace(space, disaggregated=True)
-    plans, cols, _, n = SI.search_space(model, hws, sp)
+    plans, cols, _, _ = SI.search_space(model, hws, sp)
     gpus = plans.arrays["gpus"].astype(float)
     ok = np.asarray(cols["fits"], dtype=bool) & np.isfinite(cols["output_tokens_per_s"])
     if max_tpot is not None:
@@ -172,8 +169,8 @@ def _decode_candidates(
     for i in _best(ok, cols["output_tokens_per_s"] / gpus):
         row = plans[int(i)]
         hw = by_hw[row["hardware"]]
-        kv_req = D._kv_bytes(model, hw, plan_from_dict(SI.plan_keys(row)), 1.0)
-        recv_bw = kv_req / max(D._write_time(hw, kv_req, nics)[0], 1e-30)
+        # as the decode pool of a pool on other hardware (the network); a shared domain only lifts it
+        kv_req, recv_bw = D.receive_rate(model, hw, hw, plan_from_dict(SI.plan_keys(row)), nics)
         rate = F.disagg__decode_rate(
             out_rate=cols["output_tokens_per_s"][i],
             output_len=space.output_len,
@@ -181,7 +178,7 @@ def _decode_candidates(
             kv_req=kv_req,
         )
         out.append(Candidate(row, int(gpus[i]), float(rate), float(cols["tpot_s"][i])))
-    return out, n
+    return out
 
 
 def _best(ok: np.ndarray, score: np.ndarray) -> np.ndarray:
