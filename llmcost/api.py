@@ -78,6 +78,7 @@ COLLECTIVE_DEFAULTS: dict[str, Any] = {
     "gpus_per_node": None,
     "algorithm": "auto",
     "protocol": "auto",
+    "nics": 1,
 }
 """The collective of ``llmcost collective OP`` with no options."""
 _COLLECTIVE_ALIASES = {"size_bytes": "size", "algo": "algorithm"}
@@ -660,7 +661,7 @@ def collective(
     (a mapping, or keyword arguments over it): ``size`` (the full buffer per rank, nccl-tests
     convention: bytes or ``"1GiB"``; ``size_bytes`` as in the validation README), ``gpus``,
     ``gpus_per_node``, ``algorithm`` (``algo``; default ``auto``: the fastest that NCCL would
-    run) and ``protocol``; defaults :data:`COLLECTIVE_DEFAULTS`. E.g.
+    run), ``protocol`` and ``nics`` (an ``rdma_write``'s NICs); defaults :data:`COLLECTIVE_DEFAULTS`. E.g.
     ``collective("all_reduce", "h100-sxm", size="1GiB", gpus=16)``."""
     from llmcost.collectives import cost as C
     from llmcost.units import parse
@@ -676,8 +677,11 @@ def collective(
     gpus = keys["gpus"]
     if isinstance(gpus, bool) or not isinstance(gpus, numbers.Integral):
         raise UserError(f"--gpus: expected an integer, got {gpus!r}")
+    from llmcost import checks
+
+    nics = checks.finite_int(keys["nics"], "--nics", 1)
     r = C.collective(
-        hw, op, nbytes, int(gpus), keys["gpus_per_node"], str(keys["algorithm"]), str(keys["protocol"])
+        hw, op, nbytes, int(gpus), keys["gpus_per_node"], str(keys["algorithm"]), str(keys["protocol"]), nics
     )
     return CollectiveReport(r, hw)
 

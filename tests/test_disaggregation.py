@@ -215,3 +215,30 @@ def test_more_nics_never_slower_and_rates_bounded(nics: int, more: int) -> None:
         0 < m["requests_per_s"] <= min(m["prefill_requests_per_s"], m["decode_requests_per_s"]) * (1 + 1e-12)
     )
     assert m["ttft_s"] >= dep.prefill.ttft and m["output_tokens_per_s"] > 0
+
+
+def test_api_collective_nics_and_search_kv_nics(cli) -> None:  # noqa: ANN001
+    import llmcost
+
+    one = llmcost.collective(
+        "send_recv", "h100-sxm", size="1GiB", gpus=2, gpus_per_node=1, algorithm="rdma_write"
+    )
+    four = llmcost.collective(
+        "send_recv", "h100-sxm", size="1GiB", gpus=2, gpus_per_node=1, algorithm="rdma_write", nics=4
+    )
+    assert four.time < one.time
+    r = cli("search", "infer", "llama-3.1-8b", "--gpus", "1", "--kv-nics", "2")
+    assert r.code == 2 and "--disaggregated" in r.err
+    ok = cli(
+        "search",
+        "infer",
+        "llama-3.1-8b",
+        "--gpus",
+        "1",
+        "--disaggregated",
+        "--budget-gpus",
+        "4",
+        "--kv-nics",
+        "2",
+    )
+    assert ok.code == 0, ok.err

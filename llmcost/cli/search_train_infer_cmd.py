@@ -187,6 +187,9 @@ def search_infer(
     budget_gpus: Annotated[
         int | None, Opt("--budget-gpus", help="With --disaggregated: GPUs for both pools together.")
     ] = None,
+    kv_nics: Annotated[
+        int, Opt("--kv-nics", help="With --disaggregated: NICs each prefill GPU writes its KV over.")
+    ] = 1,
     max_ttft: Annotated[str | None, Opt("--max-ttft", help="SLO on time to first token, e.g. 1s.")] = None,
     max_tpot: Annotated[
         str | None, Opt("--max-tpot", help="SLO on time per output token, e.g. 50ms.")
@@ -227,22 +230,13 @@ def search_infer(
         gpus=gpus, prompt_len=prompt_len, output_len=output_len, tp=tp, pp=pp, ep=ep, dp=dp, cp=cp, batch=batch,
         weights=weights, activations=activations, kv_cache=kv_cache, gpus_per_node=gpus_per_node, schedule=schedule,
     )  # fmt: skip
-    if disaggregated or budget_gpus is not None:
-        _disagg_options(
-            disaggregated,
-            budget_gpus,
-            {
-                "--objective": objective != "throughput_per_gpu",
-                "--pareto": pareto,
-                "--axes": axes is not None,
-                "--max-latency": max_latency is not None,
-                "--min-throughput": min_throughput is not None,
-            },
-        )
+    flags = {"--objective": objective != "throughput_per_gpu", "--pareto": pareto, "--axes": axes is not None}
+    flags |= {"--max-latency": max_latency is not None, "--min-throughput": min_throughput is not None}
+    _disagg_options(disaggregated, budget_gpus, kv_nics, flags)
+    if disaggregated:
         spec = speculative_option(speculative, acceptance_rate, acceptance_length)  # the decode pool's
-        _search_disaggregated(
-            model, hw, {**space, "speculative": spec}, budget_gpus, max_ttft, max_tpot, top, fmt
-        )
+        keys = {**space, "speculative": spec}
+        _search_disaggregated(model, hw, keys, budget_gpus, max_ttft, max_tpot, top, fmt, kv_nics)
         return
     rep = api.search_infer(
         model,
@@ -284,6 +278,7 @@ def _search_disaggregated(
     max_tpot: str | None,
     top: int,
     fmt: str,
+    kv_nics: int = 1,
 ) -> None:
     """``search infer --disaggregated``: the best sized deployments, one row each."""
     from llmcost import api
@@ -293,18 +288,20 @@ def _search_disaggregated(
     if budget is None:
         raise UserError("--disaggregated needs --budget-gpus N (the GPUs of both pools together)")
     deps = api.search_disaggregated(
-        model, hw, budget_gpus=budget, max_ttft=max_ttft, max_tpot=max_tpot, top=top, **keys
+        model, hw, budget_gpus=budget, max_ttft=max_ttft, max_tpot=max_tpot, top=top, kv_nics=kv_nics, **keys
     )
     emit_deployments(deps, fmt, title=f"search infer {model} disaggregated within {budget} GPUs")
 
 
-def _disagg_options(disaggregated: bool, budget: int | None, given: dict[str, object]) -> None:
-    """One clear line for ``search infer`` options that do not go with ``--disaggregated`` (or
-    ``--budget-gpus`` without it)."""
+def _disagg_options(disaggregated: bool, budget: int | None, kv_nics: int, given: dict[str, object]) -> None:
+    """One clear line for ``search infer`` options that need ``--disaggregated`` (``--budget-gpus``,
+    ``--kv-nics``) or do not go with it."""
     from llmcost.errors import UserError
 
     if not disaggregated:
-        raise UserError("--budget-gpus sizes a disaggregated deployment: add --disaggregated")
+        if budget is not None or kv_nics != 1:
+            raise UserError("--budget-gpus / --kv-nics size a disaggregated deployment: add --disaggregated")
+        return
     bad = [k for k, v in given.items() if v]
     if bad:
         raise UserError(
