@@ -816,21 +816,10 @@ def search_infer(
     from llmcost.search import run
     from llmcost.search import space as S
     from llmcost.search.common import check_top
-    from llmcost.search.infer import InferSpace
 
     check_top(top)
-    if isinstance(space, InferSpace):
-        _no_options(space, space_keys)
-        k = _fields(space)
-    else:
-        k = S.keys_of(space, space_keys, S.INFER_KEYS, "search infer")
-    if k.get("prompt_len", 1024) < 1 or k.get("output_len", 256) < 1:
-        raise UserError("--prompt-len and --output-len must be at least 1")
+    declared, hws = _infer_space(hardware, space, space_keys, min_output=1)
     min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
-    hws = _hardware_list(hardware)
-    for h in hws:
-        checks.gpus_per_node(h, k.get("gpus_per_node"))
-    declared = space if isinstance(space, InferSpace) else S.infer_space(k)
     m = _model_arg(model)
     res = run.infer_search(
         m,
@@ -848,6 +837,33 @@ def search_infer(
         show_progress=progress,
     )
     return SearchReport(res, m if isinstance(m, str) else _spec(m).name, hws, declared)
+
+
+def _infer_space(
+    hardware: Any, space: Any, space_keys: Mapping[str, Any], min_output: int
+) -> tuple[InferSpace, list[Hardware]]:
+    """The declared infer search space (a :class:`InferSpace`, or options) and its hardware list,
+    checked: lengths (``min_output`` output tokens: 2 for a decode pool, which generates all but the
+    first) and ranks per node on each device."""
+    from llmcost import checks
+    from llmcost.search import space as S
+    from llmcost.search.infer import InferSpace
+
+    if isinstance(space, InferSpace):
+        _no_options(space, space_keys)
+        k = _fields(space)
+    else:
+        k = S.keys_of(space, space_keys, S.INFER_KEYS, "search infer")
+    if k.get("prompt_len", 1024) < 1 or k.get("output_len", 256) < min_output:
+        raise UserError(
+            "--prompt-len and --output-len must be at least 1"
+            if min_output == 1
+            else "--prompt-len must be at least 1 and --output-len at least 2 (the decode pool generates)"
+        )
+    hws = _hardware_list(hardware)
+    for h in hws:
+        checks.gpus_per_node(h, k.get("gpus_per_node"))
+    return (space if isinstance(space, InferSpace) else S.infer_space(k)), hws
 
 
 def search_disaggregated(
@@ -870,24 +886,11 @@ def search_disaggregated(
     from llmcost.search import disagg
     from llmcost.search import space as S
     from llmcost.search.common import check_top
-    from llmcost.search.infer import InferSpace
 
     check_top(top)
     budget = checks.finite_int(budget_gpus, "--budget-gpus", 2)
     nics = checks.finite_int(kv_nics, "--kv-nics", 1)
-    if isinstance(space, InferSpace):
-        _no_options(space, space_keys)
-        k = _fields(space)
-    else:
-        k = S.keys_of(space, space_keys, S.INFER_KEYS, "search infer")
-    if k.get("prompt_len", 1024) < 1 or k.get("output_len", 256) < 2:
-        raise UserError(
-            "--prompt-len must be at least 1 and --output-len at least 2 (the decode pool generates)"
-        )
-    hws = _hardware_list(hardware)
-    for h in hws:
-        checks.gpus_per_node(h, k.get("gpus_per_node"))
-    declared = space if isinstance(space, InferSpace) else S.infer_space(k)
+    declared, hws = _infer_space(hardware, space, space_keys, min_output=2)
     m = _model_arg(model)
     return disagg.search(
         m,

@@ -607,16 +607,22 @@ def io_ops(phase: str, logits: str = "all") -> tuple[Op, ...]:
     if phase == "encoder":
         return (emb, _norm("encoder_final_norm", T, h))
     M = T if phase == "decode" else b if logits == "last" else T
-    head = Op(
+    return (emb, _norm("final_norm", T, h), _lm_head(M, S("untied") * V * h / t * bw))
+
+
+def _lm_head(M: Any, held: Any) -> Op:
+    """The vocabulary-parallel LM head on ``M`` rows (logit GEMM ``2·M·h·V``, fp32 logits written),
+    ``held`` its resident weight bytes (0 where another module's head is shared)."""
+    t, h, V, ba, bw = S("tp"), S("d_model"), S("vocab"), S("b_a"), S("b_w")
+    return Op(
         "lm_head",
         "lm_head",
         2 * M * h * V / t,
         V * h / t * bw + M * h * ba + M * V / t * 4,
-        S("untied") * V * h / t * bw,
+        held,
         S("c_dq") * V * h / t,
         gemm=(M, V / t, h, 1),
     )
-    return (emb, _norm("final_norm", T, h), head)
 
 
 def _draft_io() -> tuple[Op, ...]:
@@ -628,24 +634,15 @@ def _draft_io() -> tuple[Op, ...]:
     al. 2024 §3: an FC layer on the (feature, token) pair, one decoder layer, the target's LM head).
     The embedding table and the LM head are the target's (shared: read, not held again); ``eh_proj``
     is held whole on every device [assumed: replicated, as a small layer; 2h² weights]."""
-    b, t, h, V = S("micro_batch"), S("tp"), S("d_model"), S("vocab")
-    ba, bw = S("b_a"), S("b_w")
-    T = b
+    h, ba, bw = S("d_model"), S("b_a"), S("b_w")
+    T = S("micro_batch")
     return (
         Op("embedding", "embedding", 0, T * h * bw + T * h * ba, 0),
         _norm("draft_enorm", T, h),
         _norm("draft_hnorm", T, h),
         _gemm("draft_proj", T, 2 * h, h, doc="eh_proj: [embedding; hidden] (2h) -> h"),
         _norm("final_norm", T, h),
-        Op(
-            "lm_head",
-            "lm_head",
-            2 * T * h * V / t,
-            V * h / t * bw + T * h * ba + T * V / t * 4,
-            0,
-            S("c_dq") * V * h / t,
-            gemm=(T, V / t, h, 1),
-        ),
+        _lm_head(T, 0),
     )
 
 

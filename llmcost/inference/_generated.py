@@ -64,9 +64,9 @@ def cb_seen_decoding(conc, n_acc, n_chunks, output_len):
     return 1 + (conc - 1)*(output_len - 1)/(n_acc*(n_chunks + (output_len - 1)/n_acc))
 
 
-def cb_chunks_per_step(conc, n_acc, n_chunks, output_len):
-    """Prefill chunks a prefill-carrying step holds: ``max(1, C·n_ch / S)`` — C requests each bring"""
-    return numpy.maximum(1, conc*n_chunks/(n_chunks + (output_len - 1)/n_acc))
+def cb_prompts_per_step(conc, n_acc, n_chunks, output_len):
+    """Prompts (of ``n_in`` tokens) a prefill-carrying step prefills: its chunks over the chunks a"""
+    return numpy.maximum(1, conc*n_chunks/(n_chunks + (output_len - 1)/n_acc))/numpy.maximum(1, n_chunks)
 
 
 def cb_prefill_share(conc, n_acc, n_chunks, output_len):
@@ -122,6 +122,11 @@ def disagg__decode_rate(kv_req, out_rate, output_len, recv_bw):
 def disagg__ttft(t_kv, ttft_prefill):
     """Time to first token of a disaggregated deployment: the prefill pool's TTFT plus the write of"""
     return t_kv + ttft_prefill
+
+
+def disagg__rate(n_decode, n_prefill, rate_decode, rate_prefill):
+    """Requests per second of a disaggregated deployment of ``n_p`` prefill and ``n_d`` decode"""
+    return numpy.minimum(n_decode*rate_decode, n_prefill*rate_prefill)
 
 
 def e2e(t_steps, ttft):
@@ -196,7 +201,7 @@ FUNCTIONS = {
     'cb_chunks': (cb_chunks, ('chunk', 'prompt_len'), 'b5dfb7b37aec70ca'),
     'cb_others_decoding': (cb_others_decoding, ('conc', 'n_acc', 'n_chunks', 'output_len'), '8de430580c045b2a'),
     'cb_seen_decoding': (cb_seen_decoding, ('conc', 'n_acc', 'n_chunks', 'output_len'), '2e72d5997509d5c2'),
-    'cb_chunks_per_step': (cb_chunks_per_step, ('conc', 'n_acc', 'n_chunks', 'output_len'), 'adee0e92ec4879da'),
+    'cb_prompts_per_step': (cb_prompts_per_step, ('conc', 'n_acc', 'n_chunks', 'output_len'), '1ef43654a0197a35'),
     'cb_prefill_share': (cb_prefill_share, ('conc', 'n_acc', 'n_chunks', 'output_len'), '133213b9e03631ca'),
     'cb_context': (cb_context, ('output_len', 'prompt_len'), '668bfad38c9ccb07'),
     'cb_step': (cb_step, ('n_draft', 'share', 't_decode', 't_draft', 't_mixed'), '785bce449d9515a0'),
@@ -208,6 +213,7 @@ FUNCTIONS = {
     'disagg__prefill_rate': (disagg__prefill_rate, ('batch', 't_batch', 't_kv'), '5c0089504241c12d'),
     'disagg__decode_rate': (disagg__decode_rate, ('kv_req', 'out_rate', 'output_len', 'recv_bw'), '583198c3726242e9'),
     'disagg__ttft': (disagg__ttft, ('t_kv', 'ttft_prefill'), '2ea6d329d2744247'),
+    'disagg__rate': (disagg__rate, ('n_decode', 'n_prefill', 'rate_decode', 'rate_prefill'), '76b056282a0f1c69'),
     'e2e': (e2e, ('t_steps', 'ttft'), '4da17b70cd26e6df'),
     'memory__weights': (memory__weights, ('m_draft', 'm_io', 'm_layers', 'm_norm', 'pp'), '00e970bed6626ffc'),
     'memory__kv_cache': (memory__kv_cache, ('m_kv_all', 'm_kv_draft', 'pp'), '9e287e2aff3a4097'),

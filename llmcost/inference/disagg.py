@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from llmcost.economics import _generated as E
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.inference import _generated as F
@@ -55,20 +56,20 @@ class Deployment:
             recv_bw=self.recv_bw,
             kv_req=self.kv_per_request_decode_gpu,
         )
-        rate = min(float(prompts), float(decodes))
+        rate = float(F.disagg__rate(n_prefill=1, rate_prefill=prompts, n_decode=1, rate_decode=decodes))
         gpus = p.gpus + d.gpus
         out_tps = rate * n_out
         ttft = float(F.disagg__ttft(ttft_prefill=p.ttft, t_kv=self.kv_time))
         usd = None
         if self.prefill_hw.price_per_hour and self.decode_hw.price_per_hour:
             usd_h = p.gpus * self.prefill_hw.price_per_hour + d.gpus * self.decode_hw.price_per_hour
-            usd = usd_h / 3600 / out_tps * 1e6
+            usd = float(E.usd_per_million_tokens(devices=1, usd_hour=usd_h, seconds=1 / out_tps, tokens=1.0))
         return {
             "ttft_s": ttft,
             "tpot_s": d.tpot,
-            "e2e_latency_s": ttft + (n_out - 1) * d.tpot,
+            "e2e_latency_s": float(F.cb_e2e(ttft=ttft, tpot=d.tpot, output_len=n_out)),
             "output_tokens_per_s": out_tps,
-            "output_tokens_per_s_per_gpu": out_tps / gpus,
+            "output_tokens_per_s_per_gpu": float(F.output_rate_per_device(out_rate=out_tps, devices=gpus)),
             "requests_per_s": rate,
             "bound_by": "prefill pool" if prompts < decodes else "decode pool",
             "prefill_requests_per_s": float(prompts),

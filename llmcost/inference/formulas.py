@@ -90,6 +90,10 @@ define("t_batch", "s", "seconds per prefill batch of a prefill pool in steady st
 define("recv_bw", "B/s", "KV bytes one decode GPU receives per second", latex=r"B_{recv}")
 define("kv_req", "B", "one request's prompt KV-cache bytes landing on one decode GPU", latex=r"KV_{req}")
 define("ttft_prefill", "s", "the prefill pool's time to first token", latex=r"TTFT_p")
+define("n_prefill", "1", "prefill-pool instances of a disaggregated deployment", latex="n_p")
+define("n_decode", "1", "decode-pool instances of a disaggregated deployment", latex="n_d")
+define("rate_prefill", "request/s", "requests per second one prefill instance sustains", latex="R_p")
+define("rate_decode", "request/s", "requests per second one decode instance sustains", latex="R_d")
 define("ttft", "s", "time to first token", latex="TTFT")
 define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
 define("e2e", "s", "end-to-end latency of the request", latex="E2E")
@@ -229,6 +233,18 @@ def cb_chunks_per_step() -> sp.Expr:
     """Prefill chunks a prefill-carrying step holds: ``max(1, C·n_ch / S)`` — C requests each bring
     n_ch chunks per S steps; below one per step they come one at a time [derived]."""
     return sp.Max(1, S("conc") * S("n_chunks") / cb_slot_steps())
+
+
+def cb_prompts_per_step() -> sp.Expr:
+    """Prompts (of ``n_in`` tokens) a prefill-carrying step prefills: its chunks over the chunks a
+    prompt has, ``max(1, C·n_ch/S) / max(n_ch, 1)`` [derived]."""
+    return cb_chunks_per_step() / sp.Max(S("n_chunks"), 1)
+
+
+def disagg_rate() -> sp.Expr:
+    """Requests per second of a disaggregated deployment of ``n_p`` prefill and ``n_d`` decode
+    instances: the slower pool's, ``min(n_p·R_p, n_d·R_d)`` (DistServe, Zhong et al. 2024 §4) [derived]."""
+    return sp.Min(S("n_prefill") * S("rate_prefill"), S("n_decode") * S("rate_decode"))
 
 
 def cb_prefill_share() -> sp.Expr:
@@ -393,7 +409,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "cb_chunks": cb_chunks,
     "cb_others_decoding": cb_others_decoding,
     "cb_seen_decoding": cb_seen_decoding,
-    "cb_chunks_per_step": cb_chunks_per_step,
+    "cb_prompts_per_step": cb_prompts_per_step,
     "cb_prefill_share": cb_prefill_share,
     "cb_context": cb_context,
     "cb_step": cb_step,
@@ -405,6 +421,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "disagg__prefill_rate": disagg_prefill_rate,
     "disagg__decode_rate": disagg_decode_rate,
     "disagg__ttft": disagg_ttft,
+    "disagg__rate": disagg_rate,
     "e2e": e2e,
     "memory__weights": memory_weights,
     "memory__kv_cache": memory_kv_cache,

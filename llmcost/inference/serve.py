@@ -319,6 +319,12 @@ def _decode_steps(ev: Evaluator, mbs: Any) -> PhaseCost:
     return _decode(ev, mbs, ctx[:, None] if np.ndim(mbs) else ctx, ev.plan.prompt_len, n_dec=_n_dec(ev))
 
 
+def _n_draft(ev: Evaluator) -> int:
+    """Tokens drafted per sequence per decode step: the plan's ``speculative.tokens``, else 0."""
+    s = ev.plan.speculative
+    return 0 if s is None else s.tokens
+
+
 def _n_dec(ev: Evaluator) -> float:
     """Query tokens per sequence of a decode step: ``k + 1`` with ``k`` drafted tokens, else 1."""
     s = ev.plan.speculative
@@ -363,7 +369,7 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
         t_decode=t_dec,
         pp=p.pp,
         t_hop=_hop(ev, mbs, _n_dec(ev), 1),
-        n_draft=0 if spec is None else spec.tokens,
+        n_draft=_n_draft(ev),
         t_draft=0.0 if draft is None else np.asarray(draft.time, dtype=float),
     )
     steps = np.broadcast_to(steps, ctx.shape + np.shape(mbs))
@@ -432,11 +438,10 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     On the decode pool of a disaggregated deployment nothing is prefilled. ``b_rep`` a number, or an
     array of them (one per plan of ``ev``)."""
     p = ev.plan
-    spec = p.speculative
     P, out = p.prompt_len, p.output_len
     kw = _continuous_counts(ev, b_rep)
     ctx = float(F.cb_context(prompt_len=P, output_len=out))
-    k = 0 if spec is None else spec.tokens
+    k = _n_draft(ev)
     # the decode step a decoding request sees: itself and the others in their decode phase; with one
     # output token nothing decodes, and TPOT is the step its batch would decode in (the static convention)
     seen = F.cb_seen_decoding(**kw) if out > 1 else b_rep
@@ -446,7 +451,7 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     draft = None if dev is None else _draft(dev, seen, ctx)
     t_draft = 0.0 if draft is None else np.asarray(draft.time, dtype=float)
     t_dec = np.asarray(dec.time, dtype=float)
-    seqs = F.cb_chunks_per_step(**kw) / np.maximum(kw["n_chunks"], 1.0)  # prompts prefilled per carrying step
+    seqs = F.cb_prompts_per_step(**kw)  # prompts prefilled per carrying step
     if kw["n_chunks"]:
         mixed = _mixed_step(ev, seen, seqs, ctx, P)  # the others' chunks beside its decode
         first = _mixed_step(ev, others, seqs, ctx, P)  # its own chunk beside the others' decodes
@@ -506,7 +511,7 @@ def continuous_memory(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     activation workspace of a prefill-carrying step's prompt tokens."""
     p = ev.plan
     kw = _continuous_counts(ev, b_rep)
-    seqs = F.cb_chunks_per_step(**kw) / np.maximum(kw["n_chunks"], 1.0)
+    seqs = F.cb_prompts_per_step(**kw)
     # the step's prompt tokens (its chunks); a decode pool holds one token per sequence
     if kw["n_chunks"]:
         pre = _prefill(ev, seqs, p.prompt_len, timed=False)

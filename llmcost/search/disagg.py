@@ -57,7 +57,14 @@ class SizedDeployment:
 
     @property
     def rate(self) -> float:
-        return min(self.n_prefill * self.prefill.rate, self.n_decode * self.decode.rate)
+        return float(
+            F.disagg__rate(
+                n_prefill=self.n_prefill,
+                rate_prefill=self.prefill.rate,
+                n_decode=self.n_decode,
+                rate_decode=self.decode.rate,
+            )
+        )
 
     def metrics(self) -> dict[str, Any]:
         out_tps = self.rate * self.output_len
@@ -66,7 +73,9 @@ class SizedDeployment:
             "tpot_s": self.decode.latency,
             "requests_per_s": self.rate,
             "output_tokens_per_s": out_tps,
-            "output_tokens_per_s_per_gpu": out_tps / self.gpus,
+            "output_tokens_per_s_per_gpu": float(
+                F.output_rate_per_device(out_rate=out_tps, devices=self.gpus)
+            ),
             "gpus": self.gpus,
             "kv_transfer_s": self.prefill.kv_time,
             "bound_by": "prefill pool"
@@ -120,7 +129,7 @@ def _sized(p: Candidate, d: Candidate, budget: int, output_len: int) -> SizedDep
     if not ok.any():
         return None
     n_p, n_d = n_p[ok], n_d[ok]
-    rate = np.minimum(n_p * p.rate, n_d * d.rate)
+    rate = F.disagg__rate(n_prefill=n_p, rate_prefill=p.rate, n_decode=n_d, rate_decode=d.rate)
     r = float(rate[int(np.argmax(rate))])
     # the fewest instances of each pool reaching the best rate (the faster pool has no spare one)
     a = max(1, int(np.ceil(r / p.rate - 1e-9)))

@@ -59,6 +59,18 @@ class InferSpace:
     schedule: str = "static"  # shared by every plan (inference.plan.Plan.schedule)
     disaggregated: bool = False  # every plan one pool of a disaggregated deployment (search/disagg.py)
 
+    def shared(self, cp: int = 1) -> dict[str, Any]:
+        """The plan fields every plan of the space shares (one cp per evaluator)."""
+        return dict(
+            prompt_len=self.prompt_len,
+            output_len=self.output_len,
+            gpus_per_node=self.gpus_per_node,
+            cp=cp,
+            speculative=self.speculative,
+            schedule=self.schedule,
+            disaggregated=self.disaggregated,
+        )
+
 
 _INT_KEYS = ("gpus", "tp", "pp", "dp", "ep", "batch")
 _FMT_KEYS = ("weights", "activations", "kv_cache")
@@ -119,14 +131,7 @@ class Plans:
         if len(cps) > 1:
             raise ValueError("plans of one Plan share cp")
         return I.Plan(
-            **{k: a[k][rows] for k in (*_INT_KEYS, *_FMT_KEYS)},
-            cp=cps.pop() if cps else 1,
-            prompt_len=self.space.prompt_len,
-            output_len=self.space.output_len,
-            gpus_per_node=self.space.gpus_per_node,
-            speculative=self.space.speculative,
-            schedule=self.space.schedule,
-            disaggregated=self.space.disaggregated,
+            **{k: a[k][rows] for k in (*_INT_KEYS, *_FMT_KEYS)}, **self.space.shared(cps.pop() if cps else 1)
         )
 
 
@@ -266,15 +271,7 @@ def _candidates(
     g, tp, pp, ep, dp = lay.T
     nofact = dp == 0
     dp1 = np.where(nofact, 1, dp)
-    shared = dict(
-        prompt_len=space.prompt_len,
-        output_len=space.output_len,
-        gpus_per_node=space.gpus_per_node,
-        cp=cp,
-        speculative=space.speculative,
-        schedule=space.schedule,
-        disaggregated=space.disaggregated,
-    )
+    shared = space.shared(cp)
     first = I.first_broken(spec, I.Plan(tp=tp, pp=pp, dp=dp1, ep=ep, gpus=g, batch=None, **shared))
     batch_rule = I.RULES[I.BATCH_RULE]
     bad_batch = np.broadcast_to(
@@ -355,16 +352,7 @@ def _evaluate(
         ev = I.Evaluator(
             spec,
             hw,
-            I.Plan(
-                **{k: chunk[k] for k in (*_INT_KEYS, *_FMT_KEYS)},
-                prompt_len=space.prompt_len,
-                output_len=space.output_len,
-                gpus_per_node=space.gpus_per_node,
-                cp=cp,
-                speculative=space.speculative,
-                schedule=space.schedule,
-                disaggregated=space.disaggregated,
-            ),
+            I.Plan(**{k: chunk[k] for k in (*_INT_KEYS, *_FMT_KEYS)}, **space.shared(cp)),
         )
         out = _metrics(ev)
         keep = np.ones(len(chunk["tp"]), dtype=bool)
