@@ -142,31 +142,10 @@ def test_search_sizes_pools_within_the_budget_and_slos() -> None:
 
 
 def test_search_cli(cli) -> None:  # noqa: ANN001
-    r = cli(
-        "search",
-        "infer",
-        "llama-3.1-8b",
-        "--disaggregated",
-        "--budget-gpus",
-        "8",
-        "--gpus",
-        "1",
-        "--top",
-        "2",
-    )
+    args = ("search", "infer", "llama-3.1-8b", "--disaggregated", "--budget-gpus", "8", "--gpus", "1")
+    r = cli(*args, "--top", "2")
     assert r.code == 0 and "prefill pool" in r.out, r.err
-    j = cli(
-        "search",
-        "infer",
-        "llama-3.1-8b",
-        "--disaggregated",
-        "--budget-gpus",
-        "8",
-        "--gpus",
-        "1",
-        "-f",
-        "json",
-    )
+    j = cli(*args, "-f", "json")
     assert j.code == 0 and "deployments" in json.loads(j.out)
     bad = cli("search", "infer", "llama-3.1-8b", "--disaggregated")
     assert bad.code == 2 and "--budget-gpus" in bad.err
