@@ -20,6 +20,8 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Literal
 
+from llmcost.errors import UserError
+
 Attention = Literal["materialized", "flash1", "flash2", "flash3", "cudnn"]
 GatherUnit = Literal["tensor", "bucket", "layer"]
 PPOverlap = Literal["none", "interleaved", "all"]
@@ -852,3 +854,22 @@ def profile_for(framework: str | None, year: int | None) -> tuple[Profile, str |
     if not p.contains(year):
         return p, f"stack '{name}' has no profile for {year}: used the nearest, {p.label}"
     return p, None
+
+
+def parse_stack(stack: Any) -> tuple[str | None, int | None]:
+    """``(framework, year)`` from a ``{framework, year}`` mapping, ``"name"`` or ``"name:year"``."""
+    if stack is None:
+        return None, None
+    if isinstance(stack, Mapping):
+        name, year = stack.get("framework"), stack.get("year")
+    elif isinstance(stack, str):
+        name, _, y = stack.partition(":")
+        year = y.strip() or None
+    else:
+        raise UserError(f"stack: expected {{framework, year}} or 'NAME[:YEAR]', got {stack!r}")
+    if year is not None:
+        try:
+            year = int(year)
+        except (TypeError, ValueError):
+            raise UserError(f"stack: year must be an integer such as 2024, got {year!r}") from None
+    return (str(name) if name is not None else None), year

@@ -74,6 +74,14 @@ def infer(
             " concurrency of --batch requests, steady state).",
         ),
     ] = None,
+    stack: Annotated[
+        str | None,
+        typer.Option(
+            "--stack",
+            help="Serving engine NAME[:YEAR] (vllm:2024, sglang, tensorrt-llm:2025): its host time per"
+            " step and CUDA-graph use (plan keys host_step_s, host_seq_s, overlap_scheduler, graphs).",
+        ),
+    ] = None,
     prefill_pool: Annotated[
         str | None,
         typer.Option(
@@ -123,6 +131,7 @@ def infer(
         "op_precision": _op_precision(op_precision),
         "speculative": speculative_option(speculative, acceptance_rate, acceptance_length),
         "schedule": schedule,
+        "stack": stack,
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }

@@ -170,6 +170,10 @@ def search_infer(
         str | None,
         Opt("--schedule", help="static or continuous (in-flight batching at a concurrency of each batch)."),
     ] = None,
+    stack: Annotated[
+        str | None,
+        Opt("--stack", help="Serving engine NAME[:YEAR] (vllm:2024, sglang): its host time per step."),
+    ] = None,
     acceptance_rate: Annotated[
         float | None, Opt("--acceptance-rate", help="With --speculative: acceptance rate of a drafted token.")
     ] = None,
@@ -229,6 +233,7 @@ def search_infer(
     space = dict(
         gpus=gpus, prompt_len=prompt_len, output_len=output_len, tp=tp, pp=pp, ep=ep, dp=dp, cp=cp, batch=batch,
         weights=weights, activations=activations, kv_cache=kv_cache, gpus_per_node=gpus_per_node, schedule=schedule,
+        stack=stack,
     )  # fmt: skip
     flags = {"--objective": objective != "throughput_per_gpu", "--pareto": pareto, "--axes": axes is not None}
     flags |= {"--max-latency": max_latency is not None, "--min-throughput": min_throughput is not None}

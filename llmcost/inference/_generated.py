@@ -34,6 +34,11 @@ def decode_step(n_draft, pp, t_decode, t_draft, t_hop):
     return n_draft*t_draft + (t_decode + t_hop*(pp - 1))
 
 
+def engine_step(b_rep, eager, h_seq, h_step, n_kernels, overlap, t_gpu, t_issue):
+    """One engine step as the serving engine runs it: ``(1 − o)·H + max(T_gpu, o·H + e·n_k·t_op)``."""
+    return (1 - overlap)*(b_rep*h_seq + h_step) + numpy.maximum(t_gpu, eager*n_kernels*t_issue + overlap*(b_rep*h_seq + h_step))
+
+
 def accepted_tokens(alpha, n_draft):
     """Expected tokens a speculative decode step emits per sequence, ``(1 − α^(k+1)) / (1 − α)``"""
     return numpy.select([numpy.equal(alpha, 1),True], [n_draft + 1,(1 - alpha**(n_draft + 1))/(1 - alpha)], default=numpy.nan)
@@ -195,6 +200,7 @@ FUNCTIONS = {
     'hop_bytes': (hop_bytes, ('b_r', 'cp', 'd_model', 'micro_batch', 'seq'), '7ab5c4d6fcc1fbee'),
     'ttft': (ttft, ('n_mb', 'pp', 't_hop', 't_prefill'), '9e3067888d873880'),
     'decode_step': (decode_step, ('n_draft', 'pp', 't_decode', 't_draft', 't_hop'), 'f059a9f8e9d2107f'),
+    'engine_step': (engine_step, ('b_rep', 'eager', 'h_seq', 'h_step', 'n_kernels', 'overlap', 't_gpu', 't_issue'), 'c72d8903b1e682b6'),
     'accepted_tokens': (accepted_tokens, ('alpha', 'n_draft'), 'b5527753e7d898e0'),
     'decode_time': (decode_time, ('n_acc', 'n_steps', 't_iters'), '24cacf223ae7fdae'),
     'tpot': (tpot, ('n_steps', 't_steps'), '064a6800e2575d28'),

@@ -121,6 +121,14 @@ class PhaseCost:
                 own = isinstance(total, np.ndarray)
         return total
 
+    @property
+    def kernels(self) -> Any:
+        """Operators the phase issues: ``Σ count`` over the operators that run (time > 0)."""
+        total: Any = 0
+        for o in self.ops:
+            total = total + o.count * (np.asarray(o.time) > 0)
+        return total
+
     def workspace(self) -> Any:
         """Largest activation input + output of one operator (weights excluded); per batch element
         when the phase was evaluated on an array of micro-batches."""

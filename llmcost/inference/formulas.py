@@ -94,6 +94,18 @@ define("n_prefill", "1", "prefill-pool instances of a disaggregated deployment",
 define("n_decode", "1", "decode-pool instances of a disaggregated deployment", latex="n_d")
 define("rate_prefill", "request/s", "requests per second one prefill instance sustains", latex="R_p")
 define("rate_decode", "request/s", "requests per second one decode instance sustains", latex="R_d")
+define("t_gpu", "s", "the GPU time of one engine step: its kernels summed", latex=r"T_{gpu}")
+define("h_step", "s", "host time of one engine step (scheduler, inputs, sampled-token copy)", latex=r"h_0")
+define("h_seq", "s", "host time per running sequence per engine step (output processing)", latex=r"h_s")
+define(
+    "overlap",
+    "1",
+    "1 when the engine prepares step n + 1 under step n (overlap scheduler), else 0",
+    latex="o",
+)
+define("eager", "1", "1 when the step issues its kernels eagerly (no CUDA graph), else 0", latex="e")
+define("n_kernels", "1", "operators the step issues", latex=r"n_k")
+define("t_issue", "s", "host time to issue one operator eagerly", latex=r"t_{op}")
 define("ttft", "s", "time to first token", latex="TTFT")
 define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
 define("e2e", "s", "end-to-end latency of the request", latex="E2E")
@@ -123,6 +135,26 @@ define("out_rate", "token/s", "output tokens per second of the deployment", late
 define("s_per_tok", "s/token", "device time per output token: 1/R_out", latex=r"\tau")
 
 S = sym
+
+
+# ------------------------------------------------------------------------------ engine step
+def host_time() -> sp.Expr:
+    """Host time of one engine step: ``H = h_0 + h_s·b`` (a fixed part, scheduling and input
+    preparation, and a part per running sequence, its output processing; vLLM RFCs #6854 / #6913)."""
+    return S("h_step") + S("h_seq") * S("b_rep")
+
+
+def engine_step() -> sp.Expr:
+    """One engine step as the serving engine runs it: ``(1 − o)·H + max(T_gpu, o·H + e·n_k·t_op)``.
+    A synchronous engine does its host work ``H`` (:func:`host_time`) between GPU steps (o = 0); an
+    overlap scheduler does it while the GPU runs the previous step (o = 1: SGLang v0.4's zero-overhead
+    scheduler, vLLM async scheduling), so only host time beyond the GPU step shows. An eager step
+    (e = 1, no CUDA graph) issues its ``n_k`` operators one by one at ``t_op`` each; the launch queue
+    lets the host run ahead, so the step takes the longer of issuing and running them (the GPU waits
+    when issuing is slower: batch-1 decode of small models) [derived]. With H = 0 and a graph, T_gpu."""
+    o = S("overlap")
+    issue = o * host_time() + S("eager") * S("n_kernels") * S("t_issue")
+    return (1 - o) * host_time() + sp.Max(S("t_gpu"), issue)
 
 
 # ------------------------------------------------------------------------------ pipeline
@@ -403,6 +435,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "hop_bytes": hop_bytes,
     "ttft": ttft,
     "decode_step": decode_step,
+    "engine_step": engine_step,
     "accepted_tokens": accepted_tokens,
     "decode_time": decode_time,
     "tpot": tpot,

@@ -39,6 +39,11 @@ PLAN_KEYS = (
     "ep_imbalance",
     "speculative",
     "schedule",
+    "host_step_s",
+    "host_seq_s",
+    "overlap_scheduler",
+    "graphs",
+    "stack",
     "gpus",
     "gpus_per_node",
 )
@@ -124,6 +129,19 @@ class Plan:
     ``batch`` requests, a finished request replaced at once by a new one (vLLM, SGLang, TensorRT-LLM
     in-flight batching; Orca, Yu et al. 2022), priced in its steady state
     (:func:`llmcost.inference.serve.serve_continuous`)."""
+    host_step_s: float = 0.0
+    """Host (CPU) time of one engine step (s): scheduling, input preparation, the sampled-token copy
+    (:func:`llmcost.inference.formulas.engine_step`; a serving ``stack`` sets it, :mod:`llmcost.inference.stack`)."""
+    host_seq_s: float = 0.0
+    """Host time per running sequence per engine step (s): output processing, detokenization, stop checks."""
+    overlap_scheduler: bool = False
+    """Whether the engine prepares step n + 1 while the GPU runs step n (SGLang's overlap scheduler,
+    vLLM async scheduling): only host time longer than the GPU step shows."""
+    graphs: str = "all"
+    """Which engine steps run as CUDA graphs: ``all``, ``decode`` (steps with prefill tokens eager),
+    ``none`` (:data:`llmcost.inference.stack.GRAPHS`)."""
+    stack: str | None = None
+    """The serving profile the host keys came from, as a note (``stack`` plan key; None: none)."""
     gpus: int | None = None
     gpus_per_node: int | None = None
 
@@ -321,6 +339,30 @@ def _int(v: Any, key: str, minimum: int = 1) -> int:
     return checks.finite_int(v, f"plan key '{key}'", minimum)
 
 
+def host_of(d: dict[str, Any]) -> dict[str, Any]:
+    """The host-time plan keys of ``d`` that are given (:class:`Plan`'s ``host_step_s``, ``host_seq_s``,
+    ``overlap_scheduler``, ``graphs``), checked."""
+    from llmcost.inference.stack import GRAPHS
+
+    kw: dict[str, Any] = {}
+    for k in ("host_step_s", "host_seq_s"):
+        if d.get(k) is not None:
+            v = d[k]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 10:
+                raise UserError(f"plan key '{k}': seconds, at least 0 and under 10 (e.g. 0.004), got {v!r}")
+            kw[k] = float(v)
+    if d.get("overlap_scheduler") is not None:
+        if not isinstance(d["overlap_scheduler"], bool):
+            raise UserError(f"plan key 'overlap_scheduler': true or false, got {d['overlap_scheduler']!r}")
+        kw["overlap_scheduler"] = d["overlap_scheduler"]
+    if d.get("graphs") is not None:
+        g = str(d["graphs"]).strip().lower()
+        if g not in GRAPHS:
+            raise UserError(f"plan key 'graphs': one of {', '.join(GRAPHS)}, got {d['graphs']!r}")
+        kw["graphs"] = g
+    return kw
+
+
 def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> Plan:
     """A :class:`Plan` from README plan keys (+ ``cluster: {gpus, gpus_per_node}``)."""
     if not isinstance(d, dict):
@@ -332,7 +374,13 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
         raise UserError(
             f"plan key '{unknown[0]}' is not an infer plan key{did_you_mean(unknown[0], PLAN_KEYS)}"
         )
-    kw: dict[str, Any] = {}
+    if d.get("stack") is not None:
+        from llmcost.inference.stack import apply
+
+        d, note = apply(d["stack"], d)
+    kw: dict[str, Any] = host_of(d)
+    if d.get("stack") is not None:
+        kw["stack"] = note
     for k in ("tp", "pp", "dp", "cp", "ep", "prompt_len", "output_len", "gpus", "gpus_per_node"):
         if d.get(k) is not None:
             kw[k] = _int(d[k], k)

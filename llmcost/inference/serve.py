@@ -331,6 +331,27 @@ def _n_dec(ev: Evaluator) -> float:
     return 1.0 if s is None else s.tokens + 1.0
 
 
+def _engine(ev: Evaluator, t_gpu: Any, kernels: Any, b_rep: Any, *, prefill: bool) -> Any:
+    """An engine step of GPU time ``t_gpu`` issuing ``kernels`` operators, as the plan's serving engine
+    runs it (:func:`llmcost.inference.formulas.engine_step`): its host time per step and per running
+    sequence (``b_rep``), synchronous or overlapped, and eager when the plan's ``graphs`` leave the
+    step uncaptured (``none``; ``decode`` for a step carrying prefill tokens)."""
+    from llmcost.inference.stack import EAGER_OP_S
+
+    p = ev.plan
+    eager = p.graphs == "none" or (prefill and p.graphs == "decode")
+    return F.engine_step(
+        t_gpu=t_gpu,
+        n_kernels=kernels,
+        b_rep=b_rep,
+        h_step=p.host_step_s,
+        h_seq=p.host_seq_s,
+        overlap=float(p.overlap_scheduler),
+        eager=float(eager),
+        t_issue=EAGER_OP_S,
+    )
+
+
 def bottleneck_phase(ev: Evaluator, b_rep: Any) -> PhaseCost:
     """The phase :func:`dominant` names a plan's bottleneck from, as :func:`serve` evaluates it:
     the decode steps, or the prefill when one token is generated."""
@@ -357,7 +378,7 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     pre = _prefill(ev, mbs, p.prompt_len)
     chunked = p.prefill_chunk is not None or (p.disaggregated and p.output_len > 1)
     mem = device_memory(ev, b_rep, workspace_prefill(ev, mbs, p.prompt_len) if chunked else pre)
-    t_pre = np.asarray(pre.time, dtype=float)
+    t_pre = _engine(ev, np.asarray(pre.time, dtype=float), pre.kernels, b_rep, prefill=True)
     ttft = F.ttft(n_mb=m, pp=p.pp, t_prefill=t_pre, t_hop=_hop(ev, mbs, p.prompt_len, p.cp))
     ctx = _contexts(ev)
     dec = _decode_steps(ev, mbs)
@@ -372,6 +393,8 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
         n_draft=_n_draft(ev),
         t_draft=0.0 if draft is None else np.asarray(draft.time, dtype=float),
     )
+    kernels = dec.kernels + (0 if draft is None else _n_draft(ev) * draft.kernels)
+    steps = _engine(ev, steps, kernels, b_rep, prefill=False)
     steps = np.broadcast_to(steps, ctx.shape + np.shape(mbs))
     if np.ndim(mbs) > 0:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
         steps = np.ascontiguousarray(steps.T)
@@ -459,16 +482,16 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     else:
         mixed = first = dec
         first_draft = t_draft
+    chunked = bool(np.any(kw["n_chunks"]))
     t_step = F.cb_step(
         share=F.cb_prefill_share(**kw) if out > 1 else 0.0,
-        t_mixed=np.asarray(mixed.time, dtype=float),
-        t_decode=t_dec,
+        t_mixed=_engine(ev, np.asarray(mixed.time, dtype=float), mixed.kernels, b_rep, prefill=chunked),
+        t_decode=_engine(ev, t_dec, dec.kernels, b_rep, prefill=False),
         n_draft=k,
         t_draft=t_draft,
     )
-    ttft = F.cb_ttft(
-        n_chunks=kw["n_chunks"], t_mixed=np.asarray(first.time, dtype=float), n_draft=k, t_draft=first_draft
-    )
+    t_first = _engine(ev, np.asarray(first.time, dtype=float), first.kernels, b_rep, prefill=chunked)
+    ttft = F.cb_ttft(n_chunks=kw["n_chunks"], t_mixed=t_first, n_draft=k, t_draft=first_draft)
     tpot = F.cb_tpot(t_cbstep=t_step, n_acc=kw["n_acc"])
     return {
         "ttft": ttft,
@@ -633,7 +656,7 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             "disaggregated: metrics are for this pool alone (KV transfer not costed)"
             + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
         )
-    notes += [n for n in (hw.assumed_note(), _speculation_note(p), _schedule_note(p)) if n]
+    notes += [n for n in (hw.assumed_note(), _speculation_note(p), _schedule_note(p), _host_note(p)) if n]
     if spec.moe is not None and p.ep > 1 and p.ep_imbalance is None:
         notes.append(
             f"expert parallelism: the busiest rank takes {EP_IMBALANCE_EPLB}x the mean routed tokens "
@@ -646,6 +669,23 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             f"{-(-E // p.ep)} expert slots (redundant experts fill the slack, EPLB; assignments balanced)"
         )
     return notes
+
+
+def _host_note(p: Plan) -> str:
+    """What the serving engine's host time adds (:func:`_engine`), or '' when nothing."""
+    if not (p.host_step_s or p.host_seq_s or p.graphs != "all"):
+        return p.stack or ""
+    how = "overlapped with the GPU step" if p.overlap_scheduler else "added to every engine step"
+    eager = {
+        "all": "every step graphed",
+        "decode": "steps with prefill tokens eager",
+        "none": "every step eager",
+    }
+    head = f"{p.stack}: " if p.stack else ""
+    return (
+        f"{head}host time {p.host_step_s * 1e3:g} ms per step + {p.host_seq_s * 1e3:g} ms per running sequence, "
+        f"{how}; CUDA graphs: {eager[p.graphs]}"
+    )
 
 
 def _schedule_note(p: Plan) -> str:

@@ -58,6 +58,7 @@ class InferSpace:
     speculative: I.Speculation | None = None  # shared by every plan (inference.plan.Speculation)
     schedule: str = "static"  # shared by every plan (inference.plan.Plan.schedule)
     disaggregated: bool = False  # every plan one pool of a disaggregated deployment (search/disagg.py)
+    stack: str | None = None  # serving engine NAME[:YEAR]: its host time, every plan (inference/stack.py)
 
     def shared(self, cp: int = 1) -> dict[str, Any]:
         """The plan fields every plan of the space shares (one cp per evaluator)."""
@@ -69,7 +70,18 @@ class InferSpace:
             speculative=self.speculative,
             schedule=self.schedule,
             disaggregated=self.disaggregated,
+            **self.host(),
         )
+
+    def host(self) -> dict[str, Any]:
+        """The plan fields the space's serving ``stack`` sets (none without one)."""
+        if self.stack is None:
+            return {}
+        from llmcost.inference.plan import host_of
+        from llmcost.inference.stack import apply
+
+        keys, note = apply(self.stack, {})
+        return {**host_of(keys), "stack": note}
 
 
 _INT_KEYS = ("gpus", "tp", "pp", "dp", "ep", "batch")
@@ -120,6 +132,8 @@ class Plans:
             plan["speculative"] = speculation_dict(self.space.speculative)
         if self.space.schedule != "static":
             plan["schedule"] = self.space.schedule
+        if self.space.stack is not None:
+            plan["stack"] = self.space.stack
         if self.space.disaggregated:
             plan["disaggregated"] = True
         return plan

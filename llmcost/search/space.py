@@ -25,7 +25,7 @@ TRAIN_KEYS = (
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
     *("gpus", "prompt_len", "output_len", "tp", "pp", "ep", "dp", "cp", "batch"),
-    *("weights", "activations", "kv_cache", "gpus_per_node", "speculative", "schedule"),
+    *("weights", "activations", "kv_cache", "gpus_per_node", "speculative", "schedule", "stack"),
 )
 """The options of ``search infer`` that declare its space."""
 
@@ -238,4 +238,5 @@ def infer_space(k: Mapping[str, Any]) -> InferSpace:
         gpus_per_node=k.get("gpus_per_node"),
         speculative=speculation_of(k.get("speculative")),
         schedule=schedule_of(k.get("schedule")),
+        stack=None if k.get("stack") is None else str(k["stack"]),
     )

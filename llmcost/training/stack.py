@@ -35,9 +35,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from llmcost.errors import UserError
 from llmcost.hardware import Hardware
 from llmcost.stacks import NOT_DOCUMENTED, Profile, profile_for
+from llmcost.stacks import parse_stack as parse
 
 FUSION_KEYS = (
     ("fused_norm", "fused_norm"),
@@ -58,25 +58,6 @@ class StackChoice:
     hardware: Hardware
     profile: Profile
     note: str
-
-
-def parse(stack: Any) -> tuple[str | None, int | None]:
-    """``(framework, year)`` from a ``{framework, year}`` mapping, ``"name"`` or ``"name:year"``."""
-    if stack is None:
-        return None, None
-    if isinstance(stack, Mapping):
-        name, year = stack.get("framework"), stack.get("year")
-    elif isinstance(stack, str):
-        name, _, y = stack.partition(":")
-        year = y.strip() or None
-    else:
-        raise UserError(f"stack: expected {{framework, year}} or 'NAME[:YEAR]', got {stack!r}")
-    if year is not None:
-        try:
-            year = int(year)
-        except (TypeError, ValueError):
-            raise UserError(f"stack: year must be an integer such as 2024, got {year!r}") from None
-    return (str(name) if name is not None else None), year
 
 
 def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:

@@ -19,7 +19,10 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         return Prediction(None, f"metric '{name}' is not an inference metric ({', '.join(METRICS)})")
     if "model" not in case:
         raise UserError(f"case {case['id']}: an infer case needs a 'model'")
-    plan = plan_from_dict(case.get("plan") or {}, case.get("cluster"))
+    keys = dict(case.get("plan") or {}) if isinstance(case.get("plan"), dict) else case.get("plan") or {}
+    if isinstance(keys, dict) and case.get("stack") is not None:
+        keys.setdefault("stack", case["stack"])  # the serving engine's host time (inference/stack.py)
+    plan = plan_from_dict(keys, case.get("cluster"))
     r = cost(
         case["model"], hw, plan, check_memory=False
     )  # a published run that "does not fit" is scored, flagged
