@@ -134,3 +134,47 @@ def test_search_infer_stack_matches_infer() -> None:
     assert row["plan"]["stack"] == "vllm:2024"
     plan = {k: v for k, v in row["plan"].items() if k != "hardware"}
     assert api.infer(MODEL, HW, plan).metrics()["tpot_s"] == row["metrics"]["tpot_s"]
+
+
+# ------------------------------------------------------------------ attention-DP ranks in lockstep
+MOE = "deepseek-v3"
+ADP = {"gpus": 8, "dp": 8, "ep": 8, "tp": 1, "batch": 512, "prompt_len": 1024, "output_len": 256}
+ADP |= {"weights": "fp4", "activations": "fp4", "schedule": "continuous"}
+
+
+def test_lockstep_ranks_prefill_more_often_than_aligned_ones() -> None:
+    """Eight attention-DP ranks admitting on their own put prefill in more steps than aligned ones."""
+    own = api.infer(MOE, "b200", ADP).metrics()
+    aligned = api.infer(MOE, "b200", {**ADP, "aligned_prefill": True}).metrics()
+    assert own["tpot_s"] > aligned["tpot_s"]
+    assert any("lockstep" in n for n in api.infer(MOE, "b200", ADP).result.notes)
+
+
+def test_no_lockstep_without_attention_dp() -> None:
+    """ep <= tp (no attention-DP): aligned_prefill changes nothing, bit for bit."""
+    keys = {**ADP, "dp": 1, "tp": 8}
+    assert (
+        api.infer(MOE, "b200", keys).metrics()
+        == api.infer(MOE, "b200", {**keys, "aligned_prefill": True}).metrics()
+    )
+
+
+@given(f=st.floats(1e-6, 1), n=st.integers(1, 64))
+def test_lockstep_shares_are_bounded(f: float, n: int) -> None:
+    any_rank = float(F.cb_synced_share(share=f, n_sync=n))
+    ranks = float(F.cb_prefilling_ranks(share=f, n_sync=n))
+    own = float(F.cb_own_prefilling_ranks(share=f, n_sync=n))
+    assert f <= any_rank <= 1 + 1e-12
+    assert 1 / n - 1e-12 <= ranks <= 1 + 1e-12 and 1 / n - 1e-12 <= own <= 1 + 1e-12
+    if n == 1:
+        assert any_rank == f and ranks == 1 and own == 1
+
+
+def test_search_lockstep_matches_infer() -> None:
+    rep = api.search_infer(
+        MOE, "b200", gpus=8, tp=1, dp=8, ep=8, batch=512, weights="fp4", activations="fp4", kv_cache="fp8",
+        prompt_len=1024, output_len=256, schedule="continuous", top=1,
+    )  # fmt: skip
+    row = rep.as_dict()["plans"][0]
+    plan = {k: v for k, v in row["plan"].items() if k != "hardware"}
+    assert api.infer(MOE, "b200", plan).metrics()["tpot_s"] == row["metrics"]["tpot_s"]

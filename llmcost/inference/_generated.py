@@ -39,6 +39,21 @@ def engine_step(b_rep, eager, h_seq, h_step, n_kernels, overlap, t_gpu, t_issue)
     return (1 - overlap)*(b_rep*h_seq + h_step) + numpy.maximum(t_gpu, eager*n_kernels*t_issue + overlap*(b_rep*h_seq + h_step))
 
 
+def cb_synced_share(n_sync, share):
+    """Share of the engine steps carrying prefill chunks on ``n_sync`` replicas that run each step in"""
+    return numpy.select([numpy.equal(n_sync, 1),True], [share,1 - (1 - share)**n_sync], default=numpy.nan)
+
+
+def cb_prefilling_ranks(n_sync, share):
+    """Share of ``n_sync`` lockstep ranks prefilling in a step that carries prefill, each rank"""
+    return numpy.select([numpy.equal(n_sync, 1),True], [1,share/(1 - (1 - share)**n_sync)], default=numpy.nan)
+
+
+def cb_own_prefilling_ranks(n_sync, share):
+    """Share of ``n_sync`` lockstep ranks prefilling in the step that prefills a given rank's chunk: that"""
+    return numpy.select([numpy.equal(n_sync, 1),True], [1,(share*(n_sync - 1) + 1)/n_sync], default=numpy.nan)
+
+
 def accepted_tokens(alpha, n_draft):
     """Expected tokens a speculative decode step emits per sequence, ``(1 − α^(k+1)) / (1 − α)``"""
     return numpy.select([numpy.equal(alpha, 1),True], [n_draft + 1,(1 - alpha**(n_draft + 1))/(1 - alpha)], default=numpy.nan)
@@ -201,6 +216,9 @@ FUNCTIONS = {
     'ttft': (ttft, ('n_mb', 'pp', 't_hop', 't_prefill'), '9e3067888d873880'),
     'decode_step': (decode_step, ('n_draft', 'pp', 't_decode', 't_draft', 't_hop'), 'f059a9f8e9d2107f'),
     'engine_step': (engine_step, ('b_rep', 'eager', 'h_seq', 'h_step', 'n_kernels', 'overlap', 't_gpu', 't_issue'), 'c72d8903b1e682b6'),
+    'cb_synced_share': (cb_synced_share, ('n_sync', 'share'), 'c2cade1c75f2d486'),
+    'cb_prefilling_ranks': (cb_prefilling_ranks, ('n_sync', 'share'), '6ee0ff6c9b53874d'),
+    'cb_own_prefilling_ranks': (cb_own_prefilling_ranks, ('n_sync', 'share'), '3b0516a5dec5e886'),
     'accepted_tokens': (accepted_tokens, ('alpha', 'n_draft'), 'b5527753e7d898e0'),
     'decode_time': (decode_time, ('n_acc', 'n_steps', 't_iters'), '24cacf223ae7fdae'),
     'tpot': (tpot, ('n_steps', 't_steps'), '064a6800e2575d28'),

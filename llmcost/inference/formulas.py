@@ -65,6 +65,12 @@ define(
 define(
     "share", "1", "share of a request's decode steps carrying prefill chunks (continuous batching)", latex="f"
 )
+define(
+    "n_sync",
+    "1",
+    "serving replicas that run each step in lockstep (attention-DP ranks of one EP group)",
+    latex=r"n_{sync}",
+)
 define("conc", "request", "requests in service per replica at once (continuous batching, C)", latex="C")
 define(
     "chunk",
@@ -286,6 +292,34 @@ def cb_prefill_share() -> sp.Expr:
     return sp.Min(1, (S("conc") - 1) * S("n_chunks") * S("n_acc") / sp.Max(S("output_len") - 1, 1))
 
 
+def cb_synced_share() -> sp.Expr:
+    """Share of the engine steps carrying prefill chunks on ``n_sync`` replicas that run each step in
+    lockstep, each carrying them in a share ``f`` of its steps independently: ``1 − (1 − f)^n_sync``
+    (``f`` itself for one). Attention-DP ranks of one expert-parallel group exchange tokens in every MoE
+    layer (DeepSeek-V3 report §3.4; DeepEP), so a step lasts as long as its slowest rank, the one
+    prefilling; TensorRT-LLM's PyTorch backend also runs such a step eagerly on every rank
+    (tensorrt_llm/_torch/pyexecutor/cuda_graph_runner.py maybe_get_cuda_graph: no graph unless every
+    attention-DP rank is generation-only) [derived]."""
+    f, n = S("share"), S("n_sync")
+    return sp.Piecewise((f, sp.Eq(n, 1)), (1 - (1 - f) ** n, True))
+
+
+def cb_prefilling_ranks() -> sp.Expr:
+    """Share of ``n_sync`` lockstep ranks prefilling in a step that carries prefill, each rank
+    independently in a share ``f`` of the steps: ``f / (1 − (1 − f)^n_sync)`` (1 for one rank; its limit
+    ``1/n_sync`` where no step prefills, f = 0, which the caller takes). The routed experts of such a step take that share of the prompts' tokens
+    of all ranks [derived]."""
+    f, n = S("share"), S("n_sync")
+    return sp.Piecewise((1, sp.Eq(n, 1)), (f / (1 - (1 - f) ** n), True))
+
+
+def cb_own_prefilling_ranks() -> sp.Expr:
+    """Share of ``n_sync`` lockstep ranks prefilling in the step that prefills a given rank's chunk: that
+    rank, and each of the others in a share ``f`` of the steps, ``(1 + (n_sync − 1)·f) / n_sync`` [derived]."""
+    f, n = S("share"), S("n_sync")
+    return sp.Piecewise((1, sp.Eq(n, 1)), ((1 + (n - 1) * f) / n, True))
+
+
 def cb_context() -> sp.Expr:
     """Mean cached context of a decoding sequence in the steady state: ``n_in + n_out/2`` (the
     decoding requests are spread evenly over their output positions) [derived]."""
@@ -436,6 +470,9 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "ttft": ttft,
     "decode_step": decode_step,
     "engine_step": engine_step,
+    "cb_synced_share": cb_synced_share,
+    "cb_prefilling_ranks": cb_prefilling_ranks,
+    "cb_own_prefilling_ranks": cb_own_prefilling_ranks,
     "accepted_tokens": accepted_tokens,
     "decode_time": decode_time,
     "tpot": tpot,

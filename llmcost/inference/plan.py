@@ -39,6 +39,7 @@ PLAN_KEYS = (
     "ep_imbalance",
     "speculative",
     "schedule",
+    "aligned_prefill",
     "host_step_s",
     "host_seq_s",
     "overlap_scheduler",
@@ -129,6 +130,11 @@ class Plan:
     ``batch`` requests, a finished request replaced at once by a new one (vLLM, SGLang, TensorRT-LLM
     in-flight batching; Orca, Yu et al. 2022), priced in its steady state
     (:func:`llmcost.inference.serve.serve_continuous`)."""
+    aligned_prefill: bool = False
+    """With ``schedule: continuous`` and attention-DP ranks in lockstep (ep > tp): whether the engine puts
+    the ranks' prefill chunks in the same steps (TensorRT-LLM's attention-DP balance scheduler,
+    NVIDIA/TensorRT-LLM PR #6061, 2025-07). False: each rank admits on its own, and a step carries
+    prefill whenever any rank's does (:func:`llmcost.inference.formulas.cb_synced_share`)."""
     host_step_s: float = 0.0
     """Host (CPU) time of one engine step (s): scheduling, input preparation, the sampled-token copy
     (:func:`llmcost.inference.formulas.engine_step`; a serving ``stack`` sets it, :mod:`llmcost.inference.stack`)."""
@@ -351,9 +357,12 @@ def host_of(d: dict[str, Any]) -> dict[str, Any]:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 10:
                 raise UserError(f"plan key '{k}': seconds, at least 0 and under 10 (e.g. 0.004), got {v!r}")
             kw[k] = float(v)
+    for k in ("overlap_scheduler", "aligned_prefill"):
+        if d.get(k) is not None and not isinstance(d[k], bool):
+            raise UserError(f"plan key '{k}': true or false, got {d[k]!r}")
+    if d.get("aligned_prefill") is not None:
+        kw["aligned_prefill"] = d["aligned_prefill"]
     if d.get("overlap_scheduler") is not None:
-        if not isinstance(d["overlap_scheduler"], bool):
-            raise UserError(f"plan key 'overlap_scheduler': true or false, got {d['overlap_scheduler']!r}")
         kw["overlap_scheduler"] = d["overlap_scheduler"]
     if d.get("graphs") is not None:
         g = str(d["graphs"]).strip().lower()

@@ -413,13 +413,19 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     }
 
 
-def _mixed_step(ev: Evaluator, decoding: Any, rate: Any, ctx: float, P: int) -> PhaseCost:
+_EXPERT_OPS = ("experts_up", "experts_act", "experts_down")
+"""The routed experts' operators: they run on the tokens every rank of the EP group routes to them."""
+
+
+def _mixed_step(ev: Evaluator, decoding: Any, rate: Any, ctx: float, P: int, moe: Any = 1.0) -> PhaseCost:
     """One step of continuous batching with its decode and prefill tokens batched together
     (:func:`llmcost.inference.formulas.cb_step`): every layer's GEMMs, norms, MoE and collectives on
     the ``decoding·n_dec + r·n_in`` tokens of the step (the forward layer shapes at one token per row:
     their GEMM rows are the tokens, whichever phase they come from), the decode attention of the
     ``decoding`` sequences at context ``ctx`` (with MLA's absorbed projections) and the prefill attention
-    of the ``r`` admitted prompts, each its own kernel, and the head on the step's logit rows."""
+    of the ``r`` admitted prompts, each its own kernel, and the head on the step's logit rows. The routed
+    experts take the prompts' tokens at ``moe`` times ``r`` (the share of the lockstep attention-DP ranks
+    prefilling in the step, :func:`llmcost.inference.formulas.cb_prefilling_ranks`; 1 without them)."""
     from dataclasses import replace
 
     n_dec = _n_dec(ev)
@@ -443,6 +449,18 @@ def _mixed_step(ev: Evaluator, decoding: Any, rate: Any, ctx: float, P: int) -> 
         return o if bool(np.all(live)) else replace(o, time=np.where(live, o.time, 0.0))
 
     ops = [o for o in dense.ops if o.group != "io" and o.kind != "attention" and o.name != "kv_b_proj"]
+    if not (np.ndim(moe) == 0 and moe == 1.0):  # the experts see the other ranks' prompts at their share
+        routed = decoding * n_dec + rate * moe * P
+        experts = ev.phase(
+            _phase_groups(ev, "forward"),
+            "io__decode__last",
+            micro_batch=routed,
+            seq=1,
+            ctx=1.0,
+            shape_share=rate * moe * P / routed,
+        )
+        mine = {(o.group, o.name): o for o in experts.ops if o.name in _EXPERT_OPS}
+        ops = [mine.get((o.group, o.name), o) for o in ops]
     ops += [o for o in pre.ops if o.group != "io" and o.name == "kv_b_proj"]
     ops += [own(o) for o in dec.ops if o.group != "io" and (o.kind == "attention" or o.name in absorbed)]
     ops += [o for o in pre.ops if o.group != "io" and o.kind == "attention"]
@@ -476,15 +494,19 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     t_dec = np.asarray(dec.time, dtype=float)
     seqs = F.cb_prompts_per_step(**kw)  # prompts prefilled per carrying step
     if kw["n_chunks"]:
-        mixed = _mixed_step(ev, seen, seqs, ctx, P)  # the others' chunks beside its decode
-        first = _mixed_step(ev, others, seqs, ctx, P)  # its own chunk beside the others' decodes
+        sync = {"share": F.cb_prefill_share(**kw), "n_sync": _lockstep(p)}
+        with np.errstate(divide="ignore", invalid="ignore"):  # numpy.select evaluates every branch
+            ranks = np.where(sync["share"] > 0, F.cb_prefilling_ranks(**sync), 1.0 / sync["n_sync"])
+        # the others' chunks beside its decode; its own chunk beside the others' decodes
+        mixed = _mixed_step(ev, seen, seqs, ctx, P, ranks if np.ndim(ranks) else float(ranks))
+        first = _mixed_step(ev, others, seqs, ctx, P, F.cb_own_prefilling_ranks(**sync))
         first_draft: Any = 0.0 if dev is None else _draft_where(dev, others, ctx)
     else:
         mixed = first = dec
         first_draft = t_draft
     chunked = bool(np.any(kw["n_chunks"]))
     t_step = F.cb_step(
-        share=F.cb_prefill_share(**kw) if out > 1 else 0.0,
+        share=F.cb_synced_share(share=F.cb_prefill_share(**kw), n_sync=_lockstep(p)) if out > 1 else 0.0,
         t_mixed=_engine(ev, np.asarray(mixed.time, dtype=float), mixed.kernels, b_rep, prefill=chunked),
         t_decode=_engine(ev, t_dec, dec.kernels, b_rep, prefill=False),
         n_draft=k,
@@ -502,6 +524,15 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
         "decode": dec,
         "draft": draft,
     }
+
+
+def _lockstep(p: Plan) -> Any:
+    """Replicas whose prefill chunks land in different steps of one lockstep: the attention-DP ranks of
+    one expert-parallel group, ``ep / tp`` where ``ep > tp`` (:func:`llmcost.inference.formulas.cb_synced_share`);
+    1 without attention-DP, or when the engine aligns their prefills (``aligned_prefill``)."""
+    if p.aligned_prefill:
+        return 1
+    return np.where(np.asarray(p.ep) > np.asarray(p.tp), np.asarray(p.ep) // np.asarray(p.tp), 1)
 
 
 def _draft_where(dev: Evaluator, b: Any, ctx: float) -> Any:
@@ -695,7 +726,20 @@ def _schedule_note(p: Plan) -> str:
     return (
         f"continuous batching: steady state at {p.batch} requests in service (no queue); the decoding "
         "requests at the mean context prompt_len + output_len/2; prefill chunks ride in a share of the "
-        "steps with the decode tokens (GEMMs on their sum, weights read once)"
+        "steps with the decode tokens (GEMMs on their sum, weights read once)" + _lockstep_note(p)
+    )
+
+
+def _lockstep_note(p: Plan) -> str:
+    """What attention-DP ranks in lockstep do to continuous batching's steps, or ''."""
+    n = int(np.max(_lockstep(p))) if not p.aligned_prefill else 1
+    if n == 1 and not (p.aligned_prefill and p.ep > p.tp):
+        return ""
+    if p.aligned_prefill:
+        return "; the attention-DP ranks prefill in the same steps (aligned_prefill)"
+    return (
+        f"; {n} attention-DP ranks run each step in lockstep (the MoE exchange), each admitting prompts on its "
+        "own: a step carries prefill when any rank's does (plan key aligned_prefill: true for a scheduler that aligns them)"
     )
 
 
