@@ -98,6 +98,9 @@ class Hardware:
     """``efficiency.compute_train``: 16-bit GEMMs sustained in a training step; None = ``compute``."""
     train_efficiency_by_dtype: dict[str, float] = field(default_factory=dict, compare=False)
     """``efficiency.compute_train_<dtype>`` (e.g. ``compute_train_fp8``): that datatype's training GEMMs."""
+    expert_memory_efficiency_value: float | None = field(default=None, compare=False)
+    """``efficiency.memory_experts``: the weight stream of the routed experts' grouped GEMMs at serving
+    token counts; None = ``memory``."""
     gemm_shape: GemmShape | None = field(default=None, compare=False)
     """``gemm``: what the GEMM shape efficiency reads (:mod:`llmcost.kernels.gemm`); None = every
     shape runs at the sustained rate."""
@@ -121,6 +124,12 @@ class Hardware:
         if dtype is not None and dtype in self.train_efficiency_by_dtype:
             return self.train_efficiency_by_dtype[dtype]
         return self.gemm_efficiency(dtype)
+
+    def expert_memory_efficiency(self) -> float:
+        """Fraction of the peak bandwidth the routed experts' grouped GEMMs stream their weights at:
+        ``efficiency.memory_experts`` when the entry has it, else ``efficiency.memory``."""
+        v = self.expert_memory_efficiency_value
+        return self.memory_efficiency if v is None else v
 
     def attention_efficiency(self, dtype: str | None = None) -> float:
         """Fraction of the peak a fused (FlashAttention-class) attention kernel reaches:
@@ -462,6 +471,7 @@ class _OptionalEfficiencies:
     attention_by_family: dict[str, float]
     train: float | None
     train_by_dtype: dict[str, float]
+    memory_experts: float | None = None
 
 
 def _optional_efficiency(r: _Reader, data: dict[str, Any], key: str) -> float | None:
@@ -487,6 +497,7 @@ def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> _OptionalEfficie
         attention_by_family=_optional_family(r, data, "attention", ATTENTION_FAMILIES),
         train=_optional_efficiency(r, data, "compute_train"),
         train_by_dtype=_optional_family(r, data, "compute_train", DTYPES),
+        memory_experts=_optional_efficiency(r, data, "memory_experts"),
     )
 
 
@@ -587,5 +598,6 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         attention_efficiency_by_family=opt.attention_by_family,
         train_efficiency_value=opt.train,
         train_efficiency_by_dtype=opt.train_by_dtype,
+        expert_memory_efficiency_value=opt.memory_experts,
         gemm_shape=_gemm_shape(r, data),
     )

@@ -178,3 +178,12 @@ def test_search_lockstep_matches_infer() -> None:
     row = rep.as_dict()["plans"][0]
     plan = {k: v for k, v in row["plan"].items() if k != "hardware"}
     assert api.infer(MOE, "b200", plan).metrics()["tpot_s"] == row["metrics"]["tpot_s"]
+
+
+def test_routed_experts_stream_at_their_own_figure() -> None:
+    """efficiency.memory_experts prices the routed experts' weight stream; entries without it use memory."""
+    from llmcost.catalog import get_hardware
+
+    b200, l40s = get_hardware("b200"), get_hardware("l40s")
+    assert b200.expert_memory_efficiency() == 0.57 < b200.memory_efficiency
+    assert l40s.expert_memory_efficiency() == l40s.memory_efficiency

@@ -461,7 +461,7 @@ class Evaluator:
             peak,
             self.hw.memory_bandwidth,
             eta_c=eta,
-            eta_m=self.hw.memory_efficiency,
+            eta_m=self.hw.expert_memory_efficiency() if kind == "expert_gemm" else self.hw.memory_efficiency,
             t_launch=_launch(op.hbm_bytes),
         )
         return _op_cost(entry, op, time=r.time, roof=r)
