@@ -125,6 +125,14 @@ class Hardware:
             return self.train_efficiency_by_dtype[dtype]
         return self.gemm_efficiency(dtype)
 
+    def collective_sm_share(self) -> float:
+        """Share of the SMs an overlapped collective holds: ``gemm.collective_sms`` over ``gemm.units``;
+        0 where the entry does not say."""
+        g = self.gemm_shape
+        if g is None or g.collective_sms is None:
+            return 0.0
+        return g.collective_sms / g.units
+
     def expert_memory_efficiency(self) -> float:
         """Fraction of the peak bandwidth the routed experts' grouped GEMMs stream their weights at:
         ``efficiency.memory_experts`` when the entry has it, else ``efficiency.memory``."""

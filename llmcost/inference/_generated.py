@@ -39,6 +39,11 @@ def engine_step(b_rep, eager, h_seq, h_step, n_kernels, overlap, t_gpu, t_issue)
     return (1 - overlap)*(b_rep*h_seq + h_step) + numpy.maximum(t_gpu, eager*n_kernels*t_issue + overlap*(b_rep*h_seq + h_step))
 
 
+def tbo_step(s_comm, t_comm, t_comp):
+    """A phase run as two overlapped half micro-batches: ``2·max(T_comm, T_comp + s_c·T_comm)``,"""
+    return 2*numpy.maximum(t_comm, s_comm*t_comm + t_comp)
+
+
 def cb_synced_share(n_sync, share):
     """Share of the engine steps carrying prefill chunks on ``n_sync`` replicas that run each step in"""
     return numpy.select([numpy.equal(n_sync, 1),True], [share,1 - (1 - share)**n_sync], default=numpy.nan)
@@ -216,6 +221,7 @@ FUNCTIONS = {
     'ttft': (ttft, ('n_mb', 'pp', 't_hop', 't_prefill'), '9e3067888d873880'),
     'decode_step': (decode_step, ('n_draft', 'pp', 't_decode', 't_draft', 't_hop'), 'f059a9f8e9d2107f'),
     'engine_step': (engine_step, ('b_rep', 'eager', 'h_seq', 'h_step', 'n_kernels', 'overlap', 't_gpu', 't_issue'), 'c72d8903b1e682b6'),
+    'tbo_step': (tbo_step, ('s_comm', 't_comm', 't_comp'), '458cb264644fb4e8'),
     'cb_synced_share': (cb_synced_share, ('n_sync', 'share'), 'c2cade1c75f2d486'),
     'cb_prefilling_ranks': (cb_prefilling_ranks, ('n_sync', 'share'), '6ee0ff6c9b53874d'),
     'cb_own_prefilling_ranks': (cb_own_prefilling_ranks, ('n_sync', 'share'), '3b0516a5dec5e886'),

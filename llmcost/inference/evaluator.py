@@ -98,6 +98,24 @@ def _at(x: Any, i: int) -> Any:
     return x[..., i if x.shape[-1] > 1 else 0]
 
 
+EP_EXCHANGES = ("ep_dispatch", "ep_combine")
+"""The expert-parallel exchanges of an MoE layer (what two-batch overlap hides under compute)."""
+
+
+def _summed(ops: list[OpCost]) -> Any:
+    """``Σ count · time`` over ``ops`` in order (in place once the total has its final shape)."""
+    total: Any = 0
+    own = False
+    for o in ops:
+        term = o.count * o.time
+        if own and np.broadcast_shapes(total.shape, np.shape(term)) == total.shape:
+            total += term
+        else:
+            total = total + term
+            own = isinstance(total, np.ndarray)
+    return total
+
+
 @dataclass
 class PhaseCost:
     """All operators of one evaluation of a phase, and their time summed over the model."""
@@ -105,45 +123,51 @@ class PhaseCost:
     ops: list[OpCost]
     kv_bytes: Any
     weight_bytes: Any  # a number, or one per plan
+    tbo: bool = False
+    """Two-batch overlap: ``ops`` are one of two half micro-batches, whose expert-parallel exchanges
+    run under the other's compute (:func:`llmcost.inference.formulas.tbo_step`)."""
+    sm_share: float = 0.0
+    """With ``tbo``: the share of the SMs the exchanges hold while they overlap compute."""
 
     @property
     def time(self) -> Any:
         """``Σ count · time`` over the operators, in their order (accumulated in place once the
-        running total is an array of its final shape: the same additions, fewer copies)."""
-        total: Any = 0
-        own = False
-        for o in self.ops:
-            term = o.count * o.time
-            if own and np.broadcast_shapes(total.shape, np.shape(term)) == total.shape:
-                total += term
-            else:
-                total = total + term
-                own = isinstance(total, np.ndarray)
-        return total
+        running total is an array of its final shape: the same additions, fewer copies); with
+        two-batch overlap, two half batches with their EP exchanges under each other's compute."""
+        if not self.tbo:
+            return _summed(self.ops)
+        from llmcost.inference import _generated as F
+
+        comm = _summed([o for o in self.ops if o.name in EP_EXCHANGES])
+        comp = _summed([o for o in self.ops if o.name not in EP_EXCHANGES])
+        return F.tbo_step(t_comp=comp, t_comm=comm, s_comm=self.sm_share)
 
     @property
     def kernels(self) -> Any:
-        """Operators the phase issues: ``Σ count`` over the operators that run (time > 0)."""
+        """Operators the phase issues: ``Σ count`` over the operators that run (time > 0); twice
+        that with two-batch overlap."""
         total: Any = 0
         for o in self.ops:
             total = total + o.count * (np.asarray(o.time) > 0)
-        return total
+        return 2 * total if self.tbo else total
 
     def workspace(self) -> Any:
         """Largest activation input + output of one operator (weights excluded); per batch element
-        when the phase was evaluated on an array of micro-batches."""
+        when the phase was evaluated on an array of micro-batches; with two-batch overlap both halves'
+        (they are in flight together)."""
         acts = [
             np.asarray(o.hbm_bytes - o.weight_bytes, dtype=float) for o in self.ops if o.kind != "collective"
         ]
         if not acts:
             return 0.0
-        return np.maximum(0.0, np.max(np.stack(np.broadcast_arrays(*acts)), axis=0))
+        one = np.maximum(0.0, np.max(np.stack(np.broadcast_arrays(*acts)), axis=0))
+        return 2 * one if self.tbo else one
 
     def at(self, i: int) -> PhaseCost:
         """This phase in plan ``i`` of an evaluator holding several plans."""
         ops = [o.at(i) for o in self.ops]
         ops = [o for o in ops if o.kind != "collective" or np.any(np.asarray(o.time) > 0)]  # as one plan
-        return PhaseCost(ops, _at(self.kv_bytes, i), _at(self.weight_bytes, i))
+        return PhaseCost(ops, _at(self.kv_bytes, i), _at(self.weight_bytes, i), self.tbo, self.sm_share)
 
 
 class Evaluator:
@@ -336,7 +360,27 @@ class Evaluator:
         self, shape_of: list[tuple[str, Any]], io: str, *, timed: bool = True, **workload: Any
     ) -> PhaseCost:
         """Evaluate layer groups [(shape, GroupInfo)] and the io shape at ``workload`` values.
-        ``timed=False``: quantities only (bytes for memory; no operator or collective times)."""
+        ``timed=False``: quantities only (bytes for memory; no operator or collective times). With
+        the plan's ``two_batch_overlap`` the operators are those of half the micro-batch (the KV
+        cache and weights of all of it), priced as two overlapped halves (:attr:`PhaseCost.tbo`)."""
+        if not (timed and self.two_batch):
+            return self._phase(shape_of, io, timed, workload)
+        full = self._phase(shape_of, io, False, workload)
+        half = self._phase(shape_of, io, True, {**workload, "micro_batch": workload["micro_batch"] / 2})
+        share = self.hw.collective_sm_share()
+        return PhaseCost(half.ops, full.kv_bytes, full.weight_bytes, tbo=True, sm_share=share)
+
+    @property
+    def two_batch(self) -> bool:
+        """Whether phases run as two overlapped half micro-batches: the plan's ``two_batch_overlap``
+        on an MoE model with expert parallelism (the exchanges it hides)."""
+        p = self.plan
+        return bool(p.two_batch_overlap) and self.spec.moe is not None and np.ndim(p.ep) == 0 and p.ep > 1
+
+    def _phase(
+        self, shape_of: list[tuple[str, Any]], io: str, timed: bool, workload: dict[str, Any]
+    ) -> PhaseCost:
+        """:meth:`phase` of the whole micro-batch."""
         from llmcost.graph.ops import window_value
 
         vals = dict(self.vals, **workload)

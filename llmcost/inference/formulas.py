@@ -112,6 +112,14 @@ define(
 define("eager", "1", "1 when the step issues its kernels eagerly (no CUDA graph), else 0", latex="e")
 define("n_kernels", "1", "operators the step issues", latex=r"n_k")
 define("t_issue", "s", "host time to issue one operator eagerly", latex=r"t_{op}")
+define(
+    "s_comm",
+    "1",
+    "share of the SMs an overlapped NCCL collective holds (its thread blocks / SMs)",
+    latex="s_c",
+)
+define("t_comp", "s", "one half micro-batch's operators but its expert-parallel exchanges", latex=r"T_{comp}")
+define("t_comm", "s", "one half micro-batch's expert-parallel dispatch and combine", latex=r"T_{comm}")
 define("ttft", "s", "time to first token", latex="TTFT")
 define("tpot", "s", "time per output token (mean decode step)", latex="TPOT")
 define("e2e", "s", "end-to-end latency of the request", latex="E2E")
@@ -161,6 +169,18 @@ def engine_step() -> sp.Expr:
     o = S("overlap")
     issue = o * host_time() + S("eager") * S("n_kernels") * S("t_issue")
     return (1 - o) * host_time() + sp.Max(S("t_gpu"), issue)
+
+
+def tbo_step() -> sp.Expr:
+    """A phase run as two overlapped half micro-batches: ``2·max(T_comm, T_comp + s_c·T_comm)``,
+    ``T_comp`` every operator of one half but its expert-parallel exchanges, ``T_comm`` those exchanges:
+    one half's dispatch / combine runs while the other computes, so each resource is busy for both
+    halves in turn and the busier one sets the pace (DeepSeek-V3 report §3.2.2, dual micro-batch
+    overlap; SGLang blog 2025-05-05 'Large-scale EP', two-batch overlap); the exchange kernels hold a
+    share ``s_c`` of the SMs meanwhile (the catalog's ``gemm.collective_sms``, as the training model's
+    overlapped collectives). The halves each read the weights: a memory-bound decode pays that twice
+    [derived]."""
+    return 2 * sp.Max(S("t_comm"), S("t_comp") + S("s_comm") * S("t_comm"))
 
 
 # ------------------------------------------------------------------------------ pipeline
@@ -470,6 +490,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "ttft": ttft,
     "decode_step": decode_step,
     "engine_step": engine_step,
+    "tbo_step": tbo_step,
     "cb_synced_share": cb_synced_share,
     "cb_prefilling_ranks": cb_prefilling_ranks,
     "cb_own_prefilling_ranks": cb_own_prefilling_ranks,

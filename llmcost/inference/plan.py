@@ -40,6 +40,7 @@ PLAN_KEYS = (
     "speculative",
     "schedule",
     "aligned_prefill",
+    "two_batch_overlap",
     "host_step_s",
     "host_seq_s",
     "overlap_scheduler",
@@ -135,6 +136,10 @@ class Plan:
     the ranks' prefill chunks in the same steps (TensorRT-LLM's attention-DP balance scheduler,
     NVIDIA/TensorRT-LLM PR #6061, 2025-07). False: each rank admits on its own, and a step carries
     prefill whenever any rank's does (:func:`llmcost.inference.formulas.cb_synced_share`)."""
+    two_batch_overlap: bool = False
+    """Two-batch overlap (SGLang ``--enable-two-batch-overlap``; DeepSeek-V3 report §3.2.2): each step
+    runs as two half micro-batches, one's expert-parallel dispatch / combine under the other's
+    compute (:func:`llmcost.inference.formulas.tbo_step`); with ep > 1 on an MoE model."""
     host_step_s: float = 0.0
     """Host (CPU) time of one engine step (s): scheduling, input preparation, the sampled-token copy
     (:func:`llmcost.inference.formulas.engine_step`; a serving ``stack`` sets it, :mod:`llmcost.inference.stack`)."""
@@ -357,11 +362,12 @@ def host_of(d: dict[str, Any]) -> dict[str, Any]:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 10:
                 raise UserError(f"plan key '{k}': seconds, at least 0 and under 10 (e.g. 0.004), got {v!r}")
             kw[k] = float(v)
-    for k in ("overlap_scheduler", "aligned_prefill"):
+    for k in ("overlap_scheduler", "aligned_prefill", "two_batch_overlap"):
         if d.get(k) is not None and not isinstance(d[k], bool):
             raise UserError(f"plan key '{k}': true or false, got {d[k]!r}")
-    if d.get("aligned_prefill") is not None:
-        kw["aligned_prefill"] = d["aligned_prefill"]
+    for k in ("aligned_prefill", "two_batch_overlap"):
+        if d.get(k) is not None:
+            kw[k] = d[k]
     if d.get("overlap_scheduler") is not None:
         kw["overlap_scheduler"] = d["overlap_scheduler"]
     if d.get("graphs") is not None:

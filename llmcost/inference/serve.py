@@ -175,7 +175,9 @@ def _prefill(ev: Evaluator, b: float, P: int, *, timed: bool = True) -> PhaseCos
             ctx=1,
             seq_enc=P,
         )
-        return PhaseCost(enc.ops + dec.ops, dec.kv_bytes, enc.weight_bytes + dec.weight_bytes)
+        return PhaseCost(
+            enc.ops + dec.ops, dec.kv_bytes, enc.weight_bytes + dec.weight_bytes, dec.tbo, dec.sm_share
+        )
     return ev.phase(
         _phase_groups(ev, "forward"), "io__forward__last", timed=timed, micro_batch=b, seq=P, ctx=P
     )
@@ -465,7 +467,7 @@ def _mixed_step(ev: Evaluator, decoding: Any, rate: Any, ctx: float, P: int, moe
     ops += [own(o) for o in dec.ops if o.group != "io" and (o.kind == "attention" or o.name in absorbed)]
     ops += [o for o in pre.ops if o.group != "io" and o.kind == "attention"]
     ops += [o for o in head.ops if o.group == "io"]
-    return PhaseCost(ops, dec.kv_bytes, dense.weight_bytes)
+    return PhaseCost(ops, dec.kv_bytes, dense.weight_bytes, dense.tbo, dense.sm_share)
 
 
 def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:

@@ -154,7 +154,4 @@ def comm_share(hw: Hardware) -> float:
     """Share of the device's SMs an overlapped NCCL collective holds (``s_comm`` of
     :func:`llmcost.training.formulas._overlapped`): the catalog's ``gemm.collective_sms`` over its
     ``gemm.units``; 0 where the entry does not say."""
-    g = hw.gemm_shape
-    if g is None or g.collective_sms is None:
-        return 0.0
-    return g.collective_sms / g.units
+    return hw.collective_sm_share()
