@@ -627,3 +627,12 @@ def test_stack_precisions_the_device_lacks_are_named() -> None:
         train_space(spec, get_hardware("tpu-v4"), {"gpus": 16, "stack": "megatron-lm:2020"})
     space = train_space(spec, get_hardware("h100-sxm"), {"gpus": 16, "stack": "megatron-lm:2021"})
     assert space.precision == ("bf16",)
+
+
+def test_default_precision_on_a_device_without_bf16_is_fp16() -> None:
+    """V100 has no bf16 peak: the default search trains in fp16 (its tensor-core format) instead of
+    finding no plan."""
+    from llmcost import api
+
+    rep = api.search_train("llama-3.1-8b", "v100-sxm2-32gb", gpus=8, global_batch=64, seq_len=2048, top=1)
+    assert rep.as_dict()["plans"][0]["plan"]["precision"] == "fp16"

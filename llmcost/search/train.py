@@ -166,11 +166,11 @@ def _expand(cols: dict[str, np.ndarray], keep: np.ndarray, counts: Any) -> dict[
 def _option_rows(space: TrainSpace, hw: Hardware) -> np.ndarray:
     """The per-plan option rows (ZeRO mode, recompute, precision, sequence parallel -1 = auto,
     TP overlap) as indices. Default precisions: every training precision with a peak, fp16 only
-    when asked (same peak as bf16, legacy)."""
+    when asked or where the device has no bf16 (V100, T4: fp16 is how they train)."""
     precs = (
         space.precision
         if space.precision is not None
-        else tuple(p for p in PREC if p in hw.peak and p != "fp16")
+        else tuple(p for p in PREC if p in hw.peak and (p != "fp16" or "bf16" not in hw.peak))
     )
     for p in precs:
         if p not in PREC:
