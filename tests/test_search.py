@@ -636,3 +636,17 @@ def test_default_precision_on_a_device_without_bf16_is_fp16() -> None:
 
     rep = api.search_train("llama-3.1-8b", "v100-sxm2-32gb", gpus=8, global_batch=64, seq_len=2048, top=1)
     assert rep.as_dict()["plans"][0]["plan"]["precision"] == "fp16"
+
+
+def test_search_train_offload_is_one_tier_for_every_plan() -> None:
+    """search train --offload cpu: every plan keeps its optimizer state on the host (ZeRO >= 1), and
+    its row costs the same through train."""
+    from llmcost import api
+
+    rep = api.search_train(
+        "llama-3.1-8b", "h100-sxm", gpus=8, global_batch=64, seq_len=2048, offload="cpu", top=1
+    )
+    row = rep.as_dict()["plans"][0]
+    assert row["plan"]["offload"] == "cpu" and row["plan"]["zero"] in (1, 2, 3)
+    again = api.train("llama-3.1-8b", "h100-sxm", row["plan"]).metrics()
+    assert again["iteration_time_s"] == row["metrics"]["iteration_time_s"]

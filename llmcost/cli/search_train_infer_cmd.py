@@ -65,6 +65,9 @@ def search_train(
         ),
     ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
+    offload: Annotated[
+        str | None, Opt("--offload", help="Optimizer state on the host for every plan: none, cpu, nvme.")
+    ] = None,
     objective: Annotated[
         str,
         Opt(
@@ -113,6 +116,7 @@ def search_train(
         tp_overlap=tp_overlap,
         gpus_per_node=gpus_per_node,
         stack=stack,
+        offload=offload,
         tokens=tokens,
         objective=objective,
         top=top,

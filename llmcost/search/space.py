@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # each search imports its own side (``search infer`` never lo
 
 TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
-    *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack"),
+    *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -163,6 +163,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         gpus_per_node=k.get("gpus_per_node"),
         stack=stack,
         stack_bounds=tuple(bounds.items()),
+        offload=_offload(k.get("offload")),
     )
 
 
@@ -210,6 +211,18 @@ def _stack(stack: Any) -> Any:
 
     parse(stack)
     return stack
+
+
+def _offload(v: Any) -> str:
+    """``search train --offload``: one tier for every plan (none, cpu, nvme)."""
+    from llmcost.training import plan as TR
+
+    if v is None:
+        return "none"
+    o = str(v).strip().lower()
+    if o not in TR.OFFLOAD:
+        raise UserError(f"--offload '{v}': use one of {', '.join(TR.OFFLOAD)}{did_you_mean(o, TR.OFFLOAD)}")
+    return o
 
 
 def infer_space(k: Mapping[str, Any]) -> InferSpace:

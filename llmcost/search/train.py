@@ -61,6 +61,7 @@ class TrainSpace:
     gpus_per_node: int | None = None
     stack: Any = None  # a software stack ({framework, year} or "NAME[:YEAR]"): its plan defaults
     stack_bounds: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # dimensions the stack bounded (search.space)
+    offload: str = "none"  # where every plan keeps its optimizer state: none (device), cpu, nvme
 
 
 @dataclass
@@ -289,8 +290,9 @@ def _options_level(
         cols[k] = np.tile(ch.cat[:, j], reps)
     zero = np.array([z for z, _ in ZMODES], dtype=np.int64)[cols["zmode"]]
     distopt = np.array([d for _, d in ZMODES])[cols["zmode"]]
+    off = TR.OFFLOAD.index(space.offload)
     f = TR.RuleFields(
-        **cols, seq=space.seq_len, gb=space.global_batch, zero=zero, distopt=distopt, offload=0, hw=hw
+        **cols, seq=space.seq_len, gb=space.global_batch, zero=zero, distopt=distopt, offload=off, hw=hw
     )
     return cols, _apply(spec, f, 4, 1, rej)
 
@@ -378,7 +380,8 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     lv: _Level = (cols, keep)
     for level in (_ep_level, _schedule_level, _micro_batch_level, _options_level):
         lv = level(spec, space, hw, lv, ch, rej)
-    return Grid(_plan_cols(spec, lv, stacked(space, hw)[0]), rej, declared)
+    shared = {**stacked(space, hw)[0], "offload": TR.OFFLOAD.index(space.offload)}
+    return Grid(_plan_cols(spec, lv, shared), rej, declared)
 
 
 # --- evaluation ------------------------------------------------------------------------------------
@@ -440,6 +443,7 @@ def plan_dict(
         "schedule": sched,
         "virtual_stages": int(c["v"][i]) if sched == "interleaved" else None,
         "precision": PREC[int(c["prec"][i])],
+        "offload": TR.OFFLOAD[int(c["offload"][i])] if c["offload"][i] else None,
         **_stack_keys(c, i),
     }
     if tokens:
