@@ -141,7 +141,7 @@ def _times(
         "tp_comm": m * st.t_tp,
         "cp_comm": m * st.t_cp,
         "ep_comm": m * st.t_ep,
-        "pp_p2p": pipe.pipe - m * (t_f + t_b + t_rc + t_comm) - pipe.bubble,
+        "pp_p2p": pipe.t_pp_p2p,  # the step expression's own term (``pipeline_time``), never a difference
         "pp_bubble": pipe.bubble,
         "dp_comm": dpt.dp_exposed,
         "zero3_comm": dpt.z3_exposed,
