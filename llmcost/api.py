@@ -120,6 +120,7 @@ class TrainReport(_ReadsThrough):
         (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""
         from llmcost.training.plan import goodput_of
         from llmcost.training.run import run_totals
+        from llmcost.training.step import FLOPS_CONVENTION
         from llmcost.validation.bands import band_range
 
         r, hw, tokens = self.result, self.hardware, self.tokens
@@ -127,6 +128,7 @@ class TrainReport(_ReadsThrough):
         out["tokens_per_s"] = r.tokens_per_s
         out["model_flops_per_step"] = r.model_flops_step
         out["hardware_flops_per_step"] = r.hw_flops_step
+        out["flops_convention"] = FLOPS_CONVENTION
         out["plan"] = _train_plan_dict(r)
         if self.stack is not None:  # so --plan of this output costs the same (the stack's device figures)
             out["plan"]["stack"] = self.stack

@@ -10,6 +10,7 @@ import types
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.conftest import ROOT
 
@@ -152,15 +153,14 @@ def test_explain_flags_name_each_builder(cli) -> None:  # noqa: ANN001
         r = cli(*args, "-f", "json")
         assert r.code == 0, (name, r.err)
         doc = _json_doc(r.out)
-        builders = doc["builders"] if name == "train" else doc["explain"]["builders"]
+        builders = doc["explain"]["builders"]  # the result document, the explanation under a key
         assert builders and all(_resolves(b) for b in builders.values())
-        if name != "train":
-            assert doc["explain"]["lines"]
-        r = cli(*args, "-f", "csv")
-        if name == "train":  # the explanation is the document: key,value rows
-            assert r.code == 0 and "builders.T," in r.out
-        else:  # the result is a CSV row: no room for the expressions
-            assert r.code == 2 and "--explain" in r.err
+        assert doc["explain"]["expression" if name == "train" else "lines"]
+        assert "iteration_time_s" in doc if name == "train" else "explain" in doc
+        r = cli(*args, "-f", "yaml")
+        assert r.code == 0 and "explain" in yaml.safe_load(r.out), name
+        r = cli(*args, "-f", "csv")  # the result is a CSV row: no room for the expressions
+        assert r.code == 2 and r.err.count("\n") == 1 and "--explain" in r.err
     r = cli(*runs["train"])
     assert (
         "T is built by llmcost/training/formulas.py:step_expression from pipeline__1f1b, pp__p2p_serial, dp__overlap, zero3"

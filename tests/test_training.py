@@ -111,10 +111,15 @@ def test_gpt3_flops_match_narayanan() -> None:
         hw,
     )
     B, s, n, h, V = 4, 2048, 48, 6144, 51200
-    ref = 72 * B * s * n * h**2 * (1 + s / (6 * h) + V / (12 * n * h))
-    assert abs(r.model_flops_step / ref - 1) < 0.01  # biases / norms aside
+    ref = 72 * B * s * n * h**2 * (1 + s / (6 * h) + V / (12 * n * h))  # full s^2, the papers' convention
+    assert abs(r.row["model_flops_per_step_full_attention"] / ref - 1) < 0.01  # biases / norms aside
     hw_ref = 96 * B * s * n * h**2 * (1 + s / (6 * h) + V / (16 * n * h))
-    assert abs(r.hw_flops_step / hw_ref - 1) < 0.01
+    assert abs(r.row["hardware_flops_per_step_full_attention"] / hw_ref - 1) < 0.01
+    # MFU's own count: causal attention's kept pairs, s^2/2 (Megatron-Core >= 0.12: s/(6h) -> s/(12h))
+    assert (
+        abs(r.model_flops_step / (72 * B * s * n * h**2 * (1 + s / (12 * h) + V / (12 * n * h))) - 1) < 0.01
+    )
+    assert abs(r.hw_flops_step / (96 * B * s * n * h**2 * (1 + s / (12 * h) + V / (16 * n * h))) - 1) < 0.01
 
 
 @pytest.mark.parametrize(

@@ -178,7 +178,7 @@ def _emit(out: dict[str, Any], fmt: str, fit: str, model: str | None) -> None:
     notes = (
         [_fit_note(fit)]
         if model is None
-        else ["total_flops: matmuls incl. attention (full s^2), no recompute"]
+        else ["total_flops: matmuls incl. causal attention (the pairs its mask keeps, s^2/2), no recompute"]
     )
     if "gpu_hours" in out:
         from llmcost.training.run import GOODPUT

@@ -109,7 +109,10 @@ def train(
     ] = None,
     explain: Annotated[
         bool,
-        typer.Option("--explain", help="Print the step-time expression, its values and where it is built."),
+        typer.Option(
+            "--explain",
+            help="Also the step-time expression, its values and where it is built (JSON / YAML: under 'explain').",
+        ),
     ] = False,
     fmt: FormatOpt = "table",
 ) -> None:
@@ -117,9 +120,11 @@ def train(
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
     from llmcost import api
     from llmcost.cli import train_view as V
+    from llmcost.cli.common import check_explain
     from llmcost.report import check_format
 
     check_format(fmt)
+    check_explain(explain, fmt)
     given = {
         "gpus": gpus,
         "tp": tp,
@@ -147,11 +152,13 @@ def train(
         "goodput": goodput,
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
-    if explain:
-        V.explain(rep.result, fmt)
-        return
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
-    _emit(rep.as_dict(), fmt, title, rep.result.notes)
+    out = rep.as_dict()
+    if explain and fmt != "table":  # one document: the explanation under ``explain``
+        out["explain"] = V.explain_doc(rep.result)
+    _emit(out, fmt, title, rep.result.notes)
+    if explain and fmt == "table":
+        V.explain(rep.result)
 
 
 def _zero(zero: str | None) -> Any:

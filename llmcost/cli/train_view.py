@@ -82,22 +82,33 @@ def _tp_formula(r: Any) -> list[str]:
     return [f"{name}_async" if plan.tp_bwd_overlap else name]
 
 
-def explain(r: Any, fmt: str) -> None:
-    """The step-time expression (:func:`llmcost.training.formulas.step_expression`) with the
-    values that went into it and the functions that build it."""
+def explain_doc(r: Any) -> dict[str, Any]:
+    """The step-time expression (:func:`llmcost.training.formulas.step_expression`) with the values
+    that went into it and the functions that build it, as one JSON / YAML value (the result
+    document's ``explain``)."""
     import sympy as sp
 
     from llmcost.cli.explaining import explain_rows
-    from llmcost.report import emit
 
     expr, builders = _builders(r)
     rows = explain_rows(expr, dict(r.values))
     text = f"T = {sp.sstr(expr)}"
-    if fmt != "table":
-        out = {"expression": text, "latex": sp.latex(expr), "symbols": rows, "step_time_s": r.step_time}
-        emit(out | {"builders": builders}, fmt)
-        return
-    print(text)
+    return {
+        "expression": text,
+        "latex": sp.latex(expr),
+        "symbols": rows,
+        "step_time_s": r.step_time,
+        "builders": builders,
+    }
+
+
+def explain(r: Any) -> None:
+    """:func:`explain_doc` as text and a table of the symbols (after the result table)."""
+    from llmcost.report import emit
+
+    doc = explain_doc(r)
+    builders = doc["builders"]
+    print(doc["expression"])
     print(
         f"= {r.step_time:.6g} s  (t_dp, t_ag, t_z3_ag, t_z3_rs, t_p2p: collective times, see llmcost collective)"
     )
@@ -105,4 +116,4 @@ def explain(r: Any, fmt: str) -> None:
     print(f"T is built by {builders['T']} from {', '.join(terms)} (llmcost explain NAME):")
     for name in terms:
         print(f"  {name}  [{builders[name]}]")
-    emit(rows, fmt, title="symbols")
+    emit(doc["symbols"], "table", title="symbols")

@@ -678,6 +678,8 @@ def costs(
     size_arr = np.asarray(size, dtype=float)
     if np.any(~np.isfinite(size_arr)) or np.any(size_arr <= 0):
         raise UserError("collective size must be positive")
+    if np.any(size_arr > MAX_SIZE):
+        raise UserError(_too_large(float(size_arr.max()), "is past the largest size priced"))
     sz = size_arr if size_arr.ndim else float(size_arr)
     out = []
     for a in chosen:
@@ -685,7 +687,19 @@ def costs(
         sh = shape(op, a, levels)
         times = [evaluate(sh, values(hw, levels, sz, a, pr, op, nics)) for pr in protos]
         out.append(_fastest(op, a, gpus, sz, times, protos, levels))
+    if not all(np.all(np.isfinite(r.time)) for r in out):
+        raise UserError(_too_large(float(size_arr.max()), "has no finite time"))
     return out
+
+
+MAX_SIZE = 2.0**60
+"""The largest collective buffer priced, 1 EiB: a buffer lives in device memory, and the largest
+systems of the catalog hold petabytes; far below where the formulas' products leave float64."""
+
+
+def _too_large(size: float, why: str) -> str:
+    """The one-line refusal of a size past :data:`MAX_SIZE` or whose time is not finite."""
+    return f"collective size {size:.4g} bytes {why}; give at most 1 EiB (2^60 = {MAX_SIZE:.4g} bytes)"
 
 
 def best(results: Sequence[CollectiveCost]) -> CollectiveCost:

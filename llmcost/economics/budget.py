@@ -14,8 +14,10 @@ Fits (``fit`` argument; Hoffmann et al. 2022 and its replication disagree, see `
   α 0.3478, β 0.3658 (consistent with ≈20 tokens/param).
 
 Run FLOPs: C = 6·N·D (Kaplan 2020 §2.1; Chinchilla §3) or the model-FLOPs count of the cost
-model (matmuls incl. attention at the sequence length, no causal halving: PaLM, Chowdhery et al.
-2022 App. B; :func:`llmcost.training.compute.model_flops_per_token`). Time on a cluster:
+model (matmuls incl. causal attention by the pairs its mask keeps, s²/2, the convention of
+``llmcost train``'s MFU: Megatron-LM ``num_floating_point_operations`` since Megatron-Core 0.12;
+PaLM, Chowdhery et al. 2022 App. B, counts the full s²;
+:func:`llmcost.training.compute.model_flops_per_token`). Time on a cluster:
 ``C / (N_gpu·F·MFU)``; device-hours ``C/(F·MFU·3600)``; cost and energy as in
 :mod:`llmcost.training.formulas` ([derived] from the MFU definition, PaLM App. B).
 """

@@ -12,6 +12,7 @@ from llmcost.errors import UserError
 from llmcost.inference.metrics import METRICS as INFER_README_METRICS
 from llmcost.search.common import SearchResult, nothing_fits, pareto_front, progress, reasons, top_k
 from llmcost.training import plan as TR
+from llmcost.training.step import FLOPS_CONVENTION
 from llmcost.units import GIB
 
 MAXIMIZE = {
@@ -170,6 +171,7 @@ def train_search(
         )
     _bands(plans, hw, bool(spec.is_moe))
     res = SearchResult(n, time.perf_counter() - t0, reasons(rej), plans, obj, ax, int(ok.sum()))
+    res.notes.append(FLOPS_CONVENTION)
     if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in plans):
         res.notes.append(TR.ZERO3_NOTE)
     bound = [

@@ -241,7 +241,7 @@ def offload__nvme(nvme_bw, psi_opt, ranks_node, t_offload_host):
 
 
 def mfu(flops_step, n_gpus, peak_flops, t_step):
-    """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F)."""
+    """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F), at most 1."""
     return flops_step/(n_gpus*peak_flops*t_step)
 
 

@@ -44,8 +44,12 @@ roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor o
 
 FLOP conventions: model FLOPs are forward + backward (``flops__fwd_bwd``); executed attention FLOPs are the graph's (causal blocks skipped) for
 FlashAttention and the full matrix when materialized; the *model* FLOPs of a causal decoder
-layer count the full s² (2 × the causal pairs; PaLM App. B, Narayanan 2021, Korthikanti 2022),
-encoder and cross-attention are bidirectional already.
+layer count the (query, key) pairs its mask keeps (s²/2: Megatron-LM ``num_floating_point_operations``
+since Megatron-Core 0.12, 2025; MaxText since July 2025), never more than any kernel executes, so
+MFU and HFU stay at most 1. The masked half (``TOp.masked_flops``) is kept apart for the older
+full-s² convention (PaLM App. B ``12·L·H·Q·T``; Narayanan 2021; Korthikanti 2022; torchtitan,
+llm-foundry), which published MFUs before 2025 use: ``LayerCost.model_flops_full`` /
+``hw_flops_full``. Encoder and cross-attention are bidirectional: nothing masked.
 """
 
 from __future__ import annotations
@@ -116,10 +120,12 @@ class LayerCost:
     t_rc: float
     t_attn_fwd: float
     t_attn_bwd: float
-    model_flops: float  # forward + backward, per device
+    model_flops: float  # forward + backward, per device (causal attention: the pairs its mask keeps)
     hw_flops: float  # + recomputation, per device
     ops: tuple[TOp, ...]
     t_op_fwd: Any = None  # forward time of each non-collective op, in ``ops`` order (axis 0)
+    model_flops_full: Any = 0.0  # ``model_flops`` under the full-s² convention (module docstring)
+    hw_flops_full: Any = 0.0  # ``hw_flops`` under the full-s² convention
 
     def collectives(self) -> list[TOp]:
         return [o for o in self.ops if o.kind == "collective"]
@@ -221,15 +227,16 @@ def training_ops(
     out: list[TOp] = []
     for o in unfused(ops, eager, b_a):
         if o.kind == "attention":
-            full = 2 * o.flops if (causal and o.name == "attention") else o.flops
+            masked = o.flops if (causal and o.name == "attention") else 0.0
             if flash:
-                out.append(TOp(o.name, o.kind, o.flops, full, o.bytes))
+                out.append(TOp(o.name, o.kind, o.flops, o.flops, o.bytes, masked_flops=masked))
             else:
                 d_a = float(attention_dropout)
                 scores = tokens * seq_kv * heads
                 bwd = G.bwd__bytes(o.bytes) + G.bwd__scores_per(d_a) * scores
+                by = o.bytes + G.fwd__scores_per(d_a) * scores
                 out.append(
-                    TOp(o.name, o.kind, full, full, o.bytes + G.fwd__scores_per(d_a) * scores, bwd_bytes=bwd)
+                    TOp(o.name, o.kind, o.flops + masked, o.flops, by, bwd_bytes=bwd, masked_flops=masked)
                 )
         elif o.kind == "norm":
             by, w = o.bytes / t_sp, o.weight_bytes / t_sp
@@ -388,25 +395,28 @@ def layer_cost(
     t_af, t_ab = _num(rowsum(fwd[is_attn])), _num(rowsum(bwd[is_attn]))
     model_fwd = sum(o.model_flops for o in comp)
     attn_model = sum(o.model_flops for o in comp if o.kind == "attention")
+    masked = sum(o.masked_flops for o in comp)  # all attention's
     model = G.flops__fwd_bwd(model_fwd)
     if recompute == "full":
-        t_rc, hw = t_f, model + model_fwd
+        t_rc, rc, rc_full = t_f, model_fwd, model_fwd + masked
     elif recompute == "selective":
-        t_rc, hw = t_af, model + attn_model
+        t_rc, rc, rc_full = t_af, attn_model, attn_model + masked
     elif recompute == "op":
         shares = op_sac or {}
         share = _rows([op_sac_share(o, shares) for o in comp])
         share = share.reshape(share.shape + (1,) * (fwd.ndim - share.ndim))
         t_rc = _num(rowsum(fwd * share))
-        hw = model + sum(op_sac_share(o, shares) * o.flops for o in comp if o.kind in MATMUL_KINDS)
+        rc = rc_full = sum(op_sac_share(o, shares) * o.flops for o in comp if o.kind in MATMUL_KINDS)
     else:
-        t_rc, hw = 0.0, model
-    return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, hw, tuple(ops), fwd)
+        t_rc, rc, rc_full = 0.0, 0.0, 0.0
+    full = G.flops__fwd_bwd(model_fwd + masked)
+    return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, model + rc, tuple(ops), fwd, full, full + rc_full)
 
 
-def model_flops_per_token(spec: Any, seq: int) -> float:
-    """Model FLOPs (forward + backward of the matmuls, attention with the full s², no
-    recomputation: the MFU count of the module docstring) per trained token of a sequence of
+def model_flops_per_token(spec: Any, seq: int, full_attention: bool = False) -> float:
+    """Model FLOPs (forward + backward of the matmuls, causal attention's kept pairs, no
+    recomputation: the MFU count of the module docstring; ``full_attention``: the full s², the
+    older convention) per trained token of a sequence of
     ``seq`` tokens, for the whole model on one device. No hardware: the graph's FLOPs in their
     training form, summed over the layers in the order of :func:`llmcost.training.step.evaluate`
     (the same figure as its ``model_flops_per_step`` of a one-device, one-sequence step ÷ ``seq``)."""
@@ -440,7 +450,9 @@ def model_flops_per_token(spec: Any, seq: int) -> float:
             seq_kv=seq,
             b_a=2.0,
         )
-        per_key.append(n * G.flops__fwd_bwd(sum(o.model_flops for o in ops if o.kind != "collective")))
+        comp = [o for o in ops if o.kind != "collective"]
+        fwd = sum(o.model_flops + (o.masked_flops if full_attention else 0.0) for o in comp)
+        per_key.append(n * G.flops__fwd_bwd(fwd))
     io = [*graph_ops("io__forward__all", None, vals), loss_ops(seq, spec.vocab_size, 1)]
     layers = rowsum(np.array(per_key, dtype=float).reshape(len(per_key), -1))
     return float((layers + G.flops__fwd_bwd(sum(o.model_flops for o in io)))[0] / seq)

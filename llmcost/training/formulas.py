@@ -12,9 +12,13 @@ here as the symbols ``t_fwd``, ``t_bwd``, ``t_rc``; collective times come from
 :mod:`llmcost.collectives.cost` as ``t_*`` symbols. Conventions (where the sources disagree):
 
 * model FLOPs count matmuls only (GEMMs, attention QK^T and PV, the logit GEMM), **without**
-  recomputation and with the **full s^2** attention score matrix (PaLM App. B ``12·L·H·Q·T``;
-  Narayanan 2021 §5.1; Korthikanti 2022; Megatron-LM training.py before 2025). Current
-  Megatron halves it for causal masks; llmcost does not, so MFUs compare with the papers.
+  recomputation and, for causal attention, the (query, key) pairs the mask keeps (s²/2:
+  Megatron-LM ``num_floating_point_operations`` since Megatron-Core 0.12, commit 8873b55 of
+  2025-03, "only half of the attention matrix is non-zero"; MaxText since July 2025), never more
+  than a kernel executes, so MFU and HFU stay at most 1. PaLM App. B (``12·L·H·Q·T``), Narayanan
+  2021 §5.1, Korthikanti 2022 and Megatron-LM before 2025 count the **full s²**: that figure is
+  kept beside (``*_full_attention``, :mod:`llmcost.training.compute`) and ``llmcost validate``
+  compares a case in its source's convention.
 * hardware FLOPs add what recomputation executes again (HFU, PaLM App. B; Korthikanti §6).
 * peaks are dense peaks at the training precision (never 2:4 sparse).
 """
@@ -721,7 +725,10 @@ def fwd_bwd_flops() -> sp.Expr:
 
 # --- FLOPs and rates -------------------------------------------------------------------------------
 def mfu() -> sp.Expr:
-    """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F)."""
+    """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F), at most 1.
+
+    The step FLOPs count causal attention by the pairs its mask keeps (module docstring;
+    Megatron-Core >= 0.12), never more than the kernels execute."""
     return S("flops_step") / (S("t_step") * S("n_gpus") * S("peak_flops"))
 
 

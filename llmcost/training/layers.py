@@ -94,6 +94,8 @@ class LayerTable:
     t_rc: np.ndarray
     model: np.ndarray
     hw: np.ndarray
+    model_full: np.ndarray
+    hw_full: np.ndarray
     t_tp: np.ndarray
     t_cp: np.ndarray
     t_ep: np.ndarray
@@ -104,6 +106,9 @@ class LayerTable:
 
 COMM = ("t_tp", "t_cp", "t_ep")
 """The exposed communication fields of :class:`LayerTable`."""
+FLOPS = ("model", "hw", "model_full", "hw_full")
+"""The FLOP fields of :class:`LayerTable`: model and hardware FLOPs, causal attention's kept pairs
+and (``_full``) the full-s² convention (:mod:`llmcost.training.compute`)."""
 
 
 def layer_table(
@@ -207,7 +212,7 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
     vals = _values(spec, seq, cfg)
     op_sac = op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
     n = cfg.tp.size
-    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", "model", "hw", *COMM)}
+    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", *FLOPS, *COMM)}
     for j, (shape, win, stack) in enumerate(mdl.keys):
         ops = TC.training_ops(
             TC.graph_ops(shape, win, vals),
@@ -234,6 +239,8 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             ("t_rc", lc.t_rc),
             ("model", lc.model_flops),
             ("hw", lc.hw_flops),
+            ("model_full", lc.model_flops_full),
+            ("hw_full", lc.hw_flops_full),
         ):
             out[k][j] = v
         for k, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):

@@ -17,7 +17,7 @@ class TOp:
     name: str
     kind: str
     flops: float  # executed
-    model_flops: float  # counted in MFU (matmuls, full s^2)
+    model_flops: float  # counted in MFU (matmuls; causal attention: the pairs its mask keeps)
     bytes: float
     size: float = 0.0  # collectives: bytes per rank
     comm: str | None = None
@@ -28,3 +28,6 @@ class TOp:
     gemm: tuple[Any, Any, Any, Any] | None = None  # (m, n, k, g) of a matmul (llmcost.kernels.gemm)
     bwd_bytes: Any = None  # backward bytes where they are not bwd__bytes of the forward's
     bwd_extra: Any = None  # backward extra kernels where they are not bwd__extra_kernels of the forward's
+    masked_flops: Any = (
+        0.0  # causal self-attention: its masked pairs' FLOPs, credited only by the full-s² convention
+    )

@@ -747,6 +747,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
     ]
     notes += [n for n in (R.context_note(spec, lay.seq),) if n]
+    notes.append(TS.FLOPS_CONVENTION)
     if plan.zero == 3:
         notes.append(
             ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(bucket_column(plan.zero3_bucket))

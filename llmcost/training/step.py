@@ -36,7 +36,7 @@ from llmcost.training.base import PRECISIONS, ZMODES, comm_share
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
 from llmcost.training.data_parallel import DataParallelTimes, data_parallel
-from llmcost.training.layers import LayerTable, ModelLayers, layer_table
+from llmcost.training.layers import FLOPS, LayerTable, ModelLayers, layer_table
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline
 from llmcost.training.run import run_totals
@@ -79,10 +79,14 @@ def evaluate(
 
 @dataclass
 class Flops:
-    """Per plan row, FLOPs of one step over all devices: ``model`` (MFU) and ``hw`` (HFU)."""
+    """Per plan row, FLOPs of one step over all devices: ``model`` (MFU) and ``hw`` (HFU), causal
+    attention counted by the pairs its mask keeps; ``*_full`` by the full-s² convention
+    (:data:`FLOPS_CONVENTION`)."""
 
     model: np.ndarray
     hw: np.ndarray
+    model_full: np.ndarray
+    hw_full: np.ndarray
 
 
 def step_flops(mdl: ModelLayers, lt: LayerTable, inv: np.ndarray, p: Plans) -> Flops:
@@ -90,9 +94,16 @@ def step_flops(mdl: ModelLayers, lt: LayerTable, inv: np.ndarray, p: Plans) -> F
     cnt = mdl.count_all[:, None]
     lg = lt.lg_flops[inv]
     scale = p.global_batch / p.mb
-    model = (rowsum(cnt * lt.model)[inv] + lg) * p.tp * p.cp * scale
-    hw = (rowsum(cnt * lt.hw)[inv] + lg) * p.tp * p.cp * scale
-    return Flops(model, hw)
+    per = {k: (rowsum(cnt * getattr(lt, k))[inv] + lg) * p.tp * p.cp * scale for k in FLOPS}
+    return Flops(**per)
+
+
+FLOPS_CONVENTION = (
+    "MFU / HFU count causal attention by the (query, key) pairs its mask keeps (s^2/2, as "
+    "Megatron-Core >= 0.12 and MaxText count it), so they stay <= 1; PaLM and the Megatron papers "
+    "count the full s^2"
+)
+"""The FLOP convention of ``mfu``, ``hfu``, ``*_tflops_per_gpu`` and ``total_flops``, as printed."""
 
 
 def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> dict[str, np.ndarray]:
@@ -119,6 +130,8 @@ def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> d
         "tokens_per_s": G.tokens_per_s(step, tokens_step),
         "model_flops_per_step": fl.model,
         "hardware_flops_per_step": fl.hw,
+        "model_flops_per_step_full_attention": fl.model_full,
+        "hardware_flops_per_step_full_attention": fl.hw_full,
         "memory_bytes": total,
         "memory_gib_per_gpu": total / GIB,
         **{f"memory_{k}": x for k, x in mem.items()},
@@ -141,7 +154,7 @@ def _times(
         "tp_comm": m * st.t_tp,
         "cp_comm": m * st.t_cp,
         "ep_comm": m * st.t_ep,
-        "pp_p2p": pipe.pipe - m * (t_f + t_b + t_rc + t_comm) - pipe.bubble,
+        "pp_p2p": pipe.t_pp_p2p,  # the step expression's own term (``pipeline_time``), never a difference
         "pp_bubble": pipe.bubble,
         "dp_comm": dpt.dp_exposed,
         "zero3_comm": dpt.z3_exposed,
@@ -188,6 +201,7 @@ def _rates(
         "hardware_tflops_per_gpu": G.tflops_per_gpu(fl.hw, gpus, step) / 1e12,
         "mfu": G.mfu(fl.model, gpus, peak, step),
         "hfu": G.mfu(fl.hw, gpus, peak, step),
+        **_full_attention(fl, gpus, peak, step),
         "fits": ~(total > hw.memory_usable),
     }
     price = hw.price_per_hour
@@ -201,6 +215,23 @@ def _rates(
         if price:
             out["cost_usd"] = run.cost_usd
     return out
+
+
+def _full_attention(fl: Flops, gpus: np.ndarray, peak: np.ndarray, step: np.ndarray) -> dict[str, np.ndarray]:
+    """The FLOP rates under the full-s² convention (``<metric>_full_attention``, the
+    :data:`FULL_ATTENTION_METRICS`): what PaLM and the Megatron papers publish; they credit the
+    masked half of causal attention, which no kernel runs, so they may exceed the peak."""
+    return {
+        "model_tflops_per_gpu_full_attention": G.tflops_per_gpu(fl.model_full, gpus, step) / 1e12,
+        "hardware_tflops_per_gpu_full_attention": G.tflops_per_gpu(fl.hw_full, gpus, step) / 1e12,
+        "mfu_full_attention": G.mfu(fl.model_full, gpus, peak, step),
+        "hfu_full_attention": G.mfu(fl.hw_full, gpus, peak, step),
+    }
+
+
+FULL_ATTENTION_METRICS = ("model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu", "hfu", "total_flops")
+"""Metrics whose value depends on the attention FLOP convention (a row has ``<name>_full_attention``
+for the per-step ones; ``total_flops`` through :func:`llmcost.training.compute.model_flops_per_token`)."""
 
 
 MEMORY = ("weights", "gradients", "optimizer", "activations", "logits", "buffers")

@@ -117,11 +117,24 @@ def load_cases(paths: Iterable[Path]) -> list[dict[str, Any]]:
                     f"{where} ({case['id']}): metric.value must be a finite, non-zero number (the "
                     f"measurement errors are relative to it), got {metric['value']!r}"
                 )
+            conv = metric.get("attention_flops", "full")
+            if conv not in ATTENTION_FLOPS:
+                raise UserError(
+                    f"{where} ({case['id']}): metric.attention_flops must be one of "
+                    f"{', '.join(ATTENTION_FLOPS)}, got {conv!r}"
+                )
             if case["id"] in seen:
                 raise UserError(f"{where}: duplicate case id '{case['id']}'")
             seen.add(case["id"])
             cases.append(case)
     return cases
+
+
+ATTENTION_FLOPS = ("full", "causal")
+"""How a case's source counts causal attention in a FLOP metric (``metric.attention_flops``,
+default ``full``): the full s² (PaLM App. B; Narayanan 2021; Korthikanti 2022; Megatron-LM before
+Megatron-Core 0.12; MaxText before July 2025; torchtitan) or the pairs a causal mask keeps (what
+``llmcost train`` reports; Megatron-Core >= 0.12, MaxText since July 2025)."""
 
 
 def shipped_files() -> list[Path]:

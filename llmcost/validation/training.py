@@ -3,8 +3,10 @@
 A case's plan (validation README "plan keys (train)") and cluster become a
 :class:`~llmcost.training.plan.TrainPlan`; every metric of the README is produced by
 :func:`llmcost.training.plan.evaluate` with the catalog's efficiency figures, the same for
-every case. ``total_flops`` uses the model-FLOPs count (matmuls, full s², no recompute) times
-the run's tokens.
+every case. ``total_flops`` uses the model-FLOPs count (matmuls, no recompute) times the run's
+tokens. A FLOP metric (:data:`llmcost.training.step.FULL_ATTENTION_METRICS`) is predicted under
+the case's attention convention (``metric.attention_flops``, :data:`llmcost.validation.cases.ATTENTION_FLOPS`):
+by default the full s² its source counted, ``causal`` for the pairs a causal mask keeps.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 
 from llmcost.hardware import Hardware
 from llmcost.training.plan import METRICS, RUN_METRICS
+from llmcost.training.step import FULL_ATTENTION_METRICS
 from llmcost.validation.prediction import Prediction
 
 TRAIN_METRICS = (*METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
@@ -40,6 +43,7 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     from llmcost.training.stack import apply as apply_stack
 
     name = case["metric"]["name"]
+    full = case["metric"].get("attention_flops", "full") == "full"
     if name not in TRAIN_METRICS:
         return Prediction(None, f"metric '{name}' is not a train metric ({', '.join(TRAIN_METRICS)})")
     spec = case_spec(case)
@@ -50,7 +54,7 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         if tokens is None:
             return Prediction(None, "total_flops needs plan.tokens")
         seq = checks.finite_int(plan_map.get("seq_len") or spec.max_position_embeddings or 2048, "seq_len")
-        fpt = model_flops_per_token(spec, seq)
+        fpt = model_flops_per_token(spec, seq, full_attention=full)
         run = run_totals(parse_count(tokens, "plan.tokens"), 1.0, flops_step=fpt)
         return Prediction(run.total_flops, detail={"flops_per_token": fpt})
     if not cluster.get("gpus") and not plan_map.get("dp"):
@@ -59,6 +63,8 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     plan = TrainPlan.from_mapping(choice.plan, cluster.get("gpus"), cluster.get("gpus_per_node"))
     r = evaluate(spec, plan, choice.hardware)
     metrics = r.metrics()
+    if full:  # the source's convention: the full s², the masked half of causal attention credited
+        metrics |= {k: r.row[f"{k}_full_attention"] for k in FULL_ATTENTION_METRICS if k in metrics}
     if tokens is not None:
         run = run_totals(
             parse_count(tokens, "plan.tokens"),
