@@ -125,6 +125,15 @@ class Hardware:
             return self.train_efficiency_by_dtype[dtype]
         return self.gemm_efficiency(dtype)
 
+    def host_capacity(self, tier: str) -> float | None:
+        """Bytes per node of an offload tier: ``host_memory.capacity`` (``cpu``) or
+        ``host_memory.nvme_capacity`` (``nvme``); None where the catalog does not give it."""
+        from llmcost.units import parse
+
+        host = self.raw.get("host_memory") or {}
+        v = host.get({"cpu": "capacity", "nvme": "nvme_capacity"}[tier])
+        return None if not v else float(parse(v, "bytes", what=f"{self.id} host_memory"))
+
     def collective_sm_share(self) -> float:
         """Share of the SMs an overlapped collective holds: ``gemm.collective_sms`` over ``gemm.units``;
         0 where the entry does not say."""

@@ -116,7 +116,7 @@ def memory(
     * buffers: ``memory__buffers``, ZeRO-3 / FSDP keep two gathered layers in flight."""
     c = p.c
     tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
-    weights, grads, optim = model_state(p, sp)
+    weights, grads, optim, host = model_state(p, sp)
     acts = activations(spec, p, sp, k1)
     b_ce = np.where(c["fce"] == 1, CE_FUSED_BYTES, CE_EAGER_BYTES)
     logits = G.memory__logits(b_ce, cp, mb, p.seq, tp, spec.vocab_size)
@@ -130,16 +130,19 @@ def memory(
         "activations": acts,
         "logits": logits,
         "buffers": buffers,
+        "host": host,  # offloaded to the host tier (not device memory: :data:`llmcost.training.step.MEMORY`)
     }
 
 
-def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(weights, gradients, optimizer state) bytes per device: ``memory__weights``,
+def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(weights, gradients, optimizer state, offloaded state) bytes per device: ``memory__weights``,
     ``memory__gradients``, ``memory__optimizer``. ZeRO-1/2/3 and the distributed optimizer shard
     the optimizer state, ZeRO-2/3 the gradients, ZeRO-3 the weights over the ``d·c`` data x
     context ranks, experts over their expert-data-parallel ranks (Rajbhandari 2020 §5;
-    [MEG-distopt]); with host offload the fp32 master weights and Adam state live on the host
-    (ZeRO-Offload §4)."""
+    [MEG-distopt]); with offload the fp16 gradients (streamed down as the backward produces them)
+    and the fp32 master weights and Adam state live on the host (ZeRO-Offload, Ren et al. 2021 §4.1:
+    "g16" and the optimizer states on the CPU, p16 on the GPU) or its NVMe (ZeRO-Infinity), the
+    fourth figure."""
     c, zero, dpc, dense, expert = p.c, p.zero, p.dpc, sp.dense, sp.expert
     z_w = np.where(zero == 3, dpc, 1)
     z_g = np.where(zero >= 2, dpc, 1)
@@ -147,9 +150,12 @@ def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.n
     weights = G.memory__weights(p.b_w, p.exp_dp, dense, expert, z_w)
     grads = G.memory__gradients(p.b_g, p.exp_dp, dense, expert, z_g)
     optim = G.memory__optimizer(p.b_o, p.exp_dp, dense, expert, z_o)
-    if c["offload"].any():
-        optim = np.where(c["offload"] == 0, optim, 0.0)
-    return weights, grads, optim
+    off = c["offload"] > 0  # the offload tier holds the gradients and optimizer state instead
+    host = np.where(off, optim + grads, 0.0)
+    if off.any():
+        optim = np.where(off, 0.0, optim)
+        grads = np.where(off, 0.0, grads)
+    return weights, grads, optim, host
 
 
 def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray, np.ndarray]) -> np.ndarray:

@@ -771,4 +771,27 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         if check_memory:
             raise PlanError(msg)
         notes.append(msg)
+    host = _host_over(hw, res)
+    if host:
+        if check_memory:
+            raise PlanError(host)
+        notes.append(host)
     return notes
+
+
+def _host_over(hw: Hardware, res: TrainResult) -> str:
+    """Why the plan's offloaded state does not fit its tier on a node (:func:`llmcost.training.step.host_fits`), or ''."""
+    plan = res.layout.plan
+    if plan.offload == "none":
+        return ""
+    cap = hw.host_capacity(plan.offload)
+    node = max(1, min(res.layout.gpn, hw.node_devices or 1))
+    need = res.row.get("memory_host", 0.0) * node
+    if cap is None or need <= cap:
+        return ""
+    where = "host memory" if plan.offload == "cpu" else "NVMe"
+    return (
+        f"does not fit: the offloaded optimizer state needs {need / 1e12:.2f} TB per node ({node} devices), "
+        f"{hw.id}'s node has {cap / 1e12:.2f} TB of {where}; use more nodes (ZeRO shards it) or "
+        + ("--offload nvme" if plan.offload == "cpu" else "a node with more NVMe")
+    )

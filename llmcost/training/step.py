@@ -138,6 +138,7 @@ def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> d
         **_times(p, st, pipe, dpt, comm_share(hw)),
     }
     out.update(_rates(hw, p, fl, total, step, out["tokens_per_s"], tokens))
+    out["fits"] &= host_fits(hw, p, mem["host"])
     return out
 
 
@@ -180,6 +181,19 @@ def _times(
         "t_opt": dpt.t_opt,
         "t_offload": dpt.t_off,
     }
+
+
+def host_fits(hw: Hardware, p: Plans, host: np.ndarray) -> np.ndarray:
+    """Whether the state each plan offloads fits its tier on one node: ``host`` bytes per device times
+    the node's devices (they share the host) against ``host_memory.capacity`` (cpu) or
+    ``host_memory.nvme_capacity`` (nvme); True where the catalog does not give the capacity."""
+    node = np.maximum(1, np.minimum(p.gpn, hw.node_devices or 1))
+    cap = {1: hw.host_capacity("cpu"), 2: hw.host_capacity("nvme")}
+    ok = np.ones(p.n, dtype=bool)
+    for tier, c in cap.items():
+        if c is not None:
+            ok &= ~((p.c["offload"] == tier) & (host * node > c))
+    return ok
 
 
 def _rates(
