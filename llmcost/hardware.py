@@ -479,6 +479,29 @@ def _price_per_hour(r: _Reader) -> float | None:
     return float(v)
 
 
+# ``host_memory`` keys (docs/CATALOG.md) and the dimension each is written in. They are read only by
+# offload plans (``llmcost.training.data_parallel.offload_time``); here each one present is checked.
+_HOST_MEMORY_KEYS = {
+    "capacity": "bytes",
+    "bandwidth": "bandwidth",
+    "link_bandwidth": "bandwidth",
+    "nvme_capacity": "bytes",
+    "nvme_bandwidth": "bandwidth",
+}
+
+
+def _check_host_memory(r: _Reader, data: dict[str, Any]) -> None:
+    """``host_memory``: optional; each key it gives must parse in its unit (none is required)."""
+    host = data.get("host_memory")
+    if host is None:
+        return
+    if not isinstance(host, dict):
+        raise r.fail("host_memory", "a mapping of host memory / NVMe figures", host)
+    for key, dim in _HOST_MEMORY_KEYS.items():
+        if host.get(key) is not None:
+            r.quantity(f"host_memory.{key}", dim)
+
+
 @dataclass(frozen=True)
 class _OptionalEfficiencies:
     """The optional efficiency figures of an entry (docs/CATALOG.md)."""
@@ -591,6 +614,7 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     m_eff, _ = _efficiency(r, "memory")
     opt = _optional_efficiencies(r, data)
     node_devices = r.integer("node.devices", required=False) or 1
+    _check_host_memory(r, data)
     tdp = r.quantity("tdp", "power")
     assert tdp is not None
     return Hardware(

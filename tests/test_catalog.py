@@ -125,6 +125,8 @@ def test_system_base_cycle_is_an_error(tmp_path: Path) -> None:
         (lambda e: e["fabric"]["scale_up"].update(topology="hypercube"), "fabric.scale_up.topology"),
         (lambda e: e.update(sources=[]), "sources"),
         (lambda e: e["fabric"]["scale_up"].update(devices=None), "only one tier may be unbounded"),
+        (lambda e: e.update(host_memory={"nvme_capacity": "30 TB/s"}), "host_memory.nvme_capacity"),
+        (lambda e: e.update(host_memory={"nvme_bandwidth": "50 GB"}), "host_memory.nvme_bandwidth"),
     ],
 )
 def test_malformed_entries_name_file_and_key(tmp_path: Path, mutate, message: str) -> None:
