@@ -83,7 +83,10 @@ def train(
         ),
     ] = None,
     attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
-    offload: Annotated[str | None, typer.Option("--offload", help="none, cpu or nvme (needs ZeRO).")] = None,
+    offload: Annotated[
+        str | None,
+        typer.Option("--offload", help="none, cpu, nvme (needs ZeRO), cpu+params or nvme+params (ZeRO-3)."),
+    ] = None,
     stack: Annotated[
         str | None,
         typer.Option(

@@ -240,6 +240,11 @@ def offload__nvme(nvme_bw, psi_opt, ranks_node, t_offload_host):
     return t_offload_host + 24*psi_opt*ranks_node/nvme_bw
 
 
+def offload__param_fetch(b_w, psi_shard, tier_bw, tier_share):
+    """ZeRO-Infinity parameter offload (Rajbhandari et al. 2021 §5, 'offload_param'): before each"""
+    return b_w*psi_shard*tier_share/tier_bw
+
+
 def mfu(flops_step, n_gpus, peak_flops, t_step):
     """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F), at most 1."""
     return flops_step/(n_gpus*peak_flops*t_step)
@@ -403,6 +408,7 @@ FUNCTIONS = {
     'optimizer': (optimizer, ('b_g', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '1a9baa4b9ab2e1e0'),
     'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),
     'offload__nvme': (offload__nvme, ('nvme_bw', 'psi_opt', 'ranks_node', 't_offload_host'), 'a6673b47b5563969'),
+    'offload__param_fetch': (offload__param_fetch, ('b_w', 'psi_shard', 'tier_bw', 'tier_share'), '15ca6622a5dfbe7b'),
     'mfu': (mfu, ('flops_step', 'n_gpus', 'peak_flops', 't_step'), 'ef552f7f28946d1a'),
     'tflops_per_gpu': (tflops_per_gpu, ('flops_step', 'n_gpus', 't_step'), '6841dc47f0349102'),
     'tokens_per_s': (tokens_per_s, ('t_step', 'tokens_step'), '189d8f5a43d1360d'),

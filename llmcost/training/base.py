@@ -25,7 +25,28 @@ RECOMPUTE = ("none", "selective", "full", "op")
 runs it (every other matmul and every elementwise op recomputed: :func:`llmcost.training.passes.op_sac_shares`)."""
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
 PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
-OFFLOAD = ("none", "cpu", "nvme")
+OFFLOAD = ("none", "cpu", "nvme", "cpu+params", "nvme+params")
+"""Offload tiers of a plan: ``cpu`` (ZeRO-Offload, Ren et al. 2021: the fp16 gradients and the optimizer
+state on the host, the optimizer step on its CPUs), ``nvme`` (the optimizer state on the node's NVMe,
+ZeRO-Infinity), and with ``+params`` the ZeRO-3 parameter shards there too, fetched for each gather
+(ZeRO-Infinity, Rajbhandari et al. 2021 §5: "offload_param")."""
+
+
+def offload_tier(index: object) -> object:
+    """The tier of an :data:`OFFLOAD` index (arrays too): 0 none, 1 host memory, 2 NVMe."""
+    import numpy as np
+
+    i = np.asarray(index)
+    return np.where(i == 0, 0, np.where((i == 2) | (i == 4), 2, 1))
+
+
+def offload_params(index: object) -> object:
+    """Whether an :data:`OFFLOAD` index offloads the parameters too (``cpu+params``, ``nvme+params``)."""
+    import numpy as np
+
+    return np.asarray(index) >= 3
+
+
 FP8_RECIPES = ("delayed", "current", "dynamic", "block")
 """fp8 quantization recipes of a plan (``fp8_recipe``; :data:`llmcost.training.passes.FP8_QUANTIZE`)."""
 ATTENTION = ("auto", "flash", "materialized")

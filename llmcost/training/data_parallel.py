@@ -83,12 +83,30 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
     plain = ~(z3 | dist_opt)
     ar_d = coll("all_reduce", np.where(plain, dense * p.b_g, 0.0), dpc, gpn_dp)
     ar_e = coll("all_reduce", np.where(plain, expert * p.b_g, 0.0), exp_dp, gpn_edp)
+    fetch = param_fetch(hw, p, (dense / dpc + expert / np.maximum(exp_dp, 1)) * per)
     return DPCollectives(
         t_dp=np.where(z3, 0.0, np.where(dist_opt, rs_d + rs_e, ar_d + ar_e)),
         t_ag=np.where(z3 | ~dist_opt, 0.0, ag_d + ag_e),
-        z3_ag=np.where(z3, ag_d + ag_e, 0.0),  # per layer, per pass
+        z3_ag=np.where(z3, ag_d + ag_e + fetch, 0.0),  # per layer, per pass (the tier fetch first)
         z3_rs=np.where(z3, rs_d + rs_e, 0.0),
     )
+
+
+def param_fetch(hw: Hardware, p: Plans, shard: np.ndarray) -> np.ndarray:
+    """Per layer and pass, the fetch of each device's ``shard`` of parameters from the offload tier
+    where the plan offloads them (``offload__param_fetch``; 0 elsewhere)."""
+    from llmcost.training.base import offload_params, offload_tier
+
+    params = offload_params(p.c["offload"])
+    if not np.any(params):
+        return np.zeros(p.n)
+    tier = offload_tier(p.c["offload"])
+    link, _, nvme = host_bandwidths(hw, need_nvme=bool(np.any(params & (tier == 2))))
+    node = np.maximum(1, np.minimum(p.gpn, hw.node_devices or 1))
+    nv = np.where(tier == 2, 1.0, 0.0)
+    bw = np.where(tier == 2, nvme if nvme else 1.0, link)
+    t = G.offload__param_fetch(p.b_w, shard, bw, np.where(nv > 0, node, 1))
+    return np.where(params, t, 0.0)
 
 
 def zero3_collectives(psi_layer: np.ndarray, z3: np.ndarray, bucket: np.ndarray) -> np.ndarray:
@@ -144,6 +162,20 @@ def offload_time(
     (:data:`llmcost.training.base.OFFLOAD`) is not 'none' (0 elsewhere): ``offload__cpu``
     (ZeRO-Offload) and ``offload__nvme`` (ZeRO-Infinity) with the catalog's ``host_memory``
     link, memory and NVMe bandwidths, the node's devices sharing the host."""
+    from llmcost.training.base import offload_tier
+
+    nvme = offload_tier(offload) == 2
+    link, hbw, nvme_bw = host_bandwidths(hw, need_nvme=bool(np.any(nvme)))
+    node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
+    t = G.offload__cpu(b_g, b_w, hw.memory_efficiency, link, hbw, psi_opt, node)
+    if nvme.any():
+        t = np.where(nvme, G.offload__nvme(nvme_bw, psi_opt, node, t), t)
+    return np.where(offload > 0, t, 0.0)
+
+
+def host_bandwidths(hw: Hardware, *, need_nvme: bool) -> tuple[float, float, float | None]:
+    """(device-host link, host memory, NVMe) bandwidths of the catalog's ``host_memory``; PlanError
+    naming what is missing (NVMe only when ``need_nvme``)."""
     from llmcost.units import parse
 
     host = hw.raw.get("host_memory") or {}
@@ -153,15 +185,11 @@ def offload_time(
         )
     link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
     hbw = parse(host["bandwidth"], "bandwidth", what=f"{hw.id} host_memory.bandwidth")
-    node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
-    t = G.offload__cpu(b_g, b_w, hw.memory_efficiency, link, hbw, psi_opt, node)
-    nvme = offload == 2
-    if nvme.any():
-        nv = host.get("nvme_bandwidth")
-        if not nv:
+    nvme = None
+    if need_nvme:
+        if not host.get("nvme_bandwidth"):
             raise PlanError(
                 f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it"
             )
-        nvme_bw = parse(nv, "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth")
-        t = np.where(nvme, G.offload__nvme(nvme_bw, psi_opt, node, t), t)
-    return np.where(offload > 0, t, 0.0)
+        nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth")
+    return link, hbw, nvme

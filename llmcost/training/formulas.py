@@ -255,6 +255,14 @@ define(
 define("host_mem_bw", "B/s", "host memory bandwidth of a node (host_memory.bandwidth)", latex="W_{host}")
 define("nvme_bw", "B/s", "NVMe bandwidth of a node (host_memory.nvme_bandwidth)", latex="W_{nvme}")
 define("ranks_node", "1", "devices of one node sharing its host memory and NVMe", latex="n_{node}")
+define("psi_shard", "1", "parameters of one layer's ZeRO-3 shard on one device", latex=r"\Psi_{sh}")
+define("tier_bw", "B/s", "bandwidth of the tier parameters are fetched from", latex="W_{tier}")
+define(
+    "tier_share",
+    "1",
+    "devices sharing that bandwidth (1 over a device's own host link; the node's for NVMe)",
+    latex="n_{tier}",
+)
 define(
     "t_offload_host",
     "s",
@@ -507,6 +515,15 @@ def offload_nvme() -> sp.Expr:
     (:func:`offload_host`) plus the optimizer state (12 bytes per parameter) read and written at
     the node's NVMe bandwidth, ``24·Ψ_opt·n_node/W_nvme``."""
     return S("t_offload_host") + 2 * 12 * S("psi_opt") * S("ranks_node") / S("nvme_bw")
+
+
+def offload_param_fetch() -> sp.Expr:
+    """ZeRO-Infinity parameter offload (Rajbhandari et al. 2021 §5, "offload_param"): before each
+    ZeRO-3 all-gather of a layer, every device fetches its shard of that layer from the tier,
+    ``Ψ_sh·b_w·n_tier/W_tier`` (its own host link for host memory; the node's NVMe shared by the
+    node's devices); it adds to the gather it precedes and is prefetched with it under the previous
+    layer's compute (:func:`zero3_exposed`) [derived]."""
+    return S("psi_shard") * S("b_w") * S("tier_share") / S("tier_bw")
 
 
 def cp_ring_exposed() -> sp.Expr:
@@ -958,6 +975,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "optimizer": optimizer_time,
     "offload__cpu": offload_host,
     "offload__nvme": offload_nvme,
+    "offload__param_fetch": offload_param_fetch,
     "mfu": mfu,
     "tflops_per_gpu": tflops_per_gpu,
     "tokens_per_s": tokens_per_s,

@@ -25,6 +25,7 @@ from llmcost.training.base import (
     hidden_dropout,
     model_layers,
     n_layers,
+    offload_params,
 )
 from llmcost.training.columns import Plans
 
@@ -151,10 +152,12 @@ def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.n
     grads = G.memory__gradients(p.b_g, p.exp_dp, dense, expert, z_g)
     optim = G.memory__optimizer(p.b_o, p.exp_dp, dense, expert, z_o)
     off = c["offload"] > 0  # the offload tier holds the gradients and optimizer state instead
-    host = np.where(off, optim + grads, 0.0)
+    params = offload_params(c["offload"])  # and with '+params' the parameter shards (ZeRO-3)
+    host = np.where(off, optim + grads, 0.0) + np.where(params, weights, 0.0)
     if off.any():
         optim = np.where(off, 0.0, optim)
         grads = np.where(off, 0.0, grads)
+        weights = np.where(params, 0.0, weights)
     return weights, grads, optim, host
 
 

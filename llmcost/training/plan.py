@@ -422,6 +422,14 @@ RULES: tuple[Rule, ...] = (
         ("rc",),
     ),
     Rule(
+        "parameter offload without ZeRO-3",
+        lambda s, p: (np.asarray(p.offload) >= 3) & (p.zero != 3),
+        lambda s, p: (
+            "offloading parameters needs ZeRO-3 (--zero 3): only sharded parameters are fetched per layer"
+        ),
+        ("offload", "zero"),
+    ),
+    Rule(
         "offload without ZeRO",
         lambda s, p: (p.offload != 0) & (p.zero == 0),
         lambda s, p: (
@@ -784,14 +792,15 @@ def _host_over(hw: Hardware, res: TrainResult) -> str:
     plan = res.layout.plan
     if plan.offload == "none":
         return ""
-    cap = hw.host_capacity(plan.offload)
+    tier = plan.offload.split("+")[0]
+    cap = hw.host_capacity(tier)
     node = max(1, min(res.layout.gpn, hw.node_devices or 1))
     need = res.row.get("memory_host", 0.0) * node
     if cap is None or need <= cap:
         return ""
-    where = "host memory" if plan.offload == "cpu" else "NVMe"
+    where = "host memory" if tier == "cpu" else "NVMe"
     return (
-        f"does not fit: the offloaded optimizer state needs {need / 1e12:.2f} TB per node ({node} devices), "
+        f"does not fit: the offloaded state needs {need / 1e12:.2f} TB per node ({node} devices), "
         f"{hw.id}'s node has {cap / 1e12:.2f} TB of {where}; use more nodes (ZeRO shards it) or "
-        + ("--offload nvme" if plan.offload == "cpu" else "a node with more NVMe")
+        + ("offload to nvme" if tier == "cpu" else "a node with more NVMe")
     )

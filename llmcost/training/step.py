@@ -32,7 +32,7 @@ from llmcost.economics import _generated as E
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
-from llmcost.training.base import PRECISIONS, ZMODES, comm_share
+from llmcost.training.base import PRECISIONS, ZMODES, comm_share, offload_tier
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
 from llmcost.training.data_parallel import DataParallelTimes, data_parallel
@@ -190,9 +190,10 @@ def host_fits(hw: Hardware, p: Plans, host: np.ndarray) -> np.ndarray:
     node = np.maximum(1, np.minimum(p.gpn, hw.node_devices or 1))
     cap = {1: hw.host_capacity("cpu"), 2: hw.host_capacity("nvme")}
     ok = np.ones(p.n, dtype=bool)
+    tiers = offload_tier(p.c["offload"])
     for tier, c in cap.items():
         if c is not None:
-            ok &= ~((p.c["offload"] == tier) & (host * node > c))
+            ok &= ~((tiers == tier) & (host * node > c))
     return ok
 
 

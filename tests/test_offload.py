@@ -1,0 +1,75 @@
+"""Offload tiers (issue 13 §1): what each tier holds, what it costs, and that it must fit."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmcost import api
+from llmcost.catalog import get_hardware
+from llmcost.errors import PlanError
+from llmcost.hardware import Hardware
+
+MODEL = "llama-3.1-8b"
+PLAN = {"gpus": 8, "zero": 3, "recompute": "full", "global_batch": 16, "seq_len": 2048, "micro_batch": 1}
+
+
+def _train(offload: str, hw: str | Hardware = "h100-sxm", **keys: object) -> api.TrainReport:
+    return api.train(MODEL, hw, {**PLAN, "offload": offload, **keys})
+
+
+def _with_host(hw: Hardware, **host: str) -> Hardware:
+    """``hw`` with its host_memory figures replaced."""
+    from dataclasses import replace
+
+    raw = copy.deepcopy(hw.raw)
+    raw["host_memory"] = {**raw["host_memory"], **host}
+    return replace(hw, raw=raw)
+
+
+def test_each_tier_holds_what_it_holds() -> None:
+    """cpu / nvme: gradients and optimizer state leave the device (ZeRO-Offload); +params: the
+    parameter shards too (ZeRO-Infinity), leaving the gathered layers."""
+    none, cpu, params = (_train(o).result.memory for o in ("none", "cpu", "nvme+params"))
+    assert cpu["gradients"] == cpu["optimizer"] == 0 < none["gradients"]
+    assert cpu["weights"] == none["weights"] > 0 == params["weights"]
+    assert params["buffers"] > 0  # the layers in flight stay on the device
+
+
+def test_a_slower_tier_is_never_faster() -> None:
+    t = {
+        o: _train(o).metrics()["iteration_time_s"]
+        for o in ("none", "cpu", "nvme", "cpu+params", "nvme+params")
+    }
+    assert t["none"] <= t["cpu"] <= t["nvme"]
+    assert t["cpu"] <= t["cpu+params"] <= t["nvme+params"]
+
+
+@settings(max_examples=15, deadline=None)
+@given(tb=st.floats(0.01, 100))
+def test_more_host_memory_never_fits_less(tb: float) -> None:
+    """The offloaded state per node must fit the tier; more capacity never refuses a plan that fitted."""
+    hw = get_hardware("h100-sxm")
+    small, big = (_with_host(hw, capacity=f"{x} TB") for x in (tb, tb * 2))
+    fits = []
+    for h in (small, big):
+        try:
+            _train("cpu", h)
+            fits.append(True)
+        except PlanError:
+            fits.append(False)
+    assert fits[1] or not fits[0]
+
+
+def test_offloaded_state_must_fit_the_node() -> None:
+    hw = _with_host(get_hardware("h100-sxm"), capacity="100 GB")
+    with pytest.raises(PlanError, match="offloaded state needs"):
+        _train("cpu", hw)
+
+
+def test_parameter_offload_needs_zero3() -> None:
+    with pytest.raises(PlanError, match="ZeRO-3"):
+        _train("cpu+params", zero=1)
