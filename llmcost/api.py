@@ -705,6 +705,29 @@ def _collective_keys(given: Mapping[str, Any]) -> dict[str, Any]:
     return {**COLLECTIVE_DEFAULTS, **_given(out)}
 
 
+# ------------------------------------------------------------------------------ capacity
+def fit(
+    model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,
+    hardware: str | Hardware = "h100-sxm",
+    *,
+    mode: str = "train",
+    gpus: int | None = None,
+    max_devices: int | None = None,
+    options: Sequence[Any] | None = None,
+    **keys: Any,
+) -> Any:
+    """The fewest devices ``model`` trains (``mode="train"``: per ZeRO mode x offload tier) or
+    serves (``"infer"``: per weight format) on, as ``llmcost fit``
+    (:class:`llmcost.capacity.fit.FitReport`); with ``gpus``, the longest sequence / prompt and the
+    largest batch that fit on that count. ``keys``: search options (train: seq_len, global_batch,
+    precision, ...; infer: batch, prompt_len, output_len, kv_cache, ...). ``options``: the
+    (zero, offload) pairs or weight formats to report (default all)."""
+    from llmcost.capacity.run import run_fit
+
+    spec, hw = _spec(model), _hardware(hardware)
+    return run_fit(spec, hw, mode, gpus, max_devices, options, _given(keys))
+
+
 # ------------------------------------------------------------------------------ searches
 def search_train(
     model: str | os.PathLike[str] | Mapping[str, Any] | ModelSpec,

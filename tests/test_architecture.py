@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
     ("cli",),
     ("api",),
+    ("capacity",),
     ("search",),
     ("validation",),
     ("training", "tts", "inference", "economics", "collectives", "kernels", "graph"),

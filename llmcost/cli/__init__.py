@@ -56,6 +56,7 @@ def _register() -> None:
         catalog_cmd,
         collective_cmd,
         explain_cmd,
+        fit_cmd,
         infer_cmd,
         search_cmd,
         search_train_infer_cmd,
@@ -75,6 +76,7 @@ def _register() -> None:
         train_cmd,
         budget_cmd,
         tts_cmd,
+        fit_cmd,
     ):
         mod.register(app)
     search_cmd.register(app)

@@ -80,6 +80,7 @@ def validate(
     fmt: FormatOpt = "table",
 ) -> None:
     """Run validation cases: measured, predicted and relative error per case, summary per kind."""
+    import llmcost.capacity.cases  # noqa: F401  (registers kind: fit)
     from llmcost.report import check_format, emit
     from llmcost.validation.cases import as_json, by_source, cases_of, run_case, summarize
 

@@ -56,7 +56,7 @@ def residual(metric: str, error: float) -> float | None:
 
 def case_features(case: dict[str, Any]) -> dict[str, Any]:
     """The features of a training case (its hardware, ZeRO stage and model)."""
-    from llmcost.validation.cases import case_hardware
+    from llmcost.validation.case_hw import case_hardware
     from llmcost.validation.training import case_spec
 
     zero = (case.get("plan") or {}).get("zero", 0)
