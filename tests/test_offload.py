@@ -73,3 +73,15 @@ def test_offloaded_state_must_fit_the_node() -> None:
 def test_parameter_offload_needs_zero3() -> None:
     with pytest.raises(PlanError, match="ZeRO-3"):
         _train("cpu+params", zero=1)
+
+
+def test_streamed_weights_trade_memory_for_time() -> None:
+    """weights_tier host / nvme: two layers resident, each step at least its weights over the link;
+    a slower tier is never faster."""
+    keys = {"batch": 1, "prompt_len": 128, "output_len": 16}
+    r = {t: api.infer(MODEL, "h100-sxm", {**keys, "weights_tier": t}).result for t in ("hbm", "host", "nvme")}
+    assert r["host"].memory["weights"] < r["hbm"].memory["weights"] / 4  # embedding and head stay
+    assert r["hbm"].tpot < r["host"].tpot < r["nvme"].tpot
+    layers_gb = 2 * 8.0e9 * 0.97  # ~8B parameters in bf16, mostly in the decoder layers
+    assert r["host"].tpot >= 0.9 * layers_gb / 63e9 - 1e-3  # h100-sxm's Gen5 x16 host link
+    assert any("streamed from host" in n for n in r["host"].notes)

@@ -507,8 +507,20 @@ class Evaluator:
             eta_c=eta,
             eta_m=self.hw.expert_memory_efficiency() if kind == "expert_gemm" else self.hw.memory_efficiency,
             t_launch=_launch(op.hbm_bytes),
+            **self._streamed(entry, op),
         )
         return _op_cost(entry, op, time=r.time, roof=r)
+
+    def _streamed(self, entry: _Entry, op: _Op) -> dict[str, Any]:
+        """With the plan's ``weights_tier`` host or nvme, a decoder layer's weights reach the device
+        over the tier's link as the layer runs (prefetched under the previous layer: FlexGen, Sheng et
+        al. 2023 §4; TPI-LLM's sliding window): a third roofline term, ``W_op / B_tier``
+        (:func:`llmcost.inference.stack.tier_bandwidth`); the embedding and head stay resident."""
+        if self.plan.weights_tier == "hbm" or entry.name == "io":
+            return {}
+        from llmcost.inference.stack import tier_bandwidth
+
+        return {"net_bytes": op.weight_bytes, "net_bw": tier_bandwidth(self.hw, self.plan.weights_tier)}
 
     def _ring(self, entry: _Entry, ring: dict[str, list[_Op]], attn_time: Any) -> OpCost:
         """Exposed CP ring time: cp−1 p2p steps overlapped with attention; pass-KV or pass-Q,

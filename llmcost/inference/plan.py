@@ -41,6 +41,7 @@ PLAN_KEYS = (
     "schedule",
     "aligned_prefill",
     "two_batch_overlap",
+    "weights_tier",
     "host_step_s",
     "host_seq_s",
     "overlap_scheduler",
@@ -140,6 +141,9 @@ class Plan:
     """Two-batch overlap (SGLang ``--enable-two-batch-overlap``; DeepSeek-V3 report §3.2.2): each step
     runs as two half micro-batches, one's expert-parallel dispatch / combine under the other's
     compute (:func:`llmcost.inference.formulas.tbo_step`); with ep > 1 on an MoE model."""
+    weights_tier: str = "hbm"
+    """Where the decoder layers' weights live: ``hbm`` (resident), ``host`` or ``nvme`` (streamed to the
+    device layer by layer as it runs, two layers resident: FlexGen, TPI-LLM)."""
     host_step_s: float = 0.0
     """Host (CPU) time of one engine step (s): scheduling, input preparation, the sampled-token copy
     (:func:`llmcost.inference.formulas.engine_step`; a serving ``stack`` sets it, :mod:`llmcost.inference.stack`)."""
@@ -370,6 +374,13 @@ def host_of(d: dict[str, Any]) -> dict[str, Any]:
             kw[k] = d[k]
     if d.get("overlap_scheduler") is not None:
         kw["overlap_scheduler"] = d["overlap_scheduler"]
+    if d.get("weights_tier") is not None:
+        from llmcost.inference.stack import TIERS
+
+        w = str(d["weights_tier"]).strip().lower()
+        if w not in TIERS:
+            raise UserError(f"plan key 'weights_tier': one of {', '.join(TIERS)}, got {d['weights_tier']!r}")
+        kw["weights_tier"] = w
     if d.get("graphs") is not None:
         g = str(d["graphs"]).strip().lower()
         if g not in GRAPHS:

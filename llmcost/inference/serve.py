@@ -264,6 +264,9 @@ def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost, kv_ctx: float | Non
         )
         ops += [o for o in enc.ops if o.group != "io"]
     layer_w = sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io")
+    if p.weights_tier != "hbm":  # streamed: each stage holds the layer running and the next (double buffer)
+        n = ev.spec.num_layers + (ev.spec.num_encoder_layers if ev.spec.is_encoder_decoder else 0)
+        layer_w = 2 * p.pp * layer_w / max(1, n)
     io_w = {o.name: ev.resident(o.weight_bytes) for o in ops if o.group == "io"}
     emb, lm = io_w.get("embedding", 0.0), io_w.get("lm_head", 0.0)
     # pp > 1: embedding on the first stage, head on the last: the fuller stage counts
@@ -690,6 +693,11 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
         )
     notes += [n for n in (hw.assumed_note(), _speculation_note(p), _schedule_note(p), _host_note(p)) if n]
+    if p.weights_tier != "hbm":
+        notes.append(
+            f"weights streamed from {p.weights_tier} layer by layer (two layers resident per stage), each layer's "
+            "transfer prefetched under the previous layer's compute: a step lasts at least its weights over the link"
+        )
     if spec.moe is not None and p.ep > 1 and p.ep_imbalance is None:
         notes.append(
             f"expert parallelism: the busiest rank takes {EP_IMBALANCE_EPLB}x the mean routed tokens "

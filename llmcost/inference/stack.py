@@ -204,3 +204,30 @@ def apply(stack: Any, plan: Mapping[str, Any]) -> tuple[dict[str, Any], str | No
         for k, v in profile.plan_keys().items():
             out.setdefault(k, v)
     return out, note
+
+
+TIERS = ("hbm", "host", "nvme")
+"""Values of plan key ``weights_tier``: where a decoder layer's weights live between uses."""
+
+
+def tier_bandwidth(hw: Any, tier: str) -> float:
+    """Bytes per second one device streams weights from ``tier``: its host link (``host_memory.
+    link_bandwidth``), or the node's NVMe read bandwidth shared by the node's devices and capped by
+    that link (``nvme``). PlanError naming the missing catalog figure."""
+    from llmcost.errors import PlanError
+    from llmcost.units import parse
+
+    host = hw.raw.get("host_memory") or {}
+    if not host.get("link_bandwidth"):
+        raise PlanError(
+            f"{hw.id} has no host_memory.link_bandwidth in the catalog; weights_tier {tier} needs it"
+        )
+    link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
+    if tier == "host":
+        return link
+    if not host.get("nvme_bandwidth"):
+        raise PlanError(
+            f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; weights_tier nvme needs it"
+        )
+    nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth")
+    return min(link, nvme / max(1, hw.node_devices or 1))
