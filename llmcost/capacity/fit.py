@@ -39,6 +39,10 @@ OPTIONS: tuple[tuple[str, str], ...] = (
 """(ZeRO mode, offload tier) pairs ``fit --train`` reports: offload needs ZeRO, the parameters
 only move with ZeRO-3 (:data:`llmcost.training.base.OFFLOAD`)."""
 
+MISSING = "in the catalog"
+"""What the message of a refusal for a missing catalog figure says (an option that cannot be
+priced on the device is reported with that message, not as not fitting)."""
+
 MAX_DEVICES = 65536
 """Largest count ``fit`` tries unless told (``--max-devices``)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmcost.capacity.fit import FitOption, counts, dominant, largest, smallest
+from llmcost.capacity.fit import MISSING, FitOption, counts, dominant, largest, smallest
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
@@ -25,7 +25,9 @@ def _search(spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any]) -> d
             spec, [hw], declared, objective="throughput_per_gpu", top=1, pareto=None, max_ttft=None,
             max_tpot=None, max_latency=None, min_throughput=None, show_progress=False,
         )  # fmt: skip
-    except (UserError, PlanError):
+    except (UserError, PlanError) as e:
+        if MISSING in str(e):  # a catalog figure the option needs: say so, not "does not fit"
+            raise
         return None
     return res.plans[0] if res.plans else None
 
@@ -42,7 +44,11 @@ def fit_options(
     for w in formats:
         opt = {"weights": w}
         probe = {**keys, "weights": w}
-        n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
+        try:
+            n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
+        except (UserError, PlanError) as e:
+            out.append(FitOption(opt, None, reason=str(e)))
+            continue
         if n is None:
             out.append(FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer"))
             continue

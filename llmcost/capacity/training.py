@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmcost.capacity.fit import OPTIONS, FitOption, counts, dominant, largest, smallest
+from llmcost.capacity.fit import MISSING, OPTIONS, FitOption, counts, dominant, largest, smallest
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
@@ -29,7 +29,9 @@ def _search(
             spec, hw, declared, tokens=None, objective="throughput", top=top, pareto=None,
             min_throughput=None, max_memory_gib=None, show_progress=False,
         )  # fmt: skip
-    except (UserError, PlanError):
+    except (UserError, PlanError) as e:
+        if MISSING in str(e):  # a catalog figure the option needs: say so, not "does not fit"
+            raise
         return None
     return res.plans[0] if res.plans else None
 
@@ -47,7 +49,11 @@ def fit_options(
     for zero, offload in options:
         opt = {"zero": zero, "offload": offload}
         probe = {**keys, **LEAN, "zero": zero, "offload": offload}
-        n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
+        try:
+            n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
+        except (UserError, PlanError) as e:
+            out.append(FitOption(opt, None, reason=str(e)))
+            continue
         if n is None:
             out.append(FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer"))
             continue
