@@ -11,7 +11,6 @@ Files are read lazily: an id whose file is named after it is found without parsi
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,14 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from llmcost.errors import CatalogError, UnknownIdError, UserError
+from llmcost.files import read_file
 from llmcost.hardware import Hardware, deep_merge, hardware_from_dict
 
 ENV_VAR = "LLMCOST_CATALOG"
 _SUFFIXES = (".yaml", ".yml", ".json")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+__all__ = ["read_file"]  # the one file reader (llmcost.files), imported from here by older code
 
 
 def shipped_root() -> Path:
@@ -56,25 +54,6 @@ def user_dirs(extra: Iterable[str | Path] = ()) -> list[Path]:
             )
         dirs.append(path)
     return dirs
-
-
-def read_file(path: Path) -> Any:
-    """Parse a YAML or JSON file; a syntax error becomes one line naming the file and position."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CatalogError(f"{path}: cannot read ({e.strerror})") from None
-    try:
-        if path.suffix == ".json":
-            return json.loads(text)
-        return yaml.load(text, Loader=_Loader)
-    except json.JSONDecodeError as e:
-        raise CatalogError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        pos = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or "malformed YAML"
-        raise CatalogError(f"{path}: invalid YAML{pos}: {problem}") from None
 
 
 def _entry_files(root: Path) -> Iterable[Path]:
