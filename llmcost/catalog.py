@@ -63,6 +63,27 @@ def _entry_files(root: Path) -> Iterable[Path]:
                 yield p
 
 
+_NAMES = ("model_type", "base", "name", "type", "vendor")
+
+
+def _check_entry(d: dict[str, Any], path: Path) -> None:
+    """The keys every entry shares, of the type the catalog reads them as: string keys, ``aliases``
+    a list of names, ``model_type`` / ``base`` / ``name`` / ``type`` / ``vendor`` text."""
+    bad = next((k for k in d if not isinstance(k, str)), None)
+    if bad is not None:
+        raise CatalogError(f"{path}: key {bad!r} is not a name; keys are text such as hidden_size")
+    al = d.get("aliases")
+    if al is not None and (not isinstance(al, list) or not all(isinstance(a, (str, int)) for a in al)):
+        raise CatalogError(
+            f"{path}: key 'aliases': expected a list of names such as [h100], got {str(al)[:40]!r}"
+        )
+    for k in _NAMES:
+        if d.get(k) is not None and not isinstance(d[k], str):
+            raise CatalogError(
+                f"{path}: key '{k}': expected text, got {type(d[k]).__name__} {str(d[k])[:40]!r}"
+            )
+
+
 @dataclass
 class _Source:
     """An entry file with its declared id (from the file) and aliases, loaded on demand."""
@@ -77,6 +98,7 @@ class _Source:
             d = read_file(self.path)
             if not isinstance(d, dict):
                 raise CatalogError(f"{self.path}: expected a mapping of keys, got {type(d).__name__}")
+            _check_entry(d, self.path)
             self._data = d
         return self._data
 

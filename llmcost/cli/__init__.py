@@ -109,8 +109,10 @@ def main(argv: list[str] | None = None) -> None:
         _fail(UserError(e.format_message().rstrip(".") + where).args[0])
     except click_errors.ClickException as e:
         _fail(UserError(e.format_message()).args[0], e.exit_code)
-    except (BrokenPipeError, click_errors.Abort):
+    except BrokenPipeError:
         sys.exit(0)
+    except typer.Abort:
+        _fail("aborted", 1)
     except KeyboardInterrupt:
         sys.exit(130)
     if isinstance(code, int) and not isinstance(code, bool) and code:

@@ -64,8 +64,12 @@ def parse_list(
             raise  # already names the flag and the value
         except ValueError:
             raise UserError(f"{what}: '{x}' is not a valid value") from None
-        if isinstance(v, int) and not isinstance(v, bool) and v < 1:
-            raise UserError(f"{what}: values must be positive integers, got '{x}'")
+        if isinstance(v, int) and not isinstance(v, bool):
+            if v < 1:
+                raise UserError(f"{what}: values must be positive integers, got '{x}'")
+            from llmcost.checks import finite_int
+
+            finite_int(v, what)  # at most MAX_COUNT: the space stays bounded
         if choices is not None and v not in choices:
             raise UserError(f"{what}: '{x}' is not one of {', '.join(map(str, choices))}")
         out.append(v)
