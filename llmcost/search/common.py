@@ -83,6 +83,22 @@ def check_top(top: int) -> int:
     return top
 
 
+MAX_PLANS = 2**22
+"""Most plans a search builds and evaluates (4,194,304: ~20 s at the train search's rate)."""
+MAX_STEPS = 2**28
+"""Most plan x decode-step evaluations an infer search runs (268,435,456: ~15 s)."""
+
+
+def check_size(n: int, kind: str, narrow: str, limit: int = MAX_PLANS, unit: str = "plans") -> None:
+    """Refuse, before building it, a search space of ``n`` ``unit`` past ``limit``, naming its size
+    and the options that ``narrow`` it."""
+    if n > limit:
+        raise UserError(
+            f"search {kind}: the space holds {n:,} {unit}, past the {limit:,} a search runs; "
+            f"narrow it ({narrow})"
+        )
+
+
 def divisors(n: int) -> list[int]:
     """Positive divisors of ``n`` in increasing order."""
     small = [d for d in range(1, int(n**0.5) + 1) if n % d == 0]
