@@ -115,8 +115,8 @@ def main(argv: list[str] | None = None) -> None:
         _fail("aborted", 1)
     except KeyboardInterrupt:
         sys.exit(130)
-    if isinstance(code, int) and not isinstance(code, bool) and code:
-        sys.exit(code)  # typer.Exit(code) in non-standalone mode comes back as the return value
+    # as in standalone mode: exit 0, or typer.Exit(code)'s code (returned in non-standalone mode)
+    sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
 
 
 def _fail(message: str, code: int = EXIT_USER_ERROR) -> None:
