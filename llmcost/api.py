@@ -376,24 +376,40 @@ def _train_base(plan: Any) -> dict[str, Any]:
     """Train plan keys of a mapping or plan file, ``cluster`` GPUs included."""
     if plan is None:
         return {}
-    path = _plan_file(plan)
-    if path is not None:
-        from llmcost.catalog import read_file
-
-        data = read_file(path)
-        if not isinstance(data, dict):
-            raise UserError(f"{path}: a plan file is a mapping of train plan keys")
-    elif isinstance(plan, Mapping):
-        data = dict(plan)
-    else:
+    if _plan_file(plan) is None and not isinstance(plan, Mapping):
         raise UserError(
             f"train plan: expected a TrainPlan, a mapping or a plan file, got {type(plan).__name__}"
         )
-    base = dict(data.get("plan", data))
-    if isinstance(data.get("cluster"), dict):
-        base.setdefault("gpus", data["cluster"].get("gpus"))
-        base.setdefault("gpus_per_node", data["cluster"].get("gpus_per_node"))
+    data, base = _plan_keys(plan, "train")
+    cluster = data.get("cluster")
+    if isinstance(cluster, dict):
+        base.setdefault("gpus", cluster.get("gpus"))
+        base.setdefault("gpus_per_node", cluster.get("gpus_per_node"))
     return base
+
+
+def _plan_keys(plan: Any, kind: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A plan file's (or mapping's) document and its plan keys (its ``plan:`` mapping when it has
+    one): the one reader of ``--plan`` files; a non-mapping or a key that is not text is one line."""
+    path = _plan_file(plan)
+    where = f"--plan {path}" if path is not None else f"{kind} plan"
+    if path is not None:
+        from llmcost.files import read_file
+
+        if not path.is_file():
+            raise UserError(f"--plan: file '{path}' does not exist")
+        data = read_file(path)
+    else:
+        data = dict(plan)
+    keys = data.get("plan", data) if isinstance(data, dict) else data
+    if not isinstance(keys, dict):
+        raise UserError(
+            f"{where}: expected a mapping of {kind} plan keys (tp, pp, batch, ...), got {type(keys).__name__}"
+        )
+    bad = next((k for k in keys if not isinstance(k, str)), None)
+    if bad is not None:
+        raise UserError(f"{where}: plan key {bad!r} is not a name; keys are text such as tp, batch, seq_len")
+    return data, dict(keys)
 
 
 def infer_plan(plan: Plan | Mapping[str, Any] | str | os.PathLike[str] | None = None, **keys: Any) -> Plan:
@@ -418,22 +434,9 @@ def _infer_base(plan: Any) -> dict[str, Any]:
     """Infer plan keys of a mapping or plan file (a case's ``plan:`` mapping within it)."""
     if plan is None:
         return {}
-    path = _plan_file(plan)
-    if path is not None:
-        from llmcost.catalog import read_file
-
-        if not path.is_file():
-            raise UserError(f"--plan: file '{path}' does not exist")
-        data = read_file(path)
-    elif isinstance(plan, Mapping):
-        data = dict(plan)
-    else:
+    if _plan_file(plan) is None and not isinstance(plan, Mapping):
         raise UserError(f"infer plan: expected a Plan, a mapping or a plan file, got {type(plan).__name__}")
-    if isinstance(data, dict) and isinstance(data.get("plan"), dict):
-        data = data["plan"]
-    if not isinstance(data, dict):
-        raise UserError(f"--plan {path}: expected a mapping of plan keys (tp, pp, batch, prompt_len, ...)")
-    return dict(data)
+    return _plan_keys(plan, "infer")[1]
 
 
 def tts_plan(plan: TTSPlan | Mapping[str, Any] | None = None, **keys: Any) -> TTSPlan:

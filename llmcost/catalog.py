@@ -11,7 +11,6 @@ Files are read lazily: an id whose file is named after it is found without parsi
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,14 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from llmcost.errors import CatalogError, UnknownIdError, UserError
+from llmcost.files import read_file
 from llmcost.hardware import Hardware, deep_merge, hardware_from_dict
 
 ENV_VAR = "LLMCOST_CATALOG"
 _SUFFIXES = (".yaml", ".yml", ".json")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+__all__ = ["read_file"]  # the one file reader (llmcost.files), imported from here by older code
 
 
 def shipped_root() -> Path:
@@ -58,30 +56,32 @@ def user_dirs(extra: Iterable[str | Path] = ()) -> list[Path]:
     return dirs
 
 
-def read_file(path: Path) -> Any:
-    """Parse a YAML or JSON file; a syntax error becomes one line naming the file and position."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise CatalogError(f"{path}: cannot read ({e.strerror})") from None
-    try:
-        if path.suffix == ".json":
-            return json.loads(text)
-        return yaml.load(text, Loader=_Loader)
-    except json.JSONDecodeError as e:
-        raise CatalogError(f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        pos = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        problem = getattr(e, "problem", None) or "malformed YAML"
-        raise CatalogError(f"{path}: invalid YAML{pos}: {problem}") from None
-
-
 def _entry_files(root: Path) -> Iterable[Path]:
     if root.is_dir():
         for p in sorted(root.iterdir()):
             if p.is_file() and p.suffix in _SUFFIXES and not p.name.startswith("."):
                 yield p
+
+
+_NAMES = ("model_type", "base", "name", "type", "vendor")
+
+
+def _check_entry(d: dict[str, Any], path: Path) -> None:
+    """The keys every entry shares, of the type the catalog reads them as: string keys, ``aliases``
+    a list of names, ``model_type`` / ``base`` / ``name`` / ``type`` / ``vendor`` text."""
+    bad = next((k for k in d if not isinstance(k, str)), None)
+    if bad is not None:
+        raise CatalogError(f"{path}: key {bad!r} is not a name; keys are text such as hidden_size")
+    al = d.get("aliases")
+    if al is not None and (not isinstance(al, list) or not all(isinstance(a, (str, int)) for a in al)):
+        raise CatalogError(
+            f"{path}: key 'aliases': expected a list of names such as [h100], got {str(al)[:40]!r}"
+        )
+    for k in _NAMES:
+        if d.get(k) is not None and not isinstance(d[k], str):
+            raise CatalogError(
+                f"{path}: key '{k}': expected text, got {type(d[k]).__name__} {str(d[k])[:40]!r}"
+            )
 
 
 @dataclass
@@ -98,6 +98,7 @@ class _Source:
             d = read_file(self.path)
             if not isinstance(d, dict):
                 raise CatalogError(f"{self.path}: expected a mapping of keys, got {type(d).__name__}")
+            _check_entry(d, self.path)
             self._data = d
         return self._data
 

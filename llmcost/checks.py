@@ -12,17 +12,35 @@ import numpy as np
 
 from llmcost.errors import PlanError, UserError
 
+MAX_COUNT = 2**24
+"""Largest count a plan, case or option may give (16,777,216): devices, parallel degrees, NICs,
+sequences in a batch, tokens in a sequence, layers, experts, hidden sizes. Past any job built
+(the largest clusters hold ~10^5 GPUs, the longest context windows ~10^7 tokens), and small
+enough that every array over decode steps or divisors stays bounded and int64 never overflows."""
 
-def finite_int(v: Any, what: str, minimum: int = 1) -> int:
-    """``v`` as an int >= ``minimum``: an int, or a finite float with an integral value (YAML
-    ``8.0``); anything else (bool, NaN, inf, 2.5, a string) is a UserError naming ``what``."""
+
+def finite_int(v: Any, what: str, minimum: int = 1, maximum: int = MAX_COUNT) -> int:
+    """``v`` as an int in [``minimum``, ``maximum``]: an int, or a finite float with an integral
+    value (YAML ``8.0``); anything else (bool, NaN, inf, 2.5, a string, 2^63) is a UserError
+    naming ``what``."""
     ok = not isinstance(v, (bool, np.bool_)) and (
         isinstance(v, numbers.Integral)
         or (isinstance(v, numbers.Real) and math.isfinite(v) and float(v).is_integer())
     )
     if not ok or v < minimum:
-        raise UserError(f"{what}: expected an integer >= {minimum}, got {v!r}")
+        raise UserError(f"{what}: expected an integer >= {minimum}, got {_short(v)}")
+    if v > maximum:
+        raise UserError(
+            f"{what}: {_short(v)} is past the largest count llmcost prices, {maximum:,} (2^{maximum.bit_length() - 1}); "
+            "no job is that large"
+        )
     return int(v)
+
+
+def _short(v: Any) -> str:
+    """``repr(v)``, long ones cut to their first digits (an integer of thousands of digits)."""
+    r = repr(v)
+    return r if len(r) <= 40 else f"{r[:20]}...({len(r)} characters)"
 
 
 def positive_finite(v: Any, what: str) -> float:

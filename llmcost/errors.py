@@ -38,8 +38,8 @@ class PlanError(UserError):
 
 def suggestions(name: str, choices: Iterable[str], n: int = 3) -> list[str]:
     """Closest matches of ``name`` among ``choices`` (case-insensitive, substring-aware)."""
-    pool = sorted(set(choices))
-    low = name.lower()
+    pool = sorted({str(c) for c in choices})
+    low = str(name).lower()
     by_lower = {c.lower(): c for c in pool}
     close = difflib.get_close_matches(low, list(by_lower), n=n, cutoff=0.5)
     out = [by_lower[c] for c in close]

@@ -358,7 +358,7 @@ def test_import_missing_key(tmp_path: Path) -> None:
         import_config(str(_write(tmp_path, cfg)), None)
 
 
-@pytest.mark.parametrize(("content", "match"), [("{not json", "not valid JSON"), ("[1, 2]", "JSON object")])
+@pytest.mark.parametrize(("content", "match"), [("{not json", "invalid JSON"), ("[1, 2]", "JSON object")])
 def test_import_bad_file(tmp_path: Path, content: str, match: str) -> None:
     with pytest.raises(CatalogError, match=match):
         import_config(str(_write(tmp_path, content)), None)

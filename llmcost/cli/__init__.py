@@ -91,15 +91,36 @@ _register()
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``llmcost`` script and ``python -m llmcost``.
 
-    typer/click handle usage errors themselves (one message, exit 2); our own
-    :class:`UserError` is caught here and printed the same way.
+    Our own :class:`UserError` and typer/click usage errors (a missing argument, an unknown
+    option, a value of the wrong type) alike print one line on stderr naming what is wrong and
+    where the usage is, and exit with code 2.
     """
+    from typer._click import exceptions as click_errors
+
     try:
-        app(args=argv if argv is not None else sys.argv[1:], prog_name="llmcost")
+        code = app(
+            args=argv if argv is not None else sys.argv[1:], prog_name="llmcost", standalone_mode=False
+        )
     except UserError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(EXIT_USER_ERROR)
+        _fail(str(e))
+    except click_errors.NoArgsIsHelpError as e:  # a bare group: its help, as before
+        e.show()
+        sys.exit(e.exit_code)
+    except click_errors.UsageError as e:
+        where = f"; see '{e.ctx.command_path} --help'" if e.ctx is not None else ""
+        _fail(UserError(e.format_message().rstrip(".") + where).args[0])
+    except click_errors.ClickException as e:
+        _fail(UserError(e.format_message()).args[0], e.exit_code)
     except BrokenPipeError:
         sys.exit(0)
+    except typer.Abort:
+        _fail("aborted", 1)
     except KeyboardInterrupt:
         sys.exit(130)
+    # as in standalone mode: exit 0, or typer.Exit(code)'s code (returned in non-standalone mode)
+    sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
+
+
+def _fail(message: str, code: int = EXIT_USER_ERROR) -> None:
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(code)

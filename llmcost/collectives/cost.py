@@ -304,6 +304,7 @@ def placement(hw: Hardware, gpus: int, gpus_per_node: int | None = None) -> tupl
     """Levels a group of ``gpus`` ranks spans, innermost first (levels with one rank dropped)."""
     if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 2:
         raise PlanError(f"a collective needs at least 2 GPUs, got {gpus!r}")
+    checks.finite_int(gpus, "gpus", 2)  # at most MAX_COUNT ranks
     node = max(hw.node_devices, 1)
     given = checks.gpus_per_node(hw, gpus_per_node)
     g = min(given if given is not None else node, gpus)

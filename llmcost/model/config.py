@@ -129,9 +129,9 @@ def from_config(cfg: Mapping[str, Any], *, where: str) -> ModelSpec:
         raise CatalogError(
             f"{where}: missing required key 'model_type'; supported: {', '.join(SUPPORTED_MODEL_TYPES)}"
         )
-    if mt not in READERS:
+    if not isinstance(mt, str) or mt not in READERS:
         raise CatalogError(
-            f"{where}: model_type '{mt}' is not supported; supported: {', '.join(SUPPORTED_MODEL_TYPES)}"
+            f"{where}: model_type {str(mt)[:40]!r} is not supported; supported: {', '.join(SUPPORTED_MODEL_TYPES)}"
         )
     fields = READERS[mt](Reader(cfg, where, mt))
     if mt == "gemma3":  # the multimodal wrapper: the decoder's keys are in text_config

@@ -6,12 +6,12 @@ returned mapping as YAML into a user catalog directory.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from llmcost.errors import CatalogError
+from llmcost.files import read_file
 from llmcost.model.config import from_config
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
@@ -35,16 +35,7 @@ def _default_id(path: Path, cfg: dict[str, Any]) -> str:
 
 
 def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
-    try:
-        cfg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CatalogError(
-            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    cfg = read_file(path, as_json=True)
     if not isinstance(cfg, dict):
         raise CatalogError(f"{path}: expected a JSON object of config keys, got {type(cfg).__name__}")
     return cfg

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from llmcost.checks import MAX_COUNT
 from llmcost.errors import CatalogError
 from llmcost.model.spec import MLASpec, MoESpec
 
@@ -66,6 +67,8 @@ class Reader:
             return default
         if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
             raise self.fail(key, f"an integer >= {minimum}", v)
+        if v > MAX_COUNT:  # layers, widths, experts: every per-layer list stays bounded
+            raise self.fail(key, f"an integer from {minimum} to {MAX_COUNT:,} (no model is larger)", v)
         return v
 
     def bool(self, key: str, default: bool, aliases: tuple[str, ...] = ()) -> bool:

@@ -64,8 +64,12 @@ def parse_list(
             raise  # already names the flag and the value
         except ValueError:
             raise UserError(f"{what}: '{x}' is not a valid value") from None
-        if isinstance(v, int) and not isinstance(v, bool) and v < 1:
-            raise UserError(f"{what}: values must be positive integers, got '{x}'")
+        if isinstance(v, int) and not isinstance(v, bool):
+            if v < 1:
+                raise UserError(f"{what}: values must be positive integers, got '{x}'")
+            from llmcost.checks import finite_int
+
+            finite_int(v, what)  # at most MAX_COUNT: the space stays bounded
         if choices is not None and v not in choices:
             raise UserError(f"{what}: '{x}' is not one of {', '.join(map(str, choices))}")
         out.append(v)
@@ -77,6 +81,22 @@ def check_top(top: int) -> int:
     if top < 1:
         raise UserError(f"--top: expected a positive integer, got {top}")
     return top
+
+
+MAX_PLANS = 2**22
+"""Most plans a search builds and evaluates (4,194,304: ~20 s at the train search's rate)."""
+MAX_STEPS = 2**28
+"""Most plan x decode-step evaluations an infer search runs (268,435,456: ~15 s)."""
+
+
+def check_size(n: int, kind: str, narrow: str, limit: int = MAX_PLANS, unit: str = "plans") -> None:
+    """Refuse, before building it, a search space of ``n`` ``unit`` past ``limit``, naming its size
+    and the options that ``narrow`` it."""
+    if n > limit:
+        raise UserError(
+            f"search {kind}: the space holds {n:,} {unit}, past the {limit:,} a search runs; "
+            f"narrow it ({narrow})"
+        )
 
 
 def divisors(n: int) -> list[int]:

@@ -30,8 +30,9 @@ from llmcost.hardware import Hardware
 from llmcost.inference import serve as I
 from llmcost.kernels import roofline  # noqa: F401
 from llmcost.model import config as model_config  # noqa: F401
-from llmcost.search.common import divisors
+from llmcost.search.common import MAX_STEPS, check_size, divisors
 
+_NARROW = "--hw, --gpus, --tp, --pp, --ep, --dp, --cp, --batch, --weights, --activations, --kv-cache"
 DEFAULT_BATCHES = tuple(2**i for i in range(0, 11))
 DEFAULT_WEIGHTS = ("bf16", "fp8", "int8", "int4", "fp4")
 CHUNK = 1 << 21
@@ -223,7 +224,11 @@ def _layouts(spec: Any, hw: Hardware, space: InferSpace, cp: int = 1) -> list[tu
     experts = spec.moe.num_experts if spec.moe is not None else 1
     narrowed = space.tp is not None or space.pp is not None or space.dp is not None or space.cp != (1,)
     out = []
-    for g in space.gpus or (hw.node_devices or 1,):
+    n_ep = len(space.ep or (divisors(experts) if spec.moe is not None else [1]))
+    gpus = space.gpus or (hw.node_devices or 1,)
+    n = sum(len(space.tp or divisors(g)) * len(space.pp or divisors(g)) * n_ep for g in gpus)
+    check_size(n, "infer", _NARROW)
+    for g in gpus:
         for tp in space.tp or divisors(g):
             for pp in space.pp or divisors(g):
                 for ep in space.ep or (divisors(experts) if spec.moe is not None else [1]):
@@ -397,6 +402,7 @@ def search_space(
     found = _Found(Plans(space, hws), {}, _Rejections())
     fmts = [(w, a, kv) for w in space.weights for a in space.activations for kv in space.kv_cache]
     batches = np.array(sorted(space.batch), dtype=np.int64)
+    todo = []
     offset = 0  # candidates before this hardware's
     for h, hw in enumerate(hws):
         formats = _formats_on(hw, fmts)
@@ -404,10 +410,17 @@ def search_space(
             lay = np.array(_layouts(spec, hw, space, cp), dtype=np.int64).reshape(-1, 5)
             if not len(lay):
                 continue
+            check_size(offset + len(lay) * len(fmts) * batches.size, "infer", _NARROW)
             c = _candidates(spec, space, lay, batches, formats, cp)
-            _count_rejections(found.rej, c, offset, batches.size)
-            _evaluate(spec, h, hw, space, _accepted(c, formats, batches), offset, found, advance, cp)
+            todo.append((h, hw, cp, c, _accepted(c, formats, batches), offset))
             offset += c.cand.size
+    steps = sum(a[0].size for *_, a, _ in todo) * max(1, space.output_len - 1)
+    check_size(
+        steps, "infer", _NARROW + " or a shorter --output-len", MAX_STEPS, "plan x decode-step evaluations"
+    )
+    for h, hw, cp, c, accepted, at in todo:
+        _count_rejections(found.rej, c, at, batches.size)
+        _evaluate(spec, h, hw, space, accepted, at, found, advance, cp)
     merged = {k: np.concatenate(v) for k, v in found.cols.items()}
     return found.plans, merged, found.rej.counter(), found.evaluated
 

@@ -15,6 +15,7 @@ Evaluation (:func:`evaluate_grid`) is :func:`llmcost.training.step.evaluate`, th
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +26,7 @@ from llmcost.errors import UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.rules import Rule
-from llmcost.search.common import divisors
+from llmcost.search.common import check_size, divisors
 from llmcost.training import plan as TR
 from llmcost.training import step as TS
 from llmcost.training.base import FP8_RECIPES, model_layers
@@ -160,7 +161,12 @@ def _schedules(space: TrainSpace, pp: int, n_layers: int) -> list[tuple[int, int
 
 
 def _expand(cols: dict[str, np.ndarray], keep: np.ndarray, counts: Any) -> dict[str, np.ndarray]:
-    """The kept rows of ``cols``, each repeated ``counts`` times (its children, in order)."""
+    """The kept rows of ``cols``, each repeated ``counts`` times (its children, in order); a space
+    past :data:`llmcost.search.common.MAX_PLANS` is refused before it is built."""
+    n = int(keep.sum()) * int(counts) if np.ndim(counts) == 0 else int(counts[keep].sum())
+    check_size(
+        n, "train", "--gpus, --tp, --pp, --cp, --ep, --micro-batch, --virtual-stages, --zero, --recompute"
+    )
     return {k: np.repeat(v[keep], counts if np.ndim(counts) == 0 else counts[keep]) for k, v in cols.items()}
 
 
@@ -194,13 +200,22 @@ def _option_rows(space: TrainSpace, hw: Hardware) -> np.ndarray:
 def _layout_cols(space: TrainSpace, hw: Hardware) -> dict[str, np.ndarray]:
     """Level 0: the layouts (gpus, tp, pp, cp) with the derived dp and the node size."""
     lay: list[np.ndarray] = []
+    narrowed = space.tp is not None or space.pp is not None or space.cp is not None
     for g in space.gpus:
-        degs = [_pick(given, divisors(g)) for given in (space.tp, space.pp, space.cp)]
-        grid = np.stack(np.meshgrid(*degs, indexing="ij"), axis=-1).reshape(-1, 3)
+        if narrowed:
+            degs = [_pick(given, divisors(g)) for given in (space.tp, space.pp, space.cp)]
+            check_size(math.prod(len(d) for d in degs), "train", "--gpus, --tp, --pp, --cp")
+            grid = np.stack(np.meshgrid(*degs, indexing="ij"), axis=-1).reshape(-1, 3)
+        else:  # the factorizations of g, in the order of the full grid (the others are not declared)
+            grid = np.array(
+                [(t, p, c) for t in divisors(g) for p in divisors(g // t) for c in divisors(g // (t * p))],
+                dtype=np.int64,
+            ).reshape(-1, 3)
         node = TR.node_size(hw, g, space.gpus_per_node)
         lay.append(np.column_stack([np.full(len(grid), g), grid, np.full(len(grid), node)]))
     g, tp, pp, cp, node = np.concatenate(lay).astype(np.int64).T if lay else np.zeros((5, 0), dtype=np.int64)
-    return {"gpus": g, "tp": tp, "pp": pp, "cp": cp, "dp": g // (tp * pp * cp), "node": node}
+    ways = np.where(tp * pp > g, g + 1, tp * pp * cp)  # degrees up to 2^24 each: no int64 overflow
+    return {"gpus": g, "tp": tp, "pp": pp, "cp": cp, "dp": g // ways, "node": node}
 
 
 @dataclass(frozen=True)

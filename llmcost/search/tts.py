@@ -18,6 +18,7 @@ from typing import Any
 
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
+from llmcost.search.common import check_size
 from llmcost.tts import accuracy as A
 from llmcost.tts import query as T
 
@@ -49,6 +50,10 @@ def _check_request(
     for s in strategies:
         if s not in T.STRATEGIES:
             raise UserError(f"strategy '{s}': use {', '.join(T.STRATEGIES)}")
+
+
+MAX_PLANS = 2**13
+"""Most plans a tts search evaluates (8,192: one query each, ~20 s)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,7 @@ def search(
     key = BUDGETS[budget_kind]
     t0 = time.perf_counter()
     grid = _Grid(strategies, samples, gen_lens, key, budget, accuracy)
+    check_size(len(models) * grid.size, "tts", "--models, --strategies, --samples, --gen-lens", MAX_PLANS)
     found = _Found()
     for model in models:
         _sweep(model, hw, base, grid, found)

@@ -104,11 +104,16 @@ def load(path: Path) -> AccuracyTable:
     rows: list[dict[str, Any]] = []
     if path.suffix.lower() == ".csv":
         import csv
+        import io
 
-        with path.open(newline="") as f:
-            rows = [dict(r) for r in csv.DictReader(f)]
+        from llmcost.files import read_text
+
+        try:
+            rows = [dict(r) for r in csv.DictReader(io.StringIO(read_text(path), newline=""))]
+        except csv.Error as e:
+            raise UserError(f"{path}: invalid CSV ({e})") from None
     else:
-        from llmcost.catalog import read_file
+        from llmcost.files import read_file
 
         data = read_file(path)
         if isinstance(data, dict):

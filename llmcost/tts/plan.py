@@ -96,12 +96,16 @@ class TTSPlan:
             raise UserError(
                 f"strategy '{self.strategy}' is not a strategy{did_you_mean(self.strategy, STRATEGIES)}"
             )
+        from llmcost.checks import finite_int
+
         for key in ("samples", "gen_len", "beam_width", "beam_step"):
             v = getattr(self, key)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            if not isinstance(v, int):
                 raise UserError(f"{key.replace('_', '-')}: expected an integer >= 1, got {v!r}")
-        if not isinstance(self.prompt_len, int) or self.prompt_len < 0:
+            finite_int(v, key.replace("_", "-"))
+        if not isinstance(self.prompt_len, int):
             raise UserError(f"prompt-len: expected an integer >= 0, got {self.prompt_len!r}")
+        finite_int(self.prompt_len, "prompt-len", 0)
         p = self.infer
         if p.pp > 1 or p.dp > 1 or p.cp > 1:
             raise PlanError(

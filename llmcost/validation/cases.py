@@ -80,6 +80,31 @@ class CaseResult:
 
 
 # --- loading -------------------------------------------------------------------------------------
+_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "id": ((str, int), "a name such as inf-01"),
+    "kind": ((str,), "one of " + ", ".join(KINDS)),
+    "hardware": ((str,), "a hardware id"),
+    "source": ((str,), "text naming the source"),
+    "notes": ((str,), "text"),
+    "model": ((str, dict, type(None)), "a model id or a mapping of config keys"),
+    "stack": ((str, dict), "NAME[:YEAR] or {framework: ..., year: ...}"),
+    "tolerance": ((int, float), "a relative error such as 0.15"),
+    **{
+        k: ((dict,), "a mapping")
+        for k in ("plan", "cluster", "metric", "hardware_overrides", "tts", "collective")
+    },
+}
+"""The type each case key holds (a key not listed here is the evaluator's to check)."""
+
+
+def _check_types(case: dict[str, Any], where: str) -> None:
+    """One line naming the first case key of the wrong type and what it should be."""
+    for key, (types, what) in _TYPES.items():
+        v = case.get(key)
+        if key in case and (isinstance(v, bool) or not isinstance(v, types)):
+            raise UserError(f"{where}: '{key}' must be {what}, got {type(v).__name__} {str(v)[:40]!r}")
+
+
 def load_cases(paths: Iterable[Path]) -> list[dict[str, Any]]:
     """Read and check the case files (a YAML list each); errors name the file and case."""
     from llmcost.catalog import read_file
@@ -100,6 +125,7 @@ def load_cases(paths: Iterable[Path]) -> list[dict[str, Any]]:
             for key in ("id", "kind", "hardware", "metric"):
                 if key not in case:
                     raise UserError(f"{where}: missing required key '{key}'")
+            _check_types(case, where)
             if case["kind"] not in KINDS:
                 raise UserError(
                     f"{where} ({case['id']}): unknown kind '{case['kind']}'"
@@ -108,7 +134,7 @@ def load_cases(paths: Iterable[Path]) -> list[dict[str, Any]]:
             metric = case["metric"]
             if (
                 not isinstance(metric, dict)
-                or "name" not in metric
+                or not isinstance(metric.get("name"), str)
                 or isinstance(metric.get("value"), bool)
                 or not isinstance(metric.get("value"), (int, float))
             ):
