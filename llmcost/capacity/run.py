@@ -24,6 +24,9 @@ def run_fit(
 
     if mode not in ("train", "infer"):
         raise UserError(f"fit mode '{mode}': use train or infer")
+    for k in ("seq_len", "global_batch", "batch", "prompt_len", "output_len"):
+        if keys.get(k) is not None:
+            keys = {**keys, k: checks.finite_int(keys[k], "--" + k.replace("_", "-"))}
     rep = FitReport(spec.name, hw.id, mode, keys)
     mod: Any = training if mode == "train" else serving
     if gpus is not None:

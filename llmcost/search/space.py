@@ -113,10 +113,14 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
     from llmcost.training import plan as TR
 
     gl: Any = values(k.get("gpus", 8), "--gpus")
-    seq = k["seq_len"] if k.get("seq_len") is not None else default_seq(spec)
-    gb = k["global_batch"] if k.get("global_batch") is not None else 8 * max(gl)
-    if seq < 1 or gb < 1:
-        raise UserError("--seq-len and --global-batch must be positive")
+    from llmcost import checks
+
+    seq = checks.finite_int(k["seq_len"], "--seq-len") if k.get("seq_len") is not None else default_seq(spec)
+    gb = (
+        checks.finite_int(k["global_batch"], "--global-batch")
+        if k.get("global_batch") is not None
+        else 8 * max(gl)
+    )
     zero = values(k.get("zero"), "--zero", lambda x: {"fsdp": "3"}.get(x.lower(), x.lower()), ZMODE_NAMES)
     sp = values(k.get("sp"), "--sp", on_off)
     tpo = values(k.get("tp_overlap"), "--tp-overlap", on_off)
