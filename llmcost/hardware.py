@@ -134,6 +134,28 @@ class Hardware:
         v = host.get({"cpu": "capacity", "nvme": "nvme_capacity"}[tier])
         return None if not v else float(parse(v, "bytes", what=f"{self.id} host_memory"))
 
+    def host_bandwidths(self, *, need_nvme: bool) -> tuple[float, float, float | None]:
+        """(device-host link per device, host memory, node NVMe) bandwidths of ``host_memory``, the one
+        reader of them; PlanError naming what is missing (NVMe only when ``need_nvme``)."""
+        from llmcost.errors import PlanError
+        from llmcost.units import parse
+
+        host = self.raw.get("host_memory") or {}
+        if not host.get("link_bandwidth") or not host.get("bandwidth"):
+            raise PlanError(
+                f"{self.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them"
+            )
+        link = parse(host["link_bandwidth"], "bandwidth", what=f"{self.id} host_memory.link_bandwidth")
+        hbw = parse(host["bandwidth"], "bandwidth", what=f"{self.id} host_memory.bandwidth")
+        nvme = None
+        if need_nvme:
+            if not host.get("nvme_bandwidth"):
+                raise PlanError(
+                    f"{self.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it"
+                )
+            nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{self.id} host_memory.nvme_bandwidth")
+        return link, hbw, nvme
+
     def collective_sm_share(self) -> float:
         """Share of the SMs an overlapped collective holds: ``gemm.collective_sms`` over ``gemm.units``;
         0 where the entry does not say."""

@@ -872,4 +872,10 @@ def parse_stack(stack: Any) -> tuple[str | None, int | None]:
             year = int(year)
         except (TypeError, ValueError):
             raise UserError(f"stack: year must be an integer such as 2024, got {year!r}") from None
+        if not 2015 <= year <= 2100:
+            raise UserError(
+                f"stack: year {year} is outside 2015-2100; give the year of the software, e.g. 2024"
+            )
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise UserError(f"stack: the framework must be a name such as vllm or megatron-lm, got {name!r}")
     return (str(name) if name is not None else None), year

@@ -23,9 +23,13 @@ def test_largest_finds_the_last_value_that_fits(threshold: int, hi: int) -> None
     assert got == (None if threshold < 1 else min(threshold, hi))
 
 
-def test_counts_are_powers_then_whole_nodes() -> None:
-    c = counts(get_hardware("h100-sxm"), 64)
-    assert c[:4] == [1, 2, 4, 8] and c[4:] == [16, 24, 32, 40, 48, 56, 64]
+def test_counts_double() -> None:
+    """Powers of two; past a node of another size, its multiples by powers of two."""
+    assert counts(get_hardware("h100-sxm"), 64) == [1, 2, 4, 8, 16, 32, 64]
+    odd = get_hardware("h100-sxm").with_overrides(
+        {"node": {"devices": 6}, "fabric": {"scale_up": {"devices": 6}}}
+    )
+    assert counts(odd, 100) == [1, 2, 4, 6, 12, 24, 48, 96]
 
 
 def test_fit_train_options_and_their_order() -> None:

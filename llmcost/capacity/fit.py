@@ -43,7 +43,7 @@ MISSING = "in the catalog"
 """What the message of a refusal for a missing catalog figure says (an option that cannot be
 priced on the device is reported with that message, not as not fitting)."""
 
-MAX_DEVICES = 65536
+MAX_DEVICES = 8192
 """Largest count ``fit`` tries unless told (``--max-devices``)."""
 
 
@@ -68,13 +68,15 @@ class FitOption:
 
 
 def counts(hw: Hardware, limit: int) -> list[int]:
-    """Device counts to try: powers of two up to a node, then whole nodes (powers of two where a
-    node holds one device), at most ``limit``."""
+    """Device counts to try: powers of two, and past a node of another size its multiples by powers
+    of two (at most ``limit``). Doubling keeps the parallel degrees that divide one count dividing the
+    next, so a plan that fits on one count has a counterpart on the next (whole-node multiples in
+    between would break that, e.g. tp 16 on 24 GPUs)."""
     node = max(1, hw.node_devices or 1)
     powers = [1 << k for k in range(41) if 1 << k <= limit]
-    if node == 1:
+    if node & (node - 1) == 0:
         return powers
-    return [c for c in powers if c <= node] + [node * k for k in range(2, limit // node + 1)]
+    return sorted({c for c in powers if c < node} | {node << k for k in range(41) if node << k <= limit})
 
 
 def smallest(cands: Sequence[int], fits: Callable[[int], bool]) -> int | None:

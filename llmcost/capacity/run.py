@@ -29,9 +29,14 @@ def run_fit(
             keys = {**keys, k: checks.finite_int(keys[k], "--" + k.replace("_", "-"))}
     rep = FitReport(spec.name, hw.id, mode, keys)
     mod: Any = training if mode == "train" else serving
+    cap = int(spec.max_position_embeddings or 131072)
     if gpus is not None:
         n = checks.finite_int(gpus, "--gpus")
-        rep.on_count = mod.on_count(spec, hw, n, keys, int(spec.max_position_embeddings or 131072))
+        if options:  # each option asked for: what fits under it
+            rows = [mod.on_count(spec, hw, n, keys, cap, o) for o in options]
+            rep.on_count = {"gpus": n, "options": rows}
+        else:
+            rep.on_count = mod.on_count(spec, hw, n, keys, cap)
         return rep
     chosen = tuple(options) if options else (OPTIONS if mode == "train" else serving.FORMATS)
     rep.options = mod.fit_options(spec, hw, keys, check_limit(max_devices), chosen)

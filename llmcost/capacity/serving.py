@@ -15,18 +15,19 @@ FORMATS = ("bf16", "fp8", "int4", "fp4")
 
 
 def _search(spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any]) -> dict[str, Any] | None:
-    """The best serving plan on ``gpus`` devices with ``keys`` (one batch, one format), or None."""
+    """The best serving plan on ``gpus`` devices with ``keys`` (one batch, one format), or None when
+    none fits there (a bad option, or a missing catalog figure, is raised as it is)."""
     from llmcost.search import run
     from llmcost.search import space as S
 
+    declared = S.infer_space(S.keys_of(None, {**keys, "gpus": gpus}, S.INFER_KEYS, "fit"))
     try:
-        declared = S.infer_space(S.keys_of(None, {**keys, "gpus": gpus}, S.INFER_KEYS, "fit"))
         res = run.infer_search(
             spec, [hw], declared, objective="throughput_per_gpu", top=1, pareto=None, max_ttft=None,
             max_tpot=None, max_latency=None, min_throughput=None, show_progress=False,
         )  # fmt: skip
     except (UserError, PlanError) as e:
-        if MISSING in str(e):  # a catalog figure the option needs: say so, not "does not fit"
+        if MISSING in str(e):
             raise
         return None
     return res.plans[0] if res.plans else None
@@ -47,7 +48,9 @@ def fit_options(
         try:
             n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
         except (UserError, PlanError) as e:
-            out.append(FitOption(opt, None, reason=str(e)))
+            if MISSING not in str(e):
+                raise
+            out.append(FitOption(opt, None, reason=str(e)))  # the device cannot price this option
             continue
         if n is None:
             out.append(FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer"))
@@ -71,16 +74,22 @@ def _device_parts(memory: dict[str, float]) -> dict[str, float]:
     return {k: v for k, v in memory.items() if k not in ("total", "usable", "reserved")}
 
 
-def on_count(spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any], ctx_cap: int) -> dict[str, Any]:
-    """On ``gpus`` devices: the largest batch that fits at the plan's lengths, and the longest prompt
-    that fits one sequence (output length as given)."""
+def on_count(
+    spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any], ctx_cap: int, option: str | None = None
+) -> dict[str, Any]:
+    """On ``gpus`` devices, with weights in ``option`` (None: the plan's): the largest batch that
+    fits at the plan's lengths, and the longest prompt that fits one sequence (output length as given)."""
+    from llmcost.checks import MAX_COUNT
+
     base = {k: v for k, v in keys.items() if k != "batch"}
-    batch = largest(1, 1 << 20, lambda b: _search(spec, hw, gpus, {**base, "batch": b}) is not None)
+    if option is not None:
+        base["weights"] = option
+    batch = largest(1, MAX_COUNT, lambda b: _search(spec, hw, gpus, {**base, "batch": b}) is not None)
     out_len = int(keys.get("output_len", 256))
     one = {k: v for k, v in base.items() if k != "prompt_len"}
+    cap = max(1, ctx_cap - out_len)
     prompt = largest(
-        1,
-        max(1, ctx_cap - out_len),
-        lambda n: _search(spec, hw, gpus, {**one, "batch": 1, "prompt_len": n}) is not None,
+        1, cap, lambda n: _search(spec, hw, gpus, {**one, "batch": 1, "prompt_len": n}) is not None
     )
-    return {"gpus": gpus, "largest_batch": batch, "longest_prompt_len": prompt, "output_len": out_len}
+    out = {"gpus": gpus, **({} if option is None else {"weights": option})}
+    return {**out, "largest_batch": batch, "longest_prompt_len": prompt, "output_len": out_len}

@@ -10,7 +10,7 @@ from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 
-LEAN = {"micro_batch": 1, "recompute": "full"}
+LEAN = {"micro_batch": 1, "recompute": "full", "schedule": "1f1b"}
 """The plans that need the least memory, probed first (full recomputation, one sequence per
 micro-batch); the fastest plan at the count found is then searched without them."""
 
@@ -18,13 +18,15 @@ micro-batch); the fastest plan at the count found is then searched without them.
 def _search(
     spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any], top: int = 1
 ) -> dict[str, Any] | None:
-    """The best plan of the training search on ``gpus`` devices with ``keys``, or None when none fits."""
+    """The best plan of the training search on ``gpus`` devices with ``keys``, or None when none fits
+    there. A bad option is the user's error (raised as it is); only the search finding no plan on
+    this count means "does not fit" (a missing catalog figure is raised too, to be reported)."""
     from llmcost.search import run
     from llmcost.search import space as S
 
     k = {**keys, "gpus": gpus, "global_batch": keys.get("global_batch") or gpus}
+    declared = S.train_space(spec, hw, S.keys_of(None, k, S.TRAIN_KEYS, "fit"))
     try:
-        declared = S.train_space(spec, hw, S.keys_of(None, k, S.TRAIN_KEYS, "fit"))
         res = run.train_search(
             spec, hw, declared, tokens=None, objective="throughput", top=top, pareto=None,
             min_throughput=None, max_memory_gib=None, show_progress=False,
@@ -52,7 +54,9 @@ def fit_options(
         try:
             n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
         except (UserError, PlanError) as e:
-            out.append(FitOption(opt, None, reason=str(e)))
+            if MISSING not in str(e):
+                raise
+            out.append(FitOption(opt, None, reason=str(e)))  # the device cannot price this option
             continue
         if n is None:
             out.append(FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer"))
@@ -93,22 +97,36 @@ def _headline(m: dict[str, Any]) -> dict[str, Any]:
     return {k: m[k] for k in keys if k in m}
 
 
-def on_count(spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any], seq_cap: int) -> dict[str, Any]:
-    """On ``gpus`` devices: the longest sequence that trains (one sequence per micro-batch, any ZeRO
-    mode and the plan's offload) and, at the plan's sequence length, the largest global batch with
-    one sequence per micro-batch."""
-    base = {k: v for k, v in keys.items() if k not in ("seq_len", "global_batch")}
-    seq = largest(1, seq_cap, lambda s: _search(spec, hw, gpus, {**base, **LEAN, "seq_len": s}) is not None)
-    s0 = keys.get("seq_len") or min(seq or 1, 4096)
+def on_count(
+    spec: ModelSpec,
+    hw: Hardware,
+    gpus: int,
+    keys: dict[str, Any],
+    seq_cap: int,
+    option: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    """On ``gpus`` devices, under ``option`` (a ZeRO mode and offload tier; None: any ZeRO mode, no
+    offload): the longest sequence that trains at micro-batch 1 with full recomputation, and at the
+    plan's sequence length (else the longest, at most 4096) the largest micro-batch that fits
+    (global batch one micro-batch per data-parallel rank: what memory depends on). None where
+    nothing fits."""
+    from llmcost.checks import MAX_COUNT
 
-    def fits_batch(b: int) -> bool:
-        keys_b = {**base, "seq_len": s0, "micro_batch": 1, "global_batch": b * gpus}
+    base = {k: v for k, v in keys.items() if k not in ("seq_len", "global_batch", "micro_batch")}
+    if option is not None:
+        base.update(zero=option[0], offload=option[1])
+    seq = largest(1, seq_cap, lambda s: _search(spec, hw, gpus, {**base, **LEAN, "seq_len": s}) is not None)
+    s0 = keys.get("seq_len") or (None if seq is None else min(seq, 4096))
+    out: dict[str, Any] = {
+        "gpus": gpus,
+        **({} if option is None else {"zero": option[0], "offload": option[1]}),
+    }
+    if s0 is None:
+        return {**out, "longest_seq_len": None, "seq_len": None, "largest_micro_batch": None}
+
+    def fits_mb(b: int) -> bool:
+        keys_b = {**base, "seq_len": s0, "micro_batch": b, "global_batch": b * gpus, "recompute": "full"}
         return _search(spec, hw, gpus, keys_b) is not None
 
-    batch = largest(1, 1 << 16, fits_batch)
-    return {
-        "gpus": gpus,
-        "longest_seq_len": seq,
-        "seq_len": s0,
-        "largest_global_batch": None if batch is None else batch * gpus,
-    }
+    mb = largest(1, max(1, MAX_COUNT // gpus), fits_mb)
+    return {**out, "longest_seq_len": seq, "seq_len": s0, "largest_micro_batch": mb}

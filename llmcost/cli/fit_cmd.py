@@ -22,7 +22,7 @@ def fit(
         Opt("--gpus", help="A device count: the longest sequence and largest batch that fit on it."),
     ] = None,
     max_devices: Annotated[
-        int | None, Opt("--max-devices", help="Largest count to try (default 65536).")
+        int | None, Opt("--max-devices", help="Largest count to try (default 8192).")
     ] = None,
     seq_len: Annotated[int | None, Opt("--seq-len", help="Training sequence length.")] = None,
     global_batch: Annotated[

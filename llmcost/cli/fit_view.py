@@ -13,7 +13,9 @@ def emit_fit(rep: Any, fmt: str) -> None:
         emit(rep.as_dict(), fmt)
         return
     if rep.on_count is not None:
-        emit(rep.on_count, fmt, title=f"{rep.model} on {rep.on_count['gpus']} x {rep.hardware}: what fits")
+        title = f"{rep.model} on {rep.on_count['gpus']} x {rep.hardware}: what fits"
+        rows = rep.on_count.get("options")
+        emit(rows if rows is not None else rep.on_count, fmt, title=title)
         return
     what = "trains" if rep.mode == "train" else "serves " + _serving(rep.keys)
     rows = [_row(o, rep.mode) for o in rep.options]
@@ -65,8 +67,8 @@ def _num(v: Any, form: str) -> str:
 def _notes(rep: Any) -> list[str]:
     if rep.mode == "train":
         return [
-            "counts: powers of two up to a node, then whole nodes; each option probed with micro-batch 1 and "
-            "full recomputation, then the fastest plan searched at the count found",
+            "counts double (1, 2, 4, ...); each option probed with micro-batch 1, full recomputation and 1F1B, "
+            "then the fastest plan searched at the count found",
             "offload: cpu / nvme hold the gradients and optimizer state (ZeRO-Offload, ZeRO-Infinity), +params "
             "the parameter shards too; the tier's capacity per node is checked where the catalog gives it",
         ]

@@ -66,7 +66,8 @@ def search_train(
     ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
     offload: Annotated[
-        str | None, Opt("--offload", help="Optimizer state on the host for every plan: none, cpu, nvme.")
+        str | None,
+        Opt("--offload", help="Offload tier of every plan: none, cpu, nvme, cpu+params, nvme+params."),
     ] = None,
     objective: Annotated[
         str,

@@ -520,7 +520,8 @@ class Evaluator:
             return {}
         from llmcost.inference.stack import tier_bandwidth
 
-        return {"net_bytes": op.weight_bytes, "net_bw": tier_bandwidth(self.hw, self.plan.weights_tier)}
+        bw = tier_bandwidth(self.hw, self.plan.weights_tier, int(np.max(self.plan.devices)))
+        return {"net_bytes": op.weight_bytes, "net_bw": bw}
 
     def _ring(self, entry: _Entry, ring: dict[str, list[_Op]], attn_time: Any) -> OpCost:
         """Exposed CP ring time: cp−1 p2p steps overlapped with attention; pass-KV or pass-Q,

@@ -327,8 +327,9 @@ def cb_synced_share() -> sp.Expr:
 def cb_prefilling_ranks() -> sp.Expr:
     """Share of ``n_sync`` lockstep ranks prefilling in a step that carries prefill, each rank
     independently in a share ``f`` of the steps: ``f / (1 − (1 − f)^n_sync)`` (1 for one rank; its limit
-    ``1/n_sync`` where no step prefills, f = 0, which the caller takes). The routed experts of such a step take that share of the prompts' tokens
-    of all ranks [derived]."""
+    ``1/n_sync`` where no step prefills, f = 0, which the caller takes). The routed experts of such a
+    step take that share of the prompts' tokens of all ranks; the dispatch / combine are not rescaled:
+    the prefilling rank's own sends set their time [derived]."""
     f, n = S("share"), S("n_sync")
     return sp.Piecewise((1, sp.Eq(n, 1)), (f / (1 - (1 - f) ** n), True))
 

@@ -383,7 +383,7 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
     pre = _prefill(ev, mbs, p.prompt_len)
     chunked = p.prefill_chunk is not None or (p.disaggregated and p.output_len > 1)
     mem = device_memory(ev, b_rep, workspace_prefill(ev, mbs, p.prompt_len) if chunked else pre)
-    t_pre = _engine(ev, np.asarray(pre.time, dtype=float), pre.kernels, b_rep, prefill=True)
+    t_pre = _engine(ev, np.asarray(pre.time, dtype=float), pre.kernels, mbs, prefill=True)
     ttft = F.ttft(n_mb=m, pp=p.pp, t_prefill=t_pre, t_hop=_hop(ev, mbs, p.prompt_len, p.cp))
     ctx = _contexts(ev)
     dec = _decode_steps(ev, mbs)
@@ -399,7 +399,7 @@ def serve(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
         t_draft=0.0 if draft is None else np.asarray(draft.time, dtype=float),
     )
     kernels = dec.kernels + (0 if draft is None else _n_draft(ev) * draft.kernels)
-    steps = _engine(ev, steps, kernels, b_rep, prefill=False)
+    steps = _engine(ev, steps, kernels, mbs, prefill=False)  # one engine step per micro-batch
     steps = np.broadcast_to(steps, ctx.shape + np.shape(mbs))
     if np.ndim(mbs) > 0:  # plan x decode step, each plan's steps contiguous: summed as one plan's alone
         steps = np.ascontiguousarray(steps.T)
@@ -503,8 +503,11 @@ def serve_continuous(ev: Evaluator, b_rep: Any) -> dict[str, Any]:
         with np.errstate(divide="ignore", invalid="ignore"):  # numpy.select evaluates every branch
             ranks = np.where(sync["share"] > 0, F.cb_prefilling_ranks(**sync), 1.0 / sync["n_sync"])
         # the others' chunks beside its decode; its own chunk beside the others' decodes
-        mixed = _mixed_step(ev, seen, seqs, ctx, P, ranks if np.ndim(ranks) else float(ranks))
-        first = _mixed_step(ev, others, seqs, ctx, P, F.cb_own_prefilling_ranks(**sync))
+        moe = ev.spec.moe is not None  # only routed experts see the other ranks' prompts
+        mixed = _mixed_step(
+            ev, seen, seqs, ctx, P, (ranks if np.ndim(ranks) else float(ranks)) if moe else 1.0
+        )
+        first = _mixed_step(ev, others, seqs, ctx, P, F.cb_own_prefilling_ranks(**sync) if moe else 1.0)
         first_draft: Any = 0.0 if dev is None else _draft_where(dev, others, ctx)
     else:
         mixed = first = dec
@@ -648,6 +651,10 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
     mem = {k: float(v) for k, v in r["memory"].items()}
     if check_memory:
         _check_fits(mem, hw, max_b)
+    over = _tier_over(ev)
+    if over and check_memory:
+        raise PlanError(over)
+    notes += [over] if over else []
     return InferenceResult(
         model=spec.name,
         hardware=hw.id,
@@ -667,6 +674,26 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
         tdp=hw.tdp,
         notes=notes + _plan_notes(spec, hw, p),
         draft=r["draft"],
+    )
+
+
+def _tier_over(ev: Evaluator) -> str:
+    """Why the weights a plan streams do not fit the tier they stream from on a node (its devices share
+    it: ``host_memory.capacity`` or ``nvme_capacity``), or '' (also where the catalog does not say)."""
+    p = ev.plan
+    if p.weights_tier == "hbm":
+        return ""
+    cap = ev.hw.host_capacity("cpu" if p.weights_tier == "host" else "nvme")
+    ops = _decode(ev, 1.0, float(p.prompt_len + 1), p.prompt_len, timed=False).ops
+    per_device = sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io") / p.pp
+    node = max(1, min(p.devices, ev.hw.node_devices or 1))
+    need = per_device * node
+    if cap is None or need <= cap:
+        return ""
+    where = "host memory" if p.weights_tier == "host" else "NVMe"
+    return (
+        f"does not fit: the streamed weights need {need / 1e9:,.0f} GB per node ({node} devices), {ev.hw.id}'s node "
+        f"has {cap / 1e9:,.0f} GB of {where}; quantize the weights or use more nodes"
     )
 
 
@@ -693,6 +720,13 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             + ("; decode pool: output tokens/s = batch / TPOT" if p.output_len > 1 else "")
         )
     notes += [n for n in (hw.assumed_note(), _speculation_note(p), _schedule_note(p), _host_note(p)) if n]
+    if p.two_batch_overlap:
+        notes.append(
+            "two-batch overlap: each phase as two half micro-batches, one's expert-parallel dispatch / combine "
+            "under the other's compute (the exchange kernels' SMs taken from it)"
+            if spec.moe is not None and p.ep > 1
+            else "two_batch_overlap has no effect here: it hides expert-parallel exchanges (an MoE model with ep > 1)"
+        )
     if p.weights_tier != "hbm":
         notes.append(
             f"weights streamed from {p.weights_tier} layer by layer (two layers resident per stage), each layer's "

@@ -210,24 +210,11 @@ TIERS = ("hbm", "host", "nvme")
 """Values of plan key ``weights_tier``: where a decoder layer's weights live between uses."""
 
 
-def tier_bandwidth(hw: Any, tier: str) -> float:
-    """Bytes per second one device streams weights from ``tier``: its host link (``host_memory.
-    link_bandwidth``), or the node's NVMe read bandwidth shared by the node's devices and capped by
-    that link (``nvme``). PlanError naming the missing catalog figure."""
-    from llmcost.errors import PlanError
-    from llmcost.units import parse
-
-    host = hw.raw.get("host_memory") or {}
-    if not host.get("link_bandwidth"):
-        raise PlanError(
-            f"{hw.id} has no host_memory.link_bandwidth in the catalog; weights_tier {tier} needs it"
-        )
-    link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
-    if tier == "host":
+def tier_bandwidth(hw: Any, tier: str, devices: int) -> float:
+    """Bytes per second one device streams weights from ``tier``: its host link, or the node's NVMe
+    read bandwidth shared by the plan's devices on the node (``devices``) and capped by that link
+    (:meth:`llmcost.hardware.Hardware.host_bandwidths`; the training offload shares NVMe alike)."""
+    link, _, nvme = hw.host_bandwidths(need_nvme=tier == "nvme")
+    if tier == "host" or nvme is None:
         return link
-    if not host.get("nvme_bandwidth"):
-        raise PlanError(
-            f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; weights_tier nvme needs it"
-        )
-    nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth")
-    return min(link, nvme / max(1, hw.node_devices or 1))
+    return min(link, nvme / max(1, min(devices, hw.node_devices or 1)))

@@ -218,7 +218,7 @@ def _stack(stack: Any) -> Any:
 
 
 def _offload(v: Any) -> str:
-    """``search train --offload``: one tier for every plan (none, cpu, nvme)."""
+    """``search train --offload``: one tier for every plan (:data:`llmcost.training.base.OFFLOAD`)."""
     from llmcost.training import plan as TR
 
     if v is None:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from llmcost.collectives.grid import collective_v, group_gpn
-from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.training import _generated as G
 from llmcost.training.base import BUCKET_PARAMS, RECOMPUTE, comm_share
@@ -101,7 +100,7 @@ def param_fetch(hw: Hardware, p: Plans, shard: np.ndarray) -> np.ndarray:
     if not np.any(params):
         return np.zeros(p.n)
     tier = offload_tier(p.c["offload"])
-    link, _, nvme = host_bandwidths(hw, need_nvme=bool(np.any(params & (tier == 2))))
+    link, _, nvme = hw.host_bandwidths(need_nvme=bool(np.any(params & (tier == 2))))
     node = np.maximum(1, np.minimum(p.gpn, hw.node_devices or 1))
     nv = np.where(tier == 2, 1.0, 0.0)
     bw = np.where(tier == 2, nvme if nvme else 1.0, link)
@@ -165,31 +164,9 @@ def offload_time(
     from llmcost.training.base import offload_tier
 
     nvme = offload_tier(offload) == 2
-    link, hbw, nvme_bw = host_bandwidths(hw, need_nvme=bool(np.any(nvme)))
+    link, hbw, nvme_bw = hw.host_bandwidths(need_nvme=bool(np.any(nvme)))
     node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
     t = G.offload__cpu(b_g, b_w, hw.memory_efficiency, link, hbw, psi_opt, node)
     if nvme.any():
         t = np.where(nvme, G.offload__nvme(nvme_bw, psi_opt, node, t), t)
     return np.where(offload > 0, t, 0.0)
-
-
-def host_bandwidths(hw: Hardware, *, need_nvme: bool) -> tuple[float, float, float | None]:
-    """(device-host link, host memory, NVMe) bandwidths of the catalog's ``host_memory``; PlanError
-    naming what is missing (NVMe only when ``need_nvme``)."""
-    from llmcost.units import parse
-
-    host = hw.raw.get("host_memory") or {}
-    if not host.get("link_bandwidth") or not host.get("bandwidth"):
-        raise PlanError(
-            f"{hw.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them"
-        )
-    link = parse(host["link_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.link_bandwidth")
-    hbw = parse(host["bandwidth"], "bandwidth", what=f"{hw.id} host_memory.bandwidth")
-    nvme = None
-    if need_nvme:
-        if not host.get("nvme_bandwidth"):
-            raise PlanError(
-                f"{hw.id} has no host_memory.nvme_bandwidth in the catalog; NVMe offload needs it"
-            )
-        nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{hw.id} host_memory.nvme_bandwidth")
-    return link, hbw, nvme
