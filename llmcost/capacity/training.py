@@ -15,6 +15,11 @@ LEAN = {"micro_batch": 1, "recompute": "full", "schedule": "1f1b"}
 micro-batch); the fastest plan at the count found is then searched without them."""
 
 
+FAST_MB = "1,2,4,8"
+"""Micro-batches the fastest plan at the count found is searched over (unless given): larger ones
+rarely pay once the global batch is one sequence per device, and each multiplies the search."""
+
+
 def _search(
     spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any], top: int = 1
 ) -> dict[str, Any] | None:
@@ -61,7 +66,8 @@ def fit_options(
         if n is None:
             out.append(FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer"))
             continue
-        best = _search(spec, hw, n, {**keys, "zero": zero, "offload": offload}) or _search(spec, hw, n, probe)
+        full = {"micro_batch": FAST_MB, **keys, "zero": zero, "offload": offload}
+        best = _search(spec, hw, n, full) or _search(spec, hw, n, probe)
         out.append(_option(spec, hw, opt, n, best))
     return out
 

@@ -95,8 +95,10 @@ def search_train(
     from llmcost import api
     from llmcost.cli.search_views import emit_search, train_row, what
     from llmcost.report import check_format
+    from llmcost.search.common import check_top
 
     check_format(fmt)
+    check_top(top, fmt)
     rep = api.search_train(
         model,
         hw,
@@ -233,8 +235,10 @@ def search_infer(
     from llmcost.cli.infer_cmd import speculative_option
     from llmcost.cli.search_views import emit_search, infer_row, what
     from llmcost.report import check_format
+    from llmcost.search.common import check_top
 
     check_format(fmt)
+    check_top(top, fmt)
     space = dict(
         gpus=gpus, prompt_len=prompt_len, output_len=output_len, tp=tp, pp=pp, ep=ep, dp=dp, cp=cp, batch=batch,
         weights=weights, activations=activations, kv_cache=kv_cache, gpus_per_node=gpus_per_node, schedule=schedule,

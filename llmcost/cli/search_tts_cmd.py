@@ -81,9 +81,9 @@ def search_tts(
     from llmcost.search.common import check_top
 
     check_format(fmt)
+    check_top(top, fmt)
     kind, budget = _budget(budget_eflops, budget_usd, budget_seconds)
     epsilon = positive_finite(epsilon, "--epsilon")
-    check_top(top)
     names = [m.strip() for m in models.split(",") if m.strip()]
     if not names:
         raise UserError("--models: give at least one model id")

@@ -76,10 +76,21 @@ def parse_list(
     return tuple(dict.fromkeys(out))
 
 
-def check_top(top: int) -> int:
-    """``--top`` is a positive number of plans."""
+MAX_TOP = 100_000
+"""Most plans a search returns (``--top``); a table prints at most :data:`MAX_TABLE_ROWS`."""
+MAX_TABLE_ROWS = 1000
+
+
+def check_top(top: int, fmt: str | None = None) -> int:
+    """``--top`` is a positive number of plans, at most :data:`MAX_TOP` (:data:`MAX_TABLE_ROWS` in a table)."""
     if top < 1:
         raise UserError(f"--top: expected a positive integer, got {top}")
+    if top > MAX_TOP:
+        raise UserError(f"--top {top}: at most {MAX_TOP:,} plans; narrow the space or use --pareto")
+    if fmt == "table" and top > MAX_TABLE_ROWS:
+        raise UserError(
+            f"--top {top}: a table prints at most {MAX_TABLE_ROWS:,} rows; use -f json or csv for more"
+        )
     return top
 
 
