@@ -85,3 +85,18 @@ def test_streamed_weights_trade_memory_for_time() -> None:
     layers_gb = 2 * 8.0e9 * 0.97  # ~8B parameters in bf16, mostly in the decoder layers
     assert r["host"].tpot >= 0.9 * layers_gb / 63e9 - 1e-3  # h100-sxm's Gen5 x16 host link
     assert any("streamed from host" in n for n in r["host"].notes)
+
+
+def test_kv_cache_on_the_host_and_model_switch_time() -> None:
+    """kv_tier host: two layers of KV resident, each attention reads its cache over the link; the model
+    switch time is the weights over the host link (SN40L's DDR-to-HBM copy)."""
+    keys = {"batch": 8, "prompt_len": 8192, "output_len": 64}
+    hbm = api.infer(MODEL, "h100-sxm", keys).result
+    host = api.infer(MODEL, "h100-sxm", {**keys, "kv_tier": "host"}).result
+    assert host.memory["kv_cache"] < hbm.memory["kv_cache"] / 8 and host.tpot > hbm.tpot
+    kv_step = (
+        8 * (8192 + 32) * 32 * 8 * 128 * 2 * 2
+    )  # sequences x context x layers x kv heads x dim x (k, v) x bf16
+    assert host.tpot >= 0.9 * kv_step / 63e9
+    assert hbm.metrics()["model_switch_s"] == pytest.approx(hbm.memory["weights"] / 63e9)
+    assert "model_switch_s" not in api.infer(MODEL, "l4", {"batch": 1}).metrics()  # no host link figure

@@ -512,16 +512,24 @@ class Evaluator:
         return _op_cost(entry, op, time=r.time, roof=r)
 
     def _streamed(self, entry: _Entry, op: _Op) -> dict[str, Any]:
-        """With the plan's ``weights_tier`` host or nvme, a decoder layer's weights reach the device
-        over the tier's link as the layer runs (prefetched under the previous layer: FlexGen, Sheng et
-        al. 2023 §4; TPI-LLM's sliding window): a third roofline term, ``W_op / B_tier``
-        (:func:`llmcost.inference.stack.tier_bandwidth`); the embedding and head stay resident."""
-        if self.plan.weights_tier == "hbm" or entry.name == "io":
-            return {}
+        """What reaches the device over the host link while an operator runs, as a third roofline term
+        ``bytes / B_tier`` (:func:`llmcost.inference.stack.tier_bandwidth`), prefetched under the
+        previous layer (FlexGen, Sheng et al. 2023 §4; TPI-LLM's sliding window): with ``weights_tier``
+        host or nvme a decoder layer's weights (the embedding and head stay resident); with ``kv_tier``
+        host the KV cache an attention reads (its bytes moved, FlexGen's KV-cache offload)."""
         from llmcost.inference.stack import tier_bandwidth
 
-        bw = tier_bandwidth(self.hw, self.plan.weights_tier, int(np.max(self.plan.devices)))
-        return {"net_bytes": op.weight_bytes, "net_bw": bw}
+        p = self.plan
+        moved: Any = 0.0
+        if p.weights_tier != "hbm" and entry.name != "io":
+            moved = op.weight_bytes
+            tier = p.weights_tier
+        if p.kv_tier != "hbm" and op.kind == "attention":
+            moved = moved + op.hbm_bytes
+            tier = p.kv_tier if p.weights_tier == "hbm" else p.weights_tier
+        if np.ndim(moved) == 0 and moved == 0.0:
+            return {}
+        return {"net_bytes": moved, "net_bw": tier_bandwidth(self.hw, tier, int(np.max(p.devices)))}
 
     def _ring(self, entry: _Entry, ring: dict[str, list[_Op]], attn_time: Any) -> OpCost:
         """Exposed CP ring time: cp−1 p2p steps overlapped with attention; pass-KV or pass-Q,

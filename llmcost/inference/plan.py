@@ -42,6 +42,7 @@ PLAN_KEYS = (
     "aligned_prefill",
     "two_batch_overlap",
     "weights_tier",
+    "kv_tier",
     "host_step_s",
     "host_seq_s",
     "overlap_scheduler",
@@ -144,6 +145,9 @@ class Plan:
     weights_tier: str = "hbm"
     """Where the decoder layers' weights live: ``hbm`` (resident), ``host`` or ``nvme`` (streamed to the
     device layer by layer as it runs, two layers resident: FlexGen, TPI-LLM)."""
+    kv_tier: str = "hbm"
+    """Where the KV cache lives: ``hbm``, or ``host`` (read over the host link by every attention, two
+    layers' worth resident: FlexGen's KV-cache offload)."""
     host_step_s: float = 0.0
     """Host (CPU) time of one engine step (s): scheduling, input preparation, the sampled-token copy
     (:func:`llmcost.inference.formulas.engine_step`; a serving ``stack`` sets it, :mod:`llmcost.inference.stack`)."""
@@ -381,6 +385,11 @@ def host_of(d: dict[str, Any]) -> dict[str, Any]:
         if w not in TIERS:
             raise UserError(f"plan key 'weights_tier': one of {', '.join(TIERS)}, got {d['weights_tier']!r}")
         kw["weights_tier"] = w
+    if d.get("kv_tier") is not None:
+        k = str(d["kv_tier"]).strip().lower()
+        if k not in ("hbm", "host"):
+            raise UserError(f"plan key 'kv_tier': hbm or host, got {d['kv_tier']!r}")
+        kw["kv_tier"] = k
     if d.get("graphs") is not None:
         g = str(d["graphs"]).strip().lower()
         if g not in GRAPHS:

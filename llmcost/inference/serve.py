@@ -110,6 +110,7 @@ class InferenceResult:
     tdp: float
     notes: list[str] = field(default_factory=list)
     draft: PhaseCost | None = None  # one draft pass per decode step's context (speculative decoding)
+    model_switch_s: float | None = None  # weights per device over the host link (None: no catalog link)
 
     @property
     def output_tokens(self) -> int:
@@ -151,6 +152,7 @@ class InferenceResult:
                 devices=self.gpus, tdp_w=self.tdp, s_per_tok=per_tok_s
             ),
             "output_tokens_per_s_per_user": F.user_rate(tpot=self.tpot),
+            **({} if self.model_switch_s is None else {"model_switch_s": self.model_switch_s}),
         }
 
 
@@ -280,8 +282,11 @@ def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost, kv_ctx: float | Non
         m_norm=io_w.get("final_norm", 0.0),
         m_draft=0.0 if draft is None else draft.weight_bytes,
     )
+    kv_all = np.asarray(kv_phase.kv_bytes, dtype=float)
+    if p.kv_tier != "hbm":  # on the host: each stage holds the layer read and the next (double buffer)
+        kv_all = 2 * p.pp * kv_all / max(1, ev.spec.num_layers)
     kv = F.memory__kv_cache(
-        m_kv_all=np.asarray(kv_phase.kv_bytes, dtype=float),
+        m_kv_all=kv_all,
         pp=p.pp,
         m_kv_draft=0.0 if draft is None else np.asarray(draft.kv_bytes, dtype=float),
     )
@@ -674,27 +679,44 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
         tdp=hw.tdp,
         notes=notes + _plan_notes(spec, hw, p),
         draft=r["draft"],
+        model_switch_s=_switch_time(hw, mem["weights"]),
     )
+
+
+def _switch_time(hw: Hardware, weights: float) -> float | None:
+    """Seconds to bring the plan's weights per device in from the host tier, as a composition of
+    experts swaps models held in host DDR into device memory (SN40L, Prabhakar et al. 2024 §3: the
+    DDR-to-HBM copy): the weight bytes over ``host_memory.link_bandwidth``; None without that figure."""
+    try:
+        link, _, _ = hw.host_bandwidths(need_nvme=False)
+    except PlanError:
+        return None
+    return float(weights) / link
 
 
 def _tier_over(ev: Evaluator) -> str:
     """Why the weights a plan streams do not fit the tier they stream from on a node (its devices share
     it: ``host_memory.capacity`` or ``nvme_capacity``), or '' (also where the catalog does not say)."""
     p = ev.plan
-    if p.weights_tier == "hbm":
-        return ""
-    cap = ev.hw.host_capacity("cpu" if p.weights_tier == "host" else "nvme")
-    ops = _decode(ev, 1.0, float(p.prompt_len + 1), p.prompt_len, timed=False).ops
-    per_device = sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io") / p.pp
     node = max(1, min(p.devices, ev.hw.node_devices or 1))
-    need = per_device * node
-    if cap is None or need <= cap:
-        return ""
-    where = "host memory" if p.weights_tier == "host" else "NVMe"
-    return (
-        f"does not fit: the streamed weights need {need / 1e9:,.0f} GB per node ({node} devices), {ev.hw.id}'s node "
-        f"has {cap / 1e9:,.0f} GB of {where}; quantize the weights or use more nodes"
-    )
+    need = {"cpu": 0.0, "nvme": 0.0}
+    if p.weights_tier != "hbm":
+        ops = _decode(ev, 1.0, float(p.prompt_len + 1), p.prompt_len, timed=False).ops
+        w = sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io") / p.pp
+        need["cpu" if p.weights_tier == "host" else "nvme"] += w * node
+    if p.kv_tier != "hbm":
+        b = per_replica(p.batch or 1, p.dp)
+        kv = _decode(ev, float(b), float(p.prompt_len + p.output_len), p.prompt_len, timed=False).kv_bytes
+        need["cpu"] += float(np.max(kv)) / p.pp * node
+    for tier, bytes_ in need.items():
+        cap = ev.hw.host_capacity(tier)
+        if bytes_ and cap is not None and bytes_ > cap:
+            where = "host memory" if tier == "cpu" else "NVMe"
+            return (
+                f"does not fit: what the plan keeps on the {where} needs {bytes_ / 1e9:,.0f} GB per node ({node} "
+                f"devices), {ev.hw.id}'s node has {cap / 1e9:,.0f} GB; quantize, shorten the context or use more nodes"
+            )
+    return ""
 
 
 def _check_fits(mem: dict[str, float], hw: Hardware, max_b: int) -> None:
@@ -726,6 +748,11 @@ def _plan_notes(spec: Any, hw: Hardware, p: Plan) -> list[str]:
             "under the other's compute (the exchange kernels' SMs taken from it)"
             if spec.moe is not None and p.ep > 1
             else "two_batch_overlap has no effect here: it hides expert-parallel exchanges (an MoE model with ep > 1)"
+        )
+    if p.kv_tier != "hbm":
+        notes.append(
+            "KV cache on the host: every attention reads its layer's cache over the host link (prefetched under "
+            "the previous layer), two layers resident; the prefill's writes to it are not priced"
         )
     if p.weights_tier != "hbm":
         notes.append(
