@@ -100,3 +100,14 @@ def test_kv_cache_on_the_host_and_model_switch_time() -> None:
     assert host.tpot >= 0.9 * kv_step / 63e9
     assert hbm.metrics()["model_switch_s"] == pytest.approx(hbm.memory["weights"] / 63e9)
     assert "model_switch_s" not in api.infer(MODEL, "l4", {"batch": 1}).metrics()  # no host link figure
+
+
+def test_activation_offload_moves_the_checkpoints_to_the_host() -> None:
+    """offload_activations: two layers' worth stay on the device, the rest on the host, and the
+    transfer beyond the compute is added to the step (never faster)."""
+    keys = {**PLAN, "zero": 1, "recompute": "selective", "seq_len": 4096}
+    on = _train("cpu", offload_activations=True, **keys).result
+    off = _train("cpu", **keys).result
+    assert on.memory["activations"] < off.memory["activations"] / 8
+    assert on.row["memory_activations_host"] > 0 == off.row["memory_activations_host"]
+    assert on.step_time >= off.step_time

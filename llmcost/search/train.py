@@ -330,6 +330,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
     cols["fce"] = np.ones(n, dtype=np.int64)  # fused cross-entropy (the plan default)
+    cols["aoff"] = np.zeros(n, dtype=np.int64)  # activations kept on the device (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)

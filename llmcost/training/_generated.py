@@ -245,6 +245,11 @@ def offload__param_fetch(b_w, psi_shard, tier_bw, tier_share):
     return b_w*psi_shard*tier_share/tier_bw
 
 
+def offload__activations(act_host, host_link_bw, n_micro, t_compute):
+    """Activation offload (ZeRO-Infinity §5, activation checkpoints to CPU memory): every micro-batch's"""
+    return numpy.maximum(0, 2*act_host*n_micro/host_link_bw - t_compute)
+
+
 def mfu(flops_step, n_gpus, peak_flops, t_step):
     """Model FLOPs utilisation (PaLM App. B): step FLOPs over (T·N·F), at most 1."""
     return flops_step/(n_gpus*peak_flops*t_step)
@@ -409,6 +414,7 @@ FUNCTIONS = {
     'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),
     'offload__nvme': (offload__nvme, ('nvme_bw', 'psi_opt', 'ranks_node', 't_offload_host'), 'a6673b47b5563969'),
     'offload__param_fetch': (offload__param_fetch, ('b_w', 'psi_shard', 'tier_bw', 'tier_share'), '15ca6622a5dfbe7b'),
+    'offload__activations': (offload__activations, ('act_host', 'host_link_bw', 'n_micro', 't_compute'), '48ac49ba04a1c8ca'),
     'mfu': (mfu, ('flops_step', 'n_gpus', 'peak_flops', 't_step'), 'ef552f7f28946d1a'),
     'tflops_per_gpu': (tflops_per_gpu, ('flops_step', 'n_gpus', 't_step'), '6841dc47f0349102'),
     'tokens_per_s': (tokens_per_s, ('t_step', 'tokens_step'), '189d8f5a43d1360d'),

@@ -42,6 +42,7 @@ COLS = (
     "ppo",
     "fce",
     "tpb",
+    "aoff",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -50,7 +51,8 @@ FlashAttention), offload index, DP overlap, TP communication overlap, fused norm
 one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 quantization recipe
 (plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
 overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
-collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``)."""
+collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host
+(plan ``offload_activations``)."""
 
 
 @dataclass(frozen=True)

@@ -255,6 +255,13 @@ define(
 define("host_mem_bw", "B/s", "host memory bandwidth of a node (host_memory.bandwidth)", latex="W_{host}")
 define("nvme_bw", "B/s", "NVMe bandwidth of a node (host_memory.nvme_bandwidth)", latex="W_{nvme}")
 define("ranks_node", "1", "devices of one node sharing its host memory and NVMe", latex="n_{node}")
+define(
+    "act_host",
+    "B",
+    "activation bytes one micro-batch keeps on the host (offload_activations)",
+    latex=r"A_{host}",
+)
+define("t_compute", "s", "the step's forward, backward and recomputation on one device", latex=r"T_{comp}")
 define("psi_shard", "1", "parameters of one layer's ZeRO-3 shard on one device", latex=r"\Psi_{sh}")
 define("tier_bw", "B/s", "bandwidth of the tier parameters are fetched from", latex="W_{tier}")
 define(
@@ -524,6 +531,14 @@ def offload_param_fetch() -> sp.Expr:
     node's devices); it adds to the gather it precedes and is prefetched with it under the previous
     layer's compute (:func:`zero3_exposed`) [derived]."""
     return S("psi_shard") * S("b_w") * S("tier_share") / S("tier_bw")
+
+
+def offload_activations() -> sp.Expr:
+    """Activation offload (ZeRO-Infinity §5, activation checkpoints to CPU memory): every micro-batch's
+    stored activations go to the host in its forward and come back for its backward,
+    ``2·m·A_host / W_link`` over the device's host link, overlapped with the step's compute; the
+    part longer than the compute is exposed [derived: exposed = max(0, transfer − overlapping compute)]."""
+    return sp.Max(2 * S("n_micro") * S("act_host") / S("host_link_bw") - S("t_compute"), 0)
 
 
 def cp_ring_exposed() -> sp.Expr:
@@ -976,6 +991,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "offload__cpu": offload_host,
     "offload__nvme": offload_nvme,
     "offload__param_fetch": offload_param_fetch,
+    "offload__activations": offload_activations,
     "mfu": mfu,
     "tflops_per_gpu": tflops_per_gpu,
     "tokens_per_s": tokens_per_s,

@@ -118,7 +118,7 @@ def memory(
     c = p.c
     tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
     weights, grads, optim, host = model_state(p, sp)
-    acts = activations(spec, p, sp, k1)
+    acts, act_host = offloaded_activations(p, sp, activations(spec, p, sp, k1))
     b_ce = np.where(c["fce"] == 1, CE_FUSED_BYTES, CE_EAGER_BYTES)
     logits = G.memory__logits(b_ce, cp, mb, p.seq, tp, spec.vocab_size)
     buffers = np.where(
@@ -129,9 +129,11 @@ def memory(
         "gradients": grads,
         "optimizer": optim,
         "activations": acts,
+        "activations_host": act_host,
         "logits": logits,
         "buffers": buffers,
-        "host": host,  # offloaded to the host tier (not device memory: :data:`llmcost.training.step.MEMORY`)
+        "host": host
+        + act_host,  # offloaded to the host tier (not device memory: :data:`llmcost.training.step.MEMORY`)
     }
 
 
@@ -182,6 +184,18 @@ def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray
                 sel, np.maximum(np.where(sp.n_dense0 > 0, d, 0.0), np.where(sp.n_moe0 > 0, e, 0.0)), working
             )
     return G.memory__activations(a_dense, a_moe, working, inflight(p), sp.n_dense0, sp.n_moe0)
+
+
+def offloaded_activations(p: Plans, sp: StageParams, acts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(device, host) activation bytes where the plan offloads them (``offload_activations``): the
+    first stage's stored activations on the host, two layers' worth of each in-flight micro-batch on
+    the device (the one being written or read and the next); unchanged elsewhere."""
+    off = p.c["aoff"] == 1
+    if not off.any():
+        return acts, np.zeros(p.n)
+    layers = np.maximum(sp.n_dense0 + sp.n_moe0, 1)
+    device = np.where(off, acts * np.minimum(1.0, 2.0 / layers), acts)
+    return device, np.where(off, acts - device, 0.0)
 
 
 def inflight(p: Plans) -> np.ndarray:

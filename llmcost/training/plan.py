@@ -108,6 +108,7 @@ _PLAN_KEYS = (
     "zero3_bucket",
     "goodput",
     "micro_batches",
+    "offload_activations",
 )
 
 
@@ -164,6 +165,11 @@ class TrainPlan:
     fused_rope: bool = True
     """The rotary embedding runs as one fused kernel per tensor (Transformer Engine, a compiler).
     False: eager PyTorch's upcast, complex multiply and downcast (:func:`llmcost.training.passes.rotary_op`)."""
+    offload_activations: bool = False
+    """The activations a layer keeps for its backward (its checkpoints, with recomputation) go to host
+    memory in the forward and come back for the backward (ZeRO-Infinity §5 activation checkpoint
+    offload; Megatron-Core's activation offloading), two layers' worth resident; needs the catalog's
+    host link."""
     fused_ce: bool = True
     """The loss is a fused vocabulary-parallel cross-entropy on fp32 logits (Megatron). False: the
     eager ``F.cross_entropy`` on an fp32 upcast, whose peak holds 10 bytes per logit
@@ -498,7 +504,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    for key in FLAG_KEYS:
+    for key in (*FLAG_KEYS, "offload_activations"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
@@ -601,6 +607,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "tpb": int(p.tp_bwd_overlap),
         "fce": int(p.fused_ce),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
+        "aoff": int(p.offload_activations),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

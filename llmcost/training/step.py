@@ -24,7 +24,7 @@ Work that depends on few dimensions is done once per distinct value: operator co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -113,9 +113,10 @@ def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> d
     st, held = busiest_stage(spec, mdl, lt, inv, p)
     pipe = pipeline(hw, spec, p, st)
     dpt = data_parallel(hw, p, st, held)
-    step = pipe.pipe + dpt.dp_exposed + dpt.z3_exposed + dpt.t_opt + dpt.t_off
     fl = step_flops(mdl, lt, inv, p)
     mem = memory(spec, p, held, (first, inv))
+    dpt = replace(dpt, t_off=dpt.t_off + _activation_offload(hw, p, st, mem["activations_host"]))
+    step = pipe.pipe + dpt.dp_exposed + dpt.z3_exposed + dpt.t_opt + dpt.t_off
     total = (
         mem["weights"]
         + mem["gradients"]
@@ -181,6 +182,20 @@ def _times(
         "t_opt": dpt.t_opt,
         "t_offload": dpt.t_off,
     }
+
+
+def _activation_offload(hw: Hardware, p: Plans, st: StageTimes, act_host: np.ndarray) -> np.ndarray:
+    """Exposed activation-offload transfer of each row (``offload__activations``; 0 where the plan keeps
+    its activations on the device)."""
+    from llmcost.training.memory import inflight
+
+    off = p.c["aoff"] == 1
+    if not off.any():
+        return np.zeros(p.n)
+    link, _, _ = hw.host_bandwidths(need_nvme=False)
+    per_mb = act_host / np.maximum(inflight(p), 1.0)
+    t_comp = p.m * (st.t_f + st.t_b + st.t_rc)
+    return np.where(off, G.offload__activations(per_mb, link, p.m, t_comp), 0.0)
 
 
 def host_fits(hw: Hardware, p: Plans, host: np.ndarray) -> np.ndarray:
