@@ -795,19 +795,20 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
 
 
 def _host_over(hw: Hardware, res: TrainResult) -> str:
-    """Why the plan's offloaded state does not fit its tier on a node (:func:`llmcost.training.step.host_fits`), or ''."""
+    """Why what the plan offloads does not fit on a node (:func:`llmcost.training.step.host_fits`), or ''."""
     plan = res.layout.plan
-    if plan.offload == "none":
-        return ""
-    tier = plan.offload.split("+")[0]
-    cap = hw.host_capacity(tier)
     node = max(1, min(res.layout.gpn, hw.node_devices or 1))
-    need = res.row.get("memory_host", 0.0) * node
-    if cap is None or need <= cap:
-        return ""
-    where = "host memory" if tier == "cpu" else "NVMe"
-    return (
-        f"does not fit: the offloaded state needs {need / 1e12:.2f} TB per node ({node} devices), "
-        f"{hw.id}'s node has {cap / 1e12:.2f} TB of {where}; use more nodes (ZeRO shards it) or "
-        + ("offload to nvme" if tier == "cpu" else "a node with more NVMe")
-    )
+    acts = res.row.get("memory_activations_host", 0.0)
+    state = res.row.get("memory_host", 0.0) - acts
+    tier = plan.offload.split("+")[0]
+    need = {"cpu": acts + (state if tier == "cpu" else 0.0), "nvme": state if tier == "nvme" else 0.0}
+    for t, per_device in need.items():
+        cap = hw.host_capacity(t)
+        if per_device and cap is not None and per_device * node > cap:
+            where = "host memory" if t == "cpu" else "NVMe"
+            return (
+                f"does not fit: the offloaded state needs {per_device * node / 1e12:.2f} TB per node ({node} devices), "
+                f"{hw.id}'s node has {cap / 1e12:.2f} TB of {where}; use more nodes (ZeRO shards it) or "
+                + ("offload to nvme" if t == "cpu" else "a node with more NVMe")
+            )
+    return ""

@@ -139,7 +139,7 @@ def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> d
         **_times(p, st, pipe, dpt, comm_share(hw)),
     }
     out.update(_rates(hw, p, fl, total, step, out["tokens_per_s"], tokens))
-    out["fits"] &= host_fits(hw, p, mem["host"])
+    out["fits"] &= host_fits(hw, p, mem["host"], mem["activations_host"])
     return out
 
 
@@ -198,17 +198,20 @@ def _activation_offload(hw: Hardware, p: Plans, st: StageTimes, act_host: np.nda
     return np.where(off, G.offload__activations(per_mb, link, p.m, t_comp), 0.0)
 
 
-def host_fits(hw: Hardware, p: Plans, host: np.ndarray) -> np.ndarray:
-    """Whether the state each plan offloads fits its tier on one node: ``host`` bytes per device times
-    the node's devices (they share the host) against ``host_memory.capacity`` (cpu) or
-    ``host_memory.nvme_capacity`` (nvme); True where the catalog does not give the capacity."""
+def host_fits(hw: Hardware, p: Plans, host: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    """Whether what each plan offloads fits on one node: per device, ``host`` bytes (with ``acts``, the
+    offloaded activations, always in host memory) times the node's devices (they share the host)
+    against ``host_memory.capacity`` (cpu) and the rest against ``host_memory.nvme_capacity`` (nvme);
+    True where the catalog does not give the capacity."""
     node = np.maximum(1, np.minimum(p.gpn, hw.node_devices or 1))
-    cap = {1: hw.host_capacity("cpu"), 2: hw.host_capacity("nvme")}
-    ok = np.ones(p.n, dtype=bool)
     tiers = offload_tier(p.c["offload"])
-    for tier, c in cap.items():
-        if c is not None:
-            ok &= ~((tiers == tier) & (host * node > c))
+    state = host - acts  # the offload tier's share: gradients, optimizer state, parameters
+    need = {"cpu": np.where(tiers == 1, state, 0.0) + acts, "nvme": np.where(tiers == 2, state, 0.0)}
+    ok = np.ones(p.n, dtype=bool)
+    for tier, bytes_ in need.items():
+        cap = hw.host_capacity(tier)
+        if cap is not None:
+            ok &= ~(bytes_ * node > cap)
     return ok
 
 
