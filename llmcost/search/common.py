@@ -94,8 +94,10 @@ def check_top(top: int, fmt: str | None = None) -> int:
     return top
 
 
-MAX_PLANS = 2**22
-"""Most plans a search builds and evaluates (4,194,304: ~20 s at the train search's rate)."""
+MAX_PLANS = 2**25
+"""Most plans a search builds and evaluates (33,554,432): past the 15-19M-plan spaces people run
+(DeepSeek-V3 on 2048 GPUs, ~45 s and ~13 GiB today: issue 14 asks to bound that memory), short of
+what a 24 GiB machine cannot hold."""
 MAX_STEPS = 2**28
 """Most plan x decode-step evaluations an infer search runs (268,435,456: ~15 s)."""
 
