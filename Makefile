@@ -9,6 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(BIN)/python -m compileall -q llmcost > /dev/null  # the first command starts from bytecode
 	@touch $(STAMP)
 
 run: $(STAMP)
