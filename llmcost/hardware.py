@@ -125,6 +125,14 @@ class Hardware:
             return self.train_efficiency_by_dtype[dtype]
         return self.gemm_efficiency(dtype)
 
+    def node_share(self, ranks: Any) -> Any:
+        """Devices of one node sharing its host memory, host link budget and NVMe among ``ranks`` per
+        node (a number or an array): ``max(1, min(ranks, node devices))``."""
+        import numpy as np
+
+        out = np.maximum(1, np.minimum(ranks, self.node_devices or 1))
+        return int(out) if np.ndim(out) == 0 else out
+
     def host_capacity(self, tier: str) -> float | None:
         """Bytes per node of an offload tier: ``host_memory.capacity`` (``cpu``) or
         ``host_memory.nvme_capacity`` (``nvme``); None where the catalog does not give it."""

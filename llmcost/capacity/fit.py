@@ -99,6 +99,23 @@ def smallest(cands: Sequence[int], fits: Callable[[int], bool]) -> int | None:
     return cands[hi]
 
 
+def fewest(
+    cands: Sequence[int], fits: Callable[[int], bool], opt: dict[str, Any], limit: int
+) -> int | FitOption:
+    """:func:`smallest` of ``cands`` where ``fits``, or the :class:`FitOption` saying why none does:
+    not within ``limit``, or a catalog figure the option needs (:data:`MISSING`; any other error is the
+    user's and raised)."""
+    from llmcost.errors import PlanError
+
+    try:
+        n = smallest(cands, fits)
+    except (UserError, PlanError) as e:
+        if MISSING not in str(e):
+            raise
+        return FitOption(opt, None, reason=str(e))  # the device cannot price this option
+    return FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer") if n is None else n
+
+
 def largest(lo: int, hi: int, fits: Callable[[int], bool]) -> int | None:
     """The largest integer in ``[lo, hi]`` where ``fits`` holds (holding below some point), by
     doubling then bisecting; None when ``lo`` does not fit."""

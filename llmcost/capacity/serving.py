@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmcost.capacity.fit import MISSING, FitOption, counts, dominant, largest, smallest
+from llmcost.capacity.fit import MISSING, FitOption, counts, dominant, fewest, largest
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
@@ -45,15 +45,9 @@ def fit_options(
     for w in formats:
         opt = {"weights": w}
         probe = {**keys, "weights": w}
-        try:
-            n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
-        except (UserError, PlanError) as e:
-            if MISSING not in str(e):
-                raise
-            out.append(FitOption(opt, None, reason=str(e)))  # the device cannot price this option
-            continue
-        if n is None:
-            out.append(FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer"))
+        n = fewest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None, opt, limit)
+        if isinstance(n, FitOption):
+            out.append(n)
             continue
         best = _search(spec, hw, n, probe)
         if best is None:

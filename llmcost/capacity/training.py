@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmcost.capacity.fit import MISSING, OPTIONS, FitOption, counts, dominant, largest, smallest
+from llmcost.capacity.fit import MISSING, OPTIONS, FitOption, counts, dominant, fewest, largest
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
@@ -56,15 +56,9 @@ def fit_options(
     for zero, offload in options:
         opt = {"zero": zero, "offload": offload}
         probe = {**keys, **LEAN, "zero": zero, "offload": offload}
-        try:
-            n = smallest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None)
-        except (UserError, PlanError) as e:
-            if MISSING not in str(e):
-                raise
-            out.append(FitOption(opt, None, reason=str(e)))  # the device cannot price this option
-            continue
-        if n is None:
-            out.append(FitOption(opt, None, reason=f"does not fit on {limit} devices or fewer"))
+        n = fewest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None, opt, limit)
+        if isinstance(n, FitOption):
+            out.append(n)
             continue
         full = {"micro_batch": FAST_MB, **keys, "zero": zero, "offload": offload}
         best = _search(spec, hw, n, full) or _search(spec, hw, n, probe)
@@ -87,7 +81,7 @@ def _option(
 
 def _host_per_node(hw: Hardware, r: Any) -> float:
     """Bytes the plan keeps on its offload tier per node (its devices share the host)."""
-    node = max(1, min(r.layout.gpn, hw.node_devices or 1))
+    node = hw.node_share(r.layout.gpn)
     return float(r.row.get("memory_host", 0.0)) * node
 
 

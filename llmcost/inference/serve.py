@@ -698,7 +698,7 @@ def _tier_over(ev: Evaluator) -> str:
     """Why the weights a plan streams do not fit the tier they stream from on a node (its devices share
     it: ``host_memory.capacity`` or ``nvme_capacity``), or '' (also where the catalog does not say)."""
     p = ev.plan
-    node = max(1, min(p.devices, ev.hw.node_devices or 1))
+    node = ev.hw.node_share(p.devices)
     need = {"cpu": 0.0, "nvme": 0.0}
     if p.weights_tier != "hbm":
         ops = _decode(ev, 1.0, float(p.prompt_len + 1), p.prompt_len, timed=False).ops

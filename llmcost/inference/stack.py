@@ -56,12 +56,9 @@ class ServingProfile:
 
     def plan_keys(self) -> dict[str, Any]:
         """The plan keys this profile sets (:data:`HOST_KEYS`)."""
-        return {
-            "host_step_s": self.host_step_s,
-            "host_seq_s": self.host_seq_s,
-            "overlap_scheduler": self.overlap,
-            "graphs": self.graphs,
-        }
+        return dict(
+            zip(HOST_KEYS, (self.host_step_s, self.host_seq_s, self.overlap, self.graphs), strict=True)
+        )
 
 
 HOST_KEYS = ("host_step_s", "host_seq_s", "overlap_scheduler", "graphs")
@@ -217,4 +214,4 @@ def tier_bandwidth(hw: Any, tier: str, devices: int) -> float:
     link, _, nvme = hw.host_bandwidths(need_nvme=tier == "nvme")
     if tier == "host" or nvme is None:
         return link
-    return min(link, nvme / max(1, min(devices, hw.node_devices or 1)))
+    return min(link, nvme / hw.node_share(devices))

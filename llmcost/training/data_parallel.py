@@ -101,7 +101,7 @@ def param_fetch(hw: Hardware, p: Plans, shard: np.ndarray) -> np.ndarray:
         return np.zeros(p.n)
     tier = offload_tier(p.c["offload"])
     link, _, nvme = hw.host_bandwidths(need_nvme=bool(np.any(params & (tier == 2))))
-    node = np.maximum(1, np.minimum(p.gpn, hw.node_devices or 1))
+    node = hw.node_share(p.gpn)
     nv = np.where(tier == 2, 1.0, 0.0)
     bw = np.where(tier == 2, nvme if nvme else 1.0, link)
     t = G.offload__param_fetch(p.b_w, shard, bw, np.where(nv > 0, node, 1))
@@ -165,7 +165,7 @@ def offload_time(
 
     nvme = offload_tier(offload) == 2
     link, hbw, nvme_bw = hw.host_bandwidths(need_nvme=bool(np.any(nvme)))
-    node = np.maximum(1, np.minimum(gpn, hw.node_devices or 1))
+    node = hw.node_share(gpn)
     t = G.offload__cpu(b_g, b_w, hw.memory_efficiency, link, hbw, psi_opt, node)
     if nvme.any():
         t = np.where(nvme, G.offload__nvme(nvme_bw, psi_opt, node, t), t)

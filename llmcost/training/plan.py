@@ -797,7 +797,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
 def _host_over(hw: Hardware, res: TrainResult) -> str:
     """Why what the plan offloads does not fit on a node (:func:`llmcost.training.step.host_fits`), or ''."""
     plan = res.layout.plan
-    node = max(1, min(res.layout.gpn, hw.node_devices or 1))
+    node = hw.node_share(res.layout.gpn)
     acts = res.row.get("memory_activations_host", 0.0)
     state = res.row.get("memory_host", 0.0) - acts
     tier = plan.offload.split("+")[0]

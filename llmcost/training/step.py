@@ -203,7 +203,7 @@ def host_fits(hw: Hardware, p: Plans, host: np.ndarray, acts: np.ndarray) -> np.
     offloaded activations, always in host memory) times the node's devices (they share the host)
     against ``host_memory.capacity`` (cpu) and the rest against ``host_memory.nvme_capacity`` (nvme);
     True where the catalog does not give the capacity."""
-    node = np.maximum(1, np.minimum(p.gpn, hw.node_devices or 1))
+    node = hw.node_share(p.gpn)
     tiers = offload_tier(p.c["offload"])
     state = host - acts  # the offload tier's share: gradients, optimizer state, parameters
     need = {"cpu": np.where(tiers == 1, state, 0.0) + acts, "nvme": np.where(tiers == 2, state, 0.0)}
