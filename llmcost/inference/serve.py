@@ -265,7 +265,7 @@ def device_memory(ev: Evaluator, b_rep: Any, pre: PhaseCost, kv_ctx: float | Non
             _phase_groups(ev, "encoder"), "io__encoder__all", timed=False, micro_batch=1.0, seq=1.0, ctx=1.0
         )
         ops += [o for o in enc.ops if o.group != "io"]
-    layer_w = sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io")
+    layer_w = _layer_weights(ev, ops)
     if p.weights_tier != "hbm":  # streamed: each stage holds the layer running and the next (double buffer)
         n = ev.spec.num_layers + (ev.spec.num_encoder_layers if ev.spec.is_encoder_decoder else 0)
         layer_w = 2 * p.pp * layer_w / max(1, n)
@@ -694,6 +694,11 @@ def _switch_time(hw: Hardware, weights: float) -> float | None:
     return float(weights) / link
 
 
+def _layer_weights(ev: Evaluator, ops: list[OpCost]) -> Any:
+    """Weight bytes of every decoder (and encoder) layer on one device, the embedding and head apart."""
+    return sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io")
+
+
 def _tier_over(ev: Evaluator) -> str:
     """Why the weights a plan streams do not fit the tier they stream from on a node (its devices share
     it: ``host_memory.capacity`` or ``nvme_capacity``), or '' (also where the catalog does not say)."""
@@ -702,7 +707,7 @@ def _tier_over(ev: Evaluator) -> str:
     need = {"cpu": 0.0, "nvme": 0.0}
     if p.weights_tier != "hbm":
         ops = _decode(ev, 1.0, float(p.prompt_len + 1), p.prompt_len, timed=False).ops
-        w = sum(o.count * ev.resident(o.weight_bytes) for o in ops if o.group != "io") / p.pp
+        w = _layer_weights(ev, ops) / p.pp
         need["cpu" if p.weights_tier == "host" else "nvme"] += w * node
     if p.kv_tier != "hbm":
         b = per_replica(p.batch or 1, p.dp)

@@ -798,11 +798,12 @@ def _host_over(hw: Hardware, res: TrainResult) -> str:
     """Why what the plan offloads does not fit on a node (:func:`llmcost.training.step.host_fits`), or ''."""
     plan = res.layout.plan
     node = hw.node_share(res.layout.gpn)
-    acts = res.row.get("memory_activations_host", 0.0)
-    state = res.row.get("memory_host", 0.0) - acts
-    tier = plan.offload.split("+")[0]
-    need = {"cpu": acts + (state if tier == "cpu" else 0.0), "nvme": state if tier == "nvme" else 0.0}
-    for t, per_device in need.items():
+    row = res.row
+    need = TS.host_need(
+        OFFLOAD.index(plan.offload), row.get("memory_host", 0.0), row.get("memory_activations_host", 0.0)
+    )
+    for t, bytes_ in need.items():
+        per_device = float(bytes_)
         cap = hw.host_capacity(t)
         if per_device and cap is not None and per_device * node > cap:
             where = "host memory" if t == "cpu" else "NVMe"

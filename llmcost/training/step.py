@@ -25,6 +25,7 @@ Work that depends on few dimensions is done once per distinct value: operator co
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -198,17 +199,22 @@ def _activation_offload(hw: Hardware, p: Plans, st: StageTimes, act_host: np.nda
     return np.where(off, G.offload__activations(per_mb, link, p.m, t_comp), 0.0)
 
 
-def host_fits(hw: Hardware, p: Plans, host: np.ndarray, acts: np.ndarray) -> np.ndarray:
-    """Whether what each plan offloads fits on one node: per device, ``host`` bytes (with ``acts``, the
-    offloaded activations, always in host memory) times the node's devices (they share the host)
-    against ``host_memory.capacity`` (cpu) and the rest against ``host_memory.nvme_capacity`` (nvme);
-    True where the catalog does not give the capacity."""
-    node = hw.node_share(p.gpn)
-    tiers = offload_tier(p.c["offload"])
+def host_need(offload: Any, host: Any, acts: Any) -> dict[str, Any]:
+    """Bytes per device each host tier holds: host memory (``cpu``) the offloaded activations ``acts``
+    and, with a cpu offload tier, the rest of ``host``; NVMe (``nvme``) the rest with an nvme tier
+    (numbers or arrays; ``offload`` an :data:`~llmcost.training.base.OFFLOAD` index)."""
+    tiers = offload_tier(offload)
     state = host - acts  # the offload tier's share: gradients, optimizer state, parameters
-    need = {"cpu": np.where(tiers == 1, state, 0.0) + acts, "nvme": np.where(tiers == 2, state, 0.0)}
+    return {"cpu": np.where(tiers == 1, state, 0.0) + acts, "nvme": np.where(tiers == 2, state, 0.0)}
+
+
+def host_fits(hw: Hardware, p: Plans, host: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    """Whether what each plan offloads fits on one node: each tier's bytes (:func:`host_need`) times the
+    node's devices (they share the host) against ``host_memory.capacity`` (cpu) or
+    ``host_memory.nvme_capacity`` (nvme); True where the catalog does not give the capacity."""
+    node = hw.node_share(p.gpn)
     ok = np.ones(p.n, dtype=bool)
-    for tier, bytes_ in need.items():
+    for tier, bytes_ in host_need(p.c["offload"], host, acts).items():
         cap = hw.host_capacity(tier)
         if cap is not None:
             ok &= ~(bytes_ * node > cap)
