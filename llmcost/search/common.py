@@ -151,6 +151,69 @@ def pareto_front(x: np.ndarray, y: np.ndarray, feasible: np.ndarray, max_x: bool
     return idx[keep]
 
 
+def _cat(a: dict[str, np.ndarray] | None, b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return dict(b) if a is None else {k: np.concatenate([a[k], b[k]]) for k in a}
+
+
+@dataclass
+class Stream:
+    """What a search keeps of its evaluated chunks, so its memory is one chunk plus the answer:
+    the best ``top`` rows by ``key`` (maximized or not), or the Pareto front on ``axes`` (with
+    ``maximize`` each), exactly as :func:`top_k` / :func:`pareto_front` over every row at once
+    would give them (same rows, same order: ties keep enumeration order). ``rows`` holds the kept
+    rows' columns; :meth:`add` takes the next chunk's columns and feasibility."""
+
+    key: str
+    maximize: bool
+    top: int
+    axes: tuple[str, str] | None = None
+    max_axes: tuple[bool, bool] = (False, False)
+    rows: dict[str, np.ndarray] | None = None
+    seen: int = 0
+
+    def _ranked(self, cols: dict[str, np.ndarray]) -> np.ndarray:
+        v = cols[self.key]
+        return -v if self.maximize else v
+
+    def add(self, cols: dict[str, np.ndarray], feasible: np.ndarray) -> None:
+        """Fold the next chunk (its rows follow every row added before) into the kept rows."""
+        self.seen += int(feasible.size)
+        if self.axes is not None:
+            x, y = self.axes
+            local = np.sort(pareto_front(cols[x], cols[y], feasible, *self.max_axes))
+            if local.size:
+                both = _cat(self.rows, {k: v[local] for k, v in cols.items()})
+                keep = np.sort(
+                    pareto_front(both[x], both[y], np.ones(both[x].size, dtype=bool), *self.max_axes)
+                )
+                self.rows = {k: v[keep] for k, v in both.items()}
+            return
+        local = top_k(cols[self.key], feasible, self.maximize, self.top)
+        worst = (
+            self._ranked(self.rows)[-1]
+            if self.rows is not None and self.rows[self.key].size >= self.top
+            else None
+        )
+        if worst is not None and not np.isnan(worst):  # only rows that beat the worst kept (ties: kept first)
+            local = local[self._ranked(cols)[local] < worst]
+        if local.size:
+            both = _cat(self.rows, {k: v[local] for k, v in cols.items()})
+            order = np.argsort(self._ranked(both), kind="stable")[: self.top]
+            self.rows = {k: v[order] for k, v in both.items()}
+
+    def result(self) -> dict[str, np.ndarray]:
+        """The kept rows, best first (the front sorted by its first axis, as :func:`pareto_front`)."""
+        if self.rows is None:
+            return {}
+        if self.axes is None:
+            return self.rows
+        x, y = self.axes
+        order = pareto_front(
+            self.rows[x], self.rows[y], np.ones(self.rows[x].size, dtype=bool), *self.max_axes
+        )
+        return {k: v[order] for k, v in self.rows.items()}
+
+
 def reasons(counter: Counter[str]) -> dict[str, int]:
     """Rejection counts, largest first, zeros dropped."""
     return {k: int(v) for k, v in sorted(counter.items(), key=lambda kv: -kv[1]) if v}

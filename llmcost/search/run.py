@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from llmcost.errors import UserError
 from llmcost.inference.metrics import METRICS as INFER_README_METRICS
-from llmcost.search.common import SearchResult, nothing_fits, pareto_front, progress, reasons, top_k
+from llmcost.search.common import SearchResult, Stream, nothing_fits, pareto_front, progress, reasons, top_k
 from llmcost.training import plan as TR
 from llmcost.training.step import FLOPS_CONVENTION
 from llmcost.units import GIB
@@ -82,13 +84,12 @@ def _select(
     return top_k(cols[obj], feasible, obj in MAXIMIZE, top), obj, None
 
 
-def _memory_hint(cols: dict[str, np.ndarray], hw: Any) -> str:
+def _memory_hint(least_gib: float, any_fits: bool, hw: Any) -> str:
     """'; the least memory any plan needs is X GiB per GPU of Y usable' when none fits."""
-    mem = cols.get("memory_gib_per_gpu")
-    if mem is None or not len(mem) or cols["fits"].astype(bool).any():
+    if any_fits or not np.isfinite(least_gib):
         return ""
     return (
-        f" (the least any plan needs is {float(np.min(mem)):,.0f} GiB per GPU of {hw.memory_usable / GIB:.1f} "
+        f" (the least any plan needs is {least_gib:,.0f} GiB per GPU of {hw.memory_usable / GIB:.1f} "
         "usable: add GPUs, shard with ZeRO, recompute or lower precision)"
     )
 
@@ -118,6 +119,67 @@ def _bands(plans: list[dict[str, Any]], hw: Any, moe: bool) -> None:
         p["metrics"]["band"] = band_range(hw, p["plan"].get("zero") == 3, moe)
 
 
+CHUNK = 1 << 16
+"""Plans a train search evaluates at a time: its memory is one chunk's columns (~100 per plan) plus
+the plans it keeps (:class:`llmcost.search.common.Stream`), whatever the size of the space."""
+PLAN = "plan."
+"""Prefix of a kept row's plan columns (beside its metric columns)."""
+
+
+@dataclass
+class _Pass:
+    """What a train search accumulates over its chunks: plans evaluated, feasible, the least memory
+    any plan needs and whether one fits, the constraint rejections, the kept rows."""
+
+    n: int = 0
+    feasible: int = 0
+    least_gib: float = float("inf")
+    any_fits: bool = False
+    late: Counter[str] = field(default_factory=Counter)
+    stream: Stream | None = None
+    bad_objective: UserError | None = None
+
+    def prune(self, fit: Any) -> np.ndarray:
+        """Count a chunk's plans from their :class:`llmcost.training.step.MemoryFit`: those that do
+        not fit are rejected here, uncosted (what costing them would have counted); the indices of
+        the others."""
+        self.n += int(fit.fits.size)
+        if fit.fits.size:
+            self.least_gib = min(self.least_gib, float(np.min(fit.memory_bytes / GIB)))
+        self.any_fits |= bool(fit.fits.any())
+        self.late["does not fit in memory"] += int((~fit.fits).sum())
+        return np.flatnonzero(fit.fits)
+
+    def fold(
+        self, grid: Any, out: dict[str, np.ndarray], ok: np.ndarray, pick: Callable[..., Stream]
+    ) -> None:
+        """Fold the costed plans of a chunk (``ok``: those that meet every constraint)."""
+        self.feasible += int(ok.sum())
+        if self.stream is None and self.bad_objective is None:
+            try:
+                self.stream = pick(out)
+            except UserError as e:  # reported after "nothing fits", as a full evaluation would
+                self.bad_objective = e
+        if self.stream is not None:
+            self.stream.add({**out, **{PLAN + k: v for k, v in grid.cols.items()}}, ok)
+
+
+def _stream(
+    out: dict[str, np.ndarray],
+    objective: str,
+    table: dict[str, str],
+    top: int,
+    pareto: tuple[str, str] | None,
+) -> Stream:
+    """The :class:`Stream` that keeps what :func:`_select` would pick (metric names checked against
+    the columns of a first chunk ``out``)."""
+    obj = _metric(objective, table, out, "--objective")
+    if pareto:
+        ax = (_metric(pareto[0], table, out, "--pareto"), _metric(pareto[1], table, out, "--pareto"))
+        return Stream(obj, obj in MAXIMIZE, top, ax, (ax[0] in MAXIMIZE, ax[1] in MAXIMIZE))
+    return Stream(obj, obj in MAXIMIZE, top)
+
+
 def train_search(
     spec: Any,
     hw: Any,
@@ -131,48 +193,52 @@ def train_search(
     max_memory_gib: float | None,
     show_progress: bool,
 ) -> SearchResult:
-    """``llmcost search train``."""
+    """``llmcost search train``: the space drawn and evaluated one chunk at a time (:data:`CHUNK`),
+    each chunk folded into the kept plans, so memory stays flat in the size of the space."""
     from llmcost.search import train as T
 
     t0 = time.perf_counter()
-    grid = T.enumerate_space(spec, hw, space)
+    en = T.build_space(spec, hw, space)
     hw = T.stacked(space, hw)[1]  # the device as the space's stack sees it
-    rej = Counter(grid.rejected)
-    n = len(grid)
-    outs: list[dict[str, np.ndarray]] = []
-    chunk = n if n <= 300_000 else 200_000  # one pass when fast; chunks (and a moving bar) when long
-    with progress(n, show_progress, "search train") as advance:
-        for s in range(0, n, max(chunk, 1)):
-            sub = grid.take(slice(s, s + max(chunk, 1)))
-            outs.append(
-                T.evaluate_grid(spec, hw, sub, space.seq_len, space.global_batch, space.gpus_per_node, tokens)
-            )
-            advance(len(sub))
-    cols = {k: np.concatenate([o[k] for o in outs]) for k in outs[0]} if outs else {}
-    if not n:
-        raise UserError(nothing_fits(reasons(rej), "train"))
     limits = {
         "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
         "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),
     }
-    ok = _constraints(cols, limits, rej)
-    if not ok.any():
-        raise UserError(nothing_fits(reasons(rej), "train", _memory_hint(cols, hw)))
-    idx, obj, ax = _select(cols, ok, objective, TRAIN_OBJECTIVES, top, pareto)
-    plans = []
-    for i in idx:
-        plans.append(
-            {
-                "plan": T.plan_dict(grid, int(i), space.global_batch, space.seq_len, tokens, space.stack),
-                "metrics": {k: float(cols[k][i]) for k in TRAIN_METRICS if k in cols},
-                "bottleneck": T.bottleneck(cols, int(i)),
-                "attention": "flash" if cols["flash"][i] else "materialized",
-            }
-        )
-    _bands(plans, hw, bool(spec.is_moe))
-    res = SearchResult(n, time.perf_counter() - t0, reasons(rej), plans, obj, ax, int(ok.sum()))
+    acc, memo = _Pass(), {}
+    with progress(en.candidates, show_progress, "search train") as advance:
+        for grid, drawn in en.chunks(CHUNK):
+            fit = T.memory_fit(spec, hw, grid, space.seq_len, space.global_batch, space.gpus_per_node)
+            keep = acc.prune(fit)
+            if keep.size:
+                sub = grid.take(keep)
+                out = T.evaluate_grid(
+                    spec,
+                    hw,
+                    sub,
+                    space.seq_len,
+                    space.global_batch,
+                    space.gpus_per_node,
+                    tokens,
+                    memo,
+                    fit.take(keep),
+                )
+                ok = _constraints(out, limits, acc.late)
+                acc.fold(sub, out, ok, lambda o: _stream(o, objective, TRAIN_OBJECTIVES, top, pareto))
+            advance(drawn)
+    rej = Counter(en.rejected)
+    rej.update(acc.late)
+    if not acc.n:
+        raise UserError(nothing_fits(reasons(rej), "train"))
+    if not acc.feasible:
+        raise UserError(nothing_fits(reasons(rej), "train", _memory_hint(acc.least_gib, acc.any_fits, hw)))
+    if acc.bad_objective is not None or acc.stream is None:
+        raise acc.bad_objective or UserError("search train: no plan evaluated")
+    res = SearchResult(
+        acc.n, 0.0, reasons(rej), _train_plans(spec, hw, space, tokens, acc.stream.result()),
+        acc.stream.key, acc.stream.axes, acc.feasible,
+    )  # fmt: skip
     res.notes.append(FLOPS_CONVENTION)
-    if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in plans):
+    if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in res.plans):
         res.notes.append(TR.ZERO3_NOTE)
     bound = [
         f"{k} {'/'.join({True: 'on', False: 'off'}.get(x, str(x)) if isinstance(x, bool) else str(x) for x in v)}"
@@ -183,7 +249,29 @@ def train_search(
             f"searched only what the stack runs: {', '.join(bound)} (name a dimension, e.g. --zero, to search it)"
         )
     res.notes += [n for n in (hw.assumed_note(),) if n]
+    res.elapsed_s = time.perf_counter() - t0
     return res
+
+
+def _train_plans(
+    spec: Any, hw: Any, space: Any, tokens: float | None, rows: dict[str, np.ndarray]
+) -> list[dict[str, Any]]:
+    """The kept rows as the search's plans: plan keys, metrics, bottleneck, attention costed, band."""
+    from llmcost.search import train as T
+
+    grid = T.Grid({k[len(PLAN) :]: v for k, v in rows.items() if k.startswith(PLAN)}, Counter(), 0)
+    plans = []
+    for i in range(len(grid)):
+        plans.append(
+            {
+                "plan": T.plan_dict(grid, i, space.global_batch, space.seq_len, tokens, space.stack),
+                "metrics": {k: float(rows[k][i]) for k in TRAIN_METRICS if k in rows},
+                "bottleneck": T.bottleneck(rows, i),
+                "attention": "flash" if rows["flash"][i] else "materialized",
+            }
+        )
+    _bands(plans, hw, bool(spec.is_moe))
+    return plans
 
 
 def infer_search(

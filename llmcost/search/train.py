@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,8 @@ RC = TR.RECOMPUTE
 SCHED = TR.SCHEDULES
 PREC = TR.PRECISIONS
 COLS = TS.COLS
+OPTIONS_NARROW = "--gpus, --tp, --pp, --cp, --ep, --micro-batch, --virtual-stages, --zero, --recompute"
+"""The options that narrow a train space, named when it is refused for its size."""
 
 
 @dataclass(frozen=True)
@@ -164,9 +167,7 @@ def _expand(cols: dict[str, np.ndarray], keep: np.ndarray, counts: Any) -> dict[
     """The kept rows of ``cols``, each repeated ``counts`` times (its children, in order); a space
     past :data:`llmcost.search.common.MAX_PLANS` is refused before it is built."""
     n = int(keep.sum()) * int(counts) if np.ndim(counts) == 0 else int(counts[keep].sum())
-    check_size(
-        n, "train", "--gpus, --tp, --pp, --cp, --ep, --micro-batch, --virtual-stages, --zero, --recompute"
-    )
+    check_size(n, "train", OPTIONS_NARROW)
     return {k: np.repeat(v[keep], counts if np.ndim(counts) == 0 else counts[keep]) for k, v in cols.items()}
 
 
@@ -374,14 +375,60 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
     return shared, choice.hardware, choice.note
 
 
-def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
-    """Every plan of ``space`` that :func:`llmcost.training.plan.check` accepts (memory aside).
+@dataclass
+class Enumerated:
+    """The declared space enumerated up to its last level: the valid plans before the per-plan
+    options (``parents``: layout, ep, schedule, micro-batch), each expanded into its option rows
+    (:func:`_options_level`) only when a chunk of plans is drawn (:meth:`chunks`), so a search
+    holds one chunk of plans at a time whatever the size of the space."""
+
+    spec: ModelSpec
+    space: TrainSpace
+    hw: Hardware
+    ch: _Choices
+    parents: dict[str, np.ndarray]
+    shared: dict[str, int]
+    declared: int
+    rejected: Counter[str]
+
+    @property
+    def candidates(self) -> int:
+        """Plans before the option rules: parents x option rows (each chunk drawn adds its
+        rejections to :attr:`rejected`)."""
+        return int(self.parents["tp"].size) * len(self.ch.cat)
+
+    def chunks(self, plans: int) -> Iterator[tuple[Grid, int]]:
+        """The valid plans in enumeration order, about ``plans`` candidates per chunk (at least one
+        parent), each with the candidates it was drawn from; each chunk's rejections are counted
+        in :attr:`rejected` as it is drawn."""
+        n_par, n_cat = int(self.parents["tp"].size), max(len(self.ch.cat), 1)
+        step = max(1, plans // n_cat)
+        for s in range(0, n_par, step):
+            sub = {k: v[s : s + step] for k, v in self.parents.items()}
+            lv = _options_level(
+                self.spec,
+                self.space,
+                self.hw,
+                (sub, np.ones(len(sub["tp"]), dtype=bool)),
+                self.ch,
+                self.rejected,
+            )
+            yield (
+                Grid(_plan_cols(self.spec, lv, self.shared), self.rejected, self.declared),
+                len(sub["tp"]) * n_cat,
+            )
+
+
+def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
+    """The plans of ``space`` that :func:`llmcost.training.plan.check` accepts (memory aside), as
+    :class:`Enumerated` chunks.
 
     The dimensions are expanded level by level (:data:`LEVELS`: layout, ep, schedule,
     micro-batch, per-plan options) and after each the rules of :data:`llmcost.training.plan.RULES`
     that read only known fields mask the plans, counting each rejected one (with all the plans it
     stands for) under the first rule it breaks. Layouts whose tp*pp*cp does not divide the GPUs
-    are counted only for degrees the user gave (otherwise they are not in the declared space)."""
+    are counted only for degrees the user gave (otherwise they are not in the declared space).
+    A space past :data:`llmcost.search.common.MAX_PLANS` candidates is refused before any chunk."""
     rej: Counter[str] = Counter()
     n_layers = len(model_layers(spec))
     cat = _option_rows(space, hw)
@@ -394,10 +441,23 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     ch = _Choices(eps, pps, sched_of, mbs, cat)
     keep, declared = _layouts_level(spec, space, hw, cols, ch, rej)
     lv: _Level = (cols, keep)
-    for level in (_ep_level, _schedule_level, _micro_batch_level, _options_level):
+    for level in (_ep_level, _schedule_level, _micro_batch_level):
         lv = level(spec, space, hw, lv, ch, rej)
+    parents = {k: v[lv[1]] for k, v in lv[0].items()}
+    check_size(int(parents["tp"].size) * len(cat), "train", OPTIONS_NARROW)
     shared = {**stacked(space, hw)[0], "offload": TR.OFFLOAD.index(space.offload)}
-    return Grid(_plan_cols(spec, lv, shared), rej, declared)
+    return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
+
+
+def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
+    """Every plan of ``space`` that :func:`llmcost.training.plan.check` accepts (memory aside), in
+    one :class:`Grid` (:func:`build_space`'s chunks concatenated; the search draws them one by one)."""
+    en = build_space(spec, hw, space)
+    parts = [g for g, _ in en.chunks(max(en.candidates, 1))]
+    cols = {k: np.concatenate([g.cols[k] for g in parts]) for k in COLS} if parts else {}
+    if not parts:
+        cols = {k: np.zeros(0, dtype=np.int64) for k in COLS}
+    return Grid(cols, en.rejected, en.declared)
 
 
 # --- evaluation ------------------------------------------------------------------------------------
@@ -409,11 +469,22 @@ def evaluate_grid(
     global_batch: int,
     gpus_per_node: int | None = None,
     tokens: float | None = None,
+    memo: dict[Any, Any] | None = None,
+    fit: TS.MemoryFit | None = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, FLOPs, memory and the README train metrics of every plan of ``grid``:
     :func:`llmcost.training.step.evaluate`, the function ``llmcost train`` runs on one plan
-    (attention 'auto': ``flash`` says which attention was costed)."""
-    return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens)
+    (attention 'auto': ``flash`` says which attention was costed); ``memo`` carries what earlier
+    chunks of the same search costed, ``fit`` the rows' :func:`memory_fit` when already made."""
+    return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens, memo, fit)
+
+
+def memory_fit(
+    spec: ModelSpec, hw: Hardware, grid: Grid, seq: int, global_batch: int, gpus_per_node: int | None = None
+) -> TS.MemoryFit:
+    """Each plan's memory and fit with the attention it is costed with
+    (:func:`llmcost.training.step.memory_fit`): the plans that do not fit are rejected uncosted."""
+    return TS.memory_fit(spec, hw, grid.cols, seq, global_batch, gpus_per_node)
 
 
 BREAKDOWN = (

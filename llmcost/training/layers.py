@@ -11,6 +11,7 @@ priced by the roofline), FLOPs, and the exposed TP / CP / EP communication of th
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -58,6 +59,12 @@ class ModelLayers:
             is_moe = (i in spec.moe_layers) if stack == "dec" else (i in spec.encoder_moe_layers)
             moe_l.append(bool(is_moe and spec.moe is not None))
         self.is_moe_layer = np.array(moe_l)
+
+    @staticmethod
+    @lru_cache(maxsize=64)
+    def of(spec: ModelSpec) -> ModelLayers:
+        """The layer structure of ``spec`` (cached: every evaluated chunk of a search asks for it)."""
+        return ModelLayers(spec)
 
 
 class OpConfig(NamedTuple):
@@ -111,48 +118,78 @@ FLOPS = ("model", "hw", "model_full", "hw_full")
 and (``_full``) the full-s² convention (:mod:`llmcost.training.compute`)."""
 
 
+KEY_COLS = ("gpus", "tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "rc", "prec", "flash")
+"""The plan columns an operator configuration is keyed by (with the bytes and the fusions)."""
+CFG_COLS = (
+    "tp",
+    "cp",
+    "ep",
+    "mb",
+    "sp",
+    "tpo",
+    "tpb",
+    "rc",
+    "prec",
+    "flash",
+    "fnorm",
+    "fact",
+    "frope",
+    "fp8r",
+)
+
+
 def layer_table(
-    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans
+    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, memo: dict[Any, Any] | None = None
 ) -> tuple[LayerTable, np.ndarray, np.ndarray]:
     """(:class:`LayerTable` over the distinct operator configurations, first row of each, inverse):
-    configurations grouped by what :class:`OpConfig` shares, each group costed at once."""
+    configurations grouped by what :class:`OpConfig` shares, each group costed at once. With a
+    ``memo`` (one per search: same model, device, sequence and node size), a configuration costed
+    in an earlier chunk is taken from it rather than costed again."""
+    c = p.c
+    bwa, fused = _bytes_fused(p)
+    first, inv = config_key(p)
+    if memo is None:
+        return LayerTable(**_configs(spec, hw, mdl, p, first, bwa, fused)), first, inv
+    keys = list(
+        zip(
+            *(c[k][first].tolist() for k in KEY_COLS), bwa[first].tolist(), fused[first].tolist(), strict=True
+        )
+    )
+    todo = np.array([i for i, k in enumerate(keys) if k not in memo], dtype=np.int64)
+    if todo.size:
+        new = _configs(spec, hw, mdl, p, first[todo], bwa, fused)
+        for j, i in enumerate(todo.tolist()):
+            memo[keys[i]] = {f: v[..., j] for f, v in new.items()}
+    table = {f.name: np.stack([memo[k][f.name] for k in keys], axis=-1) for f in fields(LayerTable)}
+    return LayerTable(**table), first, inv
+
+
+def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the weight and activation bytes as one integer, and the fusions as one."""
     c = p.c
     bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
-    fused = c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8
-    first, inv = key(
-        c["gpus"],
-        c["tp"],
-        c["cp"],
-        c["ep"],
-        c["mb"],
-        c["sp"],
-        c["tpo"],
-        c["tpb"],
-        c["rc"],
-        c["prec"],
-        bwa,
-        c["flash"],
-        fused,
-    )
-    u = {
-        k: c[k][first]
-        for k in (
-            "tp",
-            "cp",
-            "ep",
-            "mb",
-            "sp",
-            "tpo",
-            "tpb",
-            "rc",
-            "prec",
-            "flash",
-            "fnorm",
-            "fact",
-            "frope",
-            "fp8r",
-        )
-    }
+    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8
+
+
+def config_key(p: Plans) -> tuple[np.ndarray, np.ndarray]:
+    """(first row, inverse) of the rows' distinct operator configurations (:data:`KEY_COLS`, bytes,
+    fusions): what :func:`layer_table` costs once each."""
+    bwa, fused = _bytes_fused(p)
+    return key(*(p.c[k] for k in KEY_COLS), bwa, fused)
+
+
+def _configs(
+    spec: ModelSpec,
+    hw: Hardware,
+    mdl: ModelLayers,
+    p: Plans,
+    first: np.ndarray,
+    bwa: np.ndarray,
+    fused: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """:class:`LayerTable` fields of the configurations of rows ``first`` (one row each)."""
+    c = p.c
+    u = {k: c[k][first] for k in CFG_COLS}
     ubw, uba, ugpn = p.b_w[first], p.b_a[first], p.gpn[first]
     gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"], fused[first])
     table: dict[str, np.ndarray] = {}
@@ -175,7 +212,7 @@ def layer_table(
             if f.name not in table:
                 table[f.name] = np.zeros(v.shape[:-1] + (first.size,))
             table[f.name][..., sel] = v
-    return LayerTable(**table), first, inv
+    return table
 
 
 def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -26,6 +27,7 @@ from llmcost.training.base import (
     model_layers,
     n_layers,
     offload_params,
+    split_layers,
 )
 from llmcost.training.columns import Plans
 
@@ -78,26 +80,28 @@ def _layer_params(spec: ModelSpec, stack: str, i: int) -> tuple[float, float]:
     return float(dense + P.mlp_params(spec, spec.intermediate_size)), 0.0
 
 
-def params_per_device(
-    spec: ModelSpec, stage_layers: list[list[int]], tp: int, ep: int, pp: int
-) -> DeviceParams:
-    """Parameters held by one device of the busiest stage (max over stages of dense + expert):
-    layer parameters / t, experts / (e·t), the embedding on the first stage and the output layer
-    on the last ([MEG-mem] ``compute_weight_and_optimizer_memory``)."""
+@lru_cache(maxsize=4096)
+def params_per_device(spec: ModelSpec, pp: int, v: int, ep: int) -> DeviceParams:
+    """Parameters held by one device of the busiest stage of ``pp`` stages with ``v`` chunks each
+    (:func:`llmcost.training.base.split_layers`), before the division by t (max over stages of
+    dense + expert): layer parameters, experts / e, the embedding on the first stage and the output
+    layer on the last ([MEG-mem] ``compute_weight_and_optimizer_memory``). Cached: a search asks
+    for each (pp, v, ep) once per chunk."""
     layers = model_layers(spec)
+    per_layer = [_layer_params(spec, *layer) for layer in layers]
     emb = spec.vocab_size * spec.d_embed + spec.learned_positions * spec.hidden_size
     head = spec.vocab_size * spec.d_embed
     best = DeviceParams(0.0, 0.0)
-    for s, idxs in enumerate(stage_layers):
+    for s, idxs in enumerate(split_layers(len(layers), pp, v)):
         dense = exp = 0.0
         for idx in idxs:
-            d, e = _layer_params(spec, *layers[idx])
-            dense += d / tp
-            exp += e / (ep * tp)
+            d, e = per_layer[idx]
+            dense += d
+            exp += e / ep
         if s == 0:
-            dense += emb / tp
+            dense += emb
         if s == pp - 1 and (not spec.tie_word_embeddings or pp > 1):
-            dense += head / tp  # untied head, or the tied copy Megatron keeps on the last stage
+            dense += head  # untied head, or the tied copy Megatron keeps on the last stage
         if dense + exp > best.total:
             best = DeviceParams(dense, exp)
     return best

@@ -10,6 +10,7 @@ micro-batch's boundary activations, scattered over TP ranks (Narayanan 2021 §4.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -58,32 +59,52 @@ class PipelineTimes:
 def busiest_stage(
     spec: ModelSpec, mdl: ModelLayers, lt: LayerTable, inv: np.ndarray, p: Plans
 ) -> tuple[StageTimes, StageParams]:
-    """The busiest stage's times and the parameters / first-stage layers of every row, once per
-    (pp, v) split of the layers (parameters once per (pp, v, ep); every term is divided by tp)."""
+    """The busiest stage's times and the parameters / first-stage layers of every row
+    (:func:`stage_params`), once per (pp, v) split of the layers."""
     n = p.n
     st = {k: np.zeros(n) for k in (*PARTS, "n_lay")}
-    held = {k: np.zeros(n) for k in StageParams._fields}
     lfirst, linv = key(p.pp, p.v)
     for li, f0 in enumerate(lfirst):
-        P, V = int(p.pp[f0]), int(p.v[f0])
         rows = np.flatnonzero(linv == li)
-        stages = split_layers(len(mdl.layers), P, V)
-        comps = _compositions(mdl, stages)
+        comps = _split(spec, int(p.pp[f0]), int(p.v[f0]))[0]
         parts = [_stage_parts(lt, comp, inv[rows]) for comp in comps]
         totals = [q["t_f"] + q["t_b"] + q["t_rc"] + q["t_tp"] + q["t_cp"] + q["t_ep"] for q in parts]
         best = np.argmax(np.stack(totals), axis=0)
         for k in PARTS:
             st[k][rows] = np.choose(best, [q[k] for q in parts])
         st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
-        n0 = len(stages[0])
-        moe0 = int(mdl.is_moe_layer[stages[0]].sum()) if n0 else 0
+    return StageTimes(**st), stage_params(spec, p, (lfirst, linv))
+
+
+def stage_params(
+    spec: ModelSpec, p: Plans, split: tuple[np.ndarray, np.ndarray] | None = None
+) -> StageParams:
+    """Per row, the parameters on one device of the busiest stage (dense and expert, each divided by
+    tp; :func:`llmcost.training.memory.params_per_device` once per (pp, v, ep)) and the first
+    stage's dense-FFN / MoE-FFN layers; ``split``: the rows' (pp, v) key when already made."""
+    held = {k: np.zeros(p.n) for k in StageParams._fields}
+    lfirst, linv = split if split is not None else key(p.pp, p.v)
+    for li, f0 in enumerate(lfirst):
+        P, V = int(p.pp[f0]), int(p.v[f0])
+        rows = np.flatnonzero(linv == li)
+        _, n0, moe0 = _split(spec, P, V)
         held["n_moe0"][rows], held["n_dense0"][rows] = moe0, n0 - moe0
         pf, pinv = key(p.ep[rows])
         for pj, r0 in enumerate(pf):
-            pd = params_per_device(spec, stages, tp=1, ep=int(p.ep[rows][r0]), pp=P)
+            pd = params_per_device(spec, P, V, int(p.ep[rows][r0]))
             sel = rows[pinv == pj]
             held["dense"][sel], held["expert"][sel] = pd.dense / p.tp[sel], pd.expert / p.tp[sel]
-    return StageTimes(**st), StageParams(**held)
+    return StageParams(**held)
+
+
+@lru_cache(maxsize=4096)
+def _split(spec: ModelSpec, pp: int, v: int) -> tuple[list[tuple[Any, ...]], int, int]:
+    """The distinct stage compositions of ``pp`` stages of ``v`` chunks (:func:`_compositions`), the
+    first stage's layers and its MoE layers (cached: a search asks once per chunk)."""
+    mdl = ModelLayers.of(spec)
+    stages = split_layers(len(mdl.layers), pp, v)
+    n0 = len(stages[0])
+    return _compositions(mdl, stages), n0, int(mdl.is_moe_layer[stages[0]].sum()) if n0 else 0
 
 
 def _compositions(mdl: ModelLayers, stages: list[list[int]]) -> list[tuple[Any, ...]]:

@@ -37,9 +37,9 @@ from llmcost.training.base import PRECISIONS, ZMODES, comm_share, offload_tier
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
 from llmcost.training.data_parallel import DataParallelTimes, data_parallel
-from llmcost.training.layers import FLOPS, LayerTable, ModelLayers, layer_table
+from llmcost.training.layers import FLOPS, LayerTable, ModelLayers, config_key, layer_table
 from llmcost.training.memory import memory
-from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline
+from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline, stage_params
 from llmcost.training.run import run_totals
 from llmcost.units import GIB
 
@@ -54,28 +54,84 @@ def evaluate(
     global_batch: int,
     gpus_per_node: int | None = None,
     tokens: float | None = None,
+    memo: dict[Any, Any] | None = None,
+    fit: MemoryFit | None = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, step-expression values, FLOPs, memory and the README train metrics of
     every plan row of ``cols`` (all checked by :func:`llmcost.training.plan.check`).
 
     Attention 'auto' (``auto`` column): a plan whose materialized scores do not fit in memory can
     only have run with a memory-efficient fused attention (FlashAttention, Dao et al. 2022; what
-    Megatron-Core / Transformer Engine select), so it is costed with FlashAttention instead; the
-    ``flash`` column of the result says which attention was costed, ``fell_back`` which rows
-    switched."""
-    out = _compose(spec, hw, plans(hw, cols, seq, global_batch, gpus_per_node), tokens)
-    redo = np.flatnonzero((cols["flash"] == 0) & (cols["auto"] == 1) & ~out["fits"])
-    out["flash"] = cols["flash"].copy()
-    out["fell_back"] = np.zeros(out["flash"].size, dtype=bool)
+    Megatron-Core / Transformer Engine select), so it is costed with FlashAttention instead
+    (:func:`memory_fit` decides, from memory alone); the ``flash`` column of the result says which
+    attention was costed, ``fell_back`` which rows switched. ``memo``: one dict per search, shared
+    by its chunks (operator configurations costed once, :func:`llmcost.training.layers.layer_table`);
+    ``fit``: the rows' :func:`memory_fit` when the caller has it."""
+    fit = fit if fit is not None else memory_fit(spec, hw, cols, seq, global_batch, gpus_per_node)
+    costed = {**cols, "flash": fit.flash}
+    out = _compose(spec, hw, plans(hw, costed, seq, global_batch, gpus_per_node), tokens, memo)
+    out["flash"] = fit.flash.copy()
+    out["fell_back"] = fit.fell_back.copy()
+    return out
+
+
+@dataclass
+class MemoryFit:
+    """Per plan row, from memory alone: the attention it is costed with (``flash``; ``fell_back``
+    where attention 'auto' switched to FlashAttention), its bytes per device and whether it fits
+    (device and host tiers), exactly as :func:`evaluate` reports them."""
+
+    flash: np.ndarray
+    fell_back: np.ndarray
+    memory_bytes: np.ndarray
+    fits: np.ndarray
+
+    def take(self, idx: Any) -> MemoryFit:
+        return MemoryFit(self.flash[idx], self.fell_back[idx], self.memory_bytes[idx], self.fits[idx])
+
+
+def memory_fit(
+    spec: ModelSpec,
+    hw: Hardware,
+    cols: dict[str, np.ndarray],
+    seq: int,
+    global_batch: int,
+    gpus_per_node: int | None = None,
+) -> MemoryFit:
+    """:class:`MemoryFit` of the rows ``cols``: their memory with the attention they name, then, for
+    attention 'auto' rows whose materialized scores do not fit, with FlashAttention. The memory
+    stage of :func:`evaluate` without its times, so a search can set aside the plans that do not fit
+    before costing them."""
+    total, fits = _memory_only(spec, hw, plans(hw, cols, seq, global_batch, gpus_per_node))
+    flash = cols["flash"].astype(np.int64, copy=True)
+    redo = np.flatnonzero((flash == 0) & (cols["auto"] == 1) & ~fits)
     if redo.size:
         sub = {k: v[redo] for k, v in cols.items()}
         sub["flash"] = np.ones(redo.size, dtype=np.int64)
-        o2 = _compose(spec, hw, plans(hw, sub, seq, global_batch, gpus_per_node), tokens)
-        for k, v in o2.items():
-            out[k][redo] = v
-        out["flash"][redo] = 1
-        out["fell_back"][redo] = True
-    return out
+        total[redo], fits[redo] = _memory_only(spec, hw, plans(hw, sub, seq, global_batch, gpus_per_node))
+        flash[redo] = 1
+    fell = np.zeros(flash.size, dtype=bool)
+    fell[redo] = True
+    return MemoryFit(flash, fell, total, fits)
+
+
+def _memory_only(spec: ModelSpec, hw: Hardware, p: Plans) -> tuple[np.ndarray, np.ndarray]:
+    """(bytes per device, fits) of the rows ``p``: :func:`_compose`'s memory and fit, nothing else."""
+    mem = memory(spec, p, stage_params(spec, p), config_key(p))
+    total = _device_bytes(mem)
+    return total, ~(total > hw.memory_usable) & host_fits(hw, p, mem["host"], mem["activations_host"])
+
+
+def _device_bytes(mem: dict[str, np.ndarray]) -> np.ndarray:
+    """Device bytes of a memory breakdown: the :data:`MEMORY` components summed in order."""
+    return (
+        mem["weights"]
+        + mem["gradients"]
+        + mem["optimizer"]
+        + mem["activations"]
+        + mem["logits"]
+        + mem["buffers"]
+    )
 
 
 @dataclass
@@ -107,10 +163,12 @@ FLOPS_CONVENTION = (
 """The FLOP convention of ``mfu``, ``hfu``, ``*_tflops_per_gpu`` and ``total_flops``, as printed."""
 
 
-def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> dict[str, np.ndarray]:
+def _compose(
+    spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None, memo: dict[Any, Any] | None = None
+) -> dict[str, np.ndarray]:
     """The stages of the module docstring, in order, for the rows ``p``."""
-    mdl = ModelLayers(spec)
-    lt, first, inv = layer_table(spec, hw, mdl, p)
+    mdl = ModelLayers.of(spec)
+    lt, first, inv = layer_table(spec, hw, mdl, p, memo)
     st, held = busiest_stage(spec, mdl, lt, inv, p)
     pipe = pipeline(hw, spec, p, st)
     dpt = data_parallel(hw, p, st, held)
@@ -118,14 +176,7 @@ def _compose(spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None) -> d
     mem = memory(spec, p, held, (first, inv))
     dpt = replace(dpt, t_off=dpt.t_off + _activation_offload(hw, p, st, mem["activations_host"]))
     step = pipe.pipe + dpt.dp_exposed + dpt.z3_exposed + dpt.t_opt + dpt.t_off
-    total = (
-        mem["weights"]
-        + mem["gradients"]
-        + mem["optimizer"]
-        + mem["activations"]
-        + mem["logits"]
-        + mem["buffers"]
-    )
+    total = _device_bytes(mem)
     tokens_step = float(p.global_batch * p.seq)
     out: dict[str, np.ndarray] = {
         "iteration_time_s": step,
