@@ -204,7 +204,8 @@ def train_search(
         "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
         "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),
     }
-    acc, memo = _Pass(), {}
+    acc, memo = _Pass(), T.ConfigMemo()
+    en.prefill(memo, CHUNK, space.gpus_per_node)
     with progress(en.candidates, show_progress, "search train") as advance:
         for grid, drawn in en.chunks(CHUNK):
             fit = T.memory_fit(spec, hw, grid, space.seq_len, space.global_batch, space.gpus_per_node)

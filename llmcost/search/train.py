@@ -31,6 +31,7 @@ from llmcost.search.common import check_size, divisors
 from llmcost.training import plan as TR
 from llmcost.training import step as TS
 from llmcost.training.base import FP8_RECIPES, model_layers
+from llmcost.training.layers import ConfigMemo
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -397,26 +398,38 @@ class Enumerated:
         rejections to :attr:`rejected`)."""
         return int(self.parents["tp"].size) * len(self.ch.cat)
 
-    def chunks(self, plans: int) -> Iterator[tuple[Grid, int]]:
+    def chunks(self, plans: int, counted: bool = True) -> Iterator[tuple[Grid, int]]:
         """The valid plans in enumeration order, about ``plans`` candidates per chunk (at least one
         parent), each with the candidates it was drawn from; each chunk's rejections are counted
-        in :attr:`rejected` as it is drawn."""
+        in :attr:`rejected` as it is drawn (not when ``counted`` is False: a second pass)."""
         n_par, n_cat = int(self.parents["tp"].size), max(len(self.ch.cat), 1)
         step = max(1, plans // n_cat)
+        rej = self.rejected if counted else Counter()
         for s in range(0, n_par, step):
             sub = {k: v[s : s + step] for k, v in self.parents.items()}
             lv = _options_level(
-                self.spec,
-                self.space,
-                self.hw,
-                (sub, np.ones(len(sub["tp"]), dtype=bool)),
-                self.ch,
-                self.rejected,
+                self.spec, self.space, self.hw, (sub, np.ones(len(sub["tp"]), dtype=bool)), self.ch, rej
             )
-            yield (
-                Grid(_plan_cols(self.spec, lv, self.shared), self.rejected, self.declared),
-                len(sub["tp"]) * n_cat,
-            )
+            yield Grid(_plan_cols(self.spec, lv, self.shared), rej, self.declared), len(sub["tp"]) * n_cat
+
+    def prefill(self, memo: ConfigMemo, plans: int, gpus_per_node: int | None) -> None:
+        """Cost into ``memo`` every operator configuration the plans can be costed with (each with
+        its attention and, for attention 'auto', FlashAttention too), in one pass over the chunks:
+        costing them together rather than chunk by chunk is what pays (each configuration group
+        carries a fixed cost). Counts nothing."""
+        reps: list[dict[str, np.ndarray]] = []
+        for grid, _ in self.chunks(plans, counted=False):
+            c = grid.cols
+            auto = np.flatnonzero((c["auto"] == 1) & (c["flash"] == 0))
+            both = {k: np.concatenate([v, v[auto]]) for k, v in c.items()}
+            both["flash"][c["flash"].size :] = 1
+            p = TS.plans(self.hw, both, self.space.seq_len, self.space.global_batch, gpus_per_node)
+            first = TS.config_key(p)[0]
+            reps.append({k: v[first] for k, v in both.items()})
+        if reps:
+            cols = {k: np.concatenate([r[k] for r in reps]) for k in reps[0]}
+            p = TS.plans(self.hw, cols, self.space.seq_len, self.space.global_batch, gpus_per_node)
+            memo.prefill(self.spec, self.hw, TS.ModelLayers.of(self.spec), p)
 
 
 def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
@@ -469,7 +482,7 @@ def evaluate_grid(
     global_batch: int,
     gpus_per_node: int | None = None,
     tokens: float | None = None,
-    memo: dict[Any, Any] | None = None,
+    memo: ConfigMemo | None = None,
     fit: TS.MemoryFit | None = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, FLOPs, memory and the README train metrics of every plan of ``grid``:

@@ -144,7 +144,10 @@ def key(*cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         c = np.asarray(c, dtype=np.int64)
         lo = int(c.min()) if n else 0
         span = (int(c.max()) - lo + 1) if n else 1
-        k = k * span + (c - lo)
+        c = c - lo
+        if span > 64 and span > n // 64:  # a sparse column (bytes codes, sizes): its own codes first
+            c, span = _compact(c, span)
+        k = k * span + c
         size *= span
         if size > 1 << 20:
             k, size = _compact(k, size)

@@ -138,30 +138,52 @@ CFG_COLS = (
 )
 
 
+class ConfigMemo:
+    """Operator configurations already costed by one search (same model, device, sequence and node
+    size), as :class:`LayerTable` fields over the configurations in the order they were costed,
+    with each configuration's key (:func:`config_key`'s columns as a tuple) -> its position."""
+
+    def __init__(self) -> None:
+        self.index: dict[tuple[int, ...], int] = {}
+        self.table: dict[str, np.ndarray] = {}
+
+    def positions(
+        self, spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, first: np.ndarray
+    ) -> np.ndarray:
+        """Positions of the configurations of rows ``first`` (one row each), costing at once those
+        not costed before."""
+        bwa, fused = _bytes_fused(p)
+        cols = [p.c[k][first].tolist() for k in KEY_COLS] + [bwa[first].tolist(), fused[first].tolist()]
+        keys = list(zip(*cols, strict=True))
+        todo = [i for i, k in enumerate(keys) if k not in self.index]
+        if todo:
+            new = _configs(spec, hw, mdl, p, first[np.array(todo, dtype=np.int64)], bwa, fused)
+            base = len(self.index)
+            for j, i in enumerate(todo):
+                self.index.setdefault(keys[i], base + j)
+            self.table = {
+                f: np.concatenate([self.table[f], v], axis=-1) if f in self.table else v
+                for f, v in new.items()
+            }
+        return np.array([self.index[k] for k in keys], dtype=np.int64)
+
+    def prefill(self, spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans) -> None:
+        """Cost every configuration of the rows ``p`` not costed yet, in one pass."""
+        self.positions(spec, hw, mdl, p, config_key(p)[0])
+
+
 def layer_table(
-    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, memo: dict[Any, Any] | None = None
+    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, memo: ConfigMemo | None = None
 ) -> tuple[LayerTable, np.ndarray, np.ndarray]:
     """(:class:`LayerTable` over the distinct operator configurations, first row of each, inverse):
     configurations grouped by what :class:`OpConfig` shares, each group costed at once. With a
-    ``memo`` (one per search: same model, device, sequence and node size), a configuration costed
-    in an earlier chunk is taken from it rather than costed again."""
-    c = p.c
-    bwa, fused = _bytes_fused(p)
+    ``memo`` (one per search), a configuration costed before is taken from it, not costed again."""
     first, inv = config_key(p)
     if memo is None:
+        bwa, fused = _bytes_fused(p)
         return LayerTable(**_configs(spec, hw, mdl, p, first, bwa, fused)), first, inv
-    keys = list(
-        zip(
-            *(c[k][first].tolist() for k in KEY_COLS), bwa[first].tolist(), fused[first].tolist(), strict=True
-        )
-    )
-    todo = np.array([i for i, k in enumerate(keys) if k not in memo], dtype=np.int64)
-    if todo.size:
-        new = _configs(spec, hw, mdl, p, first[todo], bwa, fused)
-        for j, i in enumerate(todo.tolist()):
-            memo[keys[i]] = {f: v[..., j] for f, v in new.items()}
-    table = {f.name: np.stack([memo[k][f.name] for k in keys], axis=-1) for f in fields(LayerTable)}
-    return LayerTable(**table), first, inv
+    pos = memo.positions(spec, hw, mdl, p, first)
+    return LayerTable(**{f: v[..., pos] for f, v in memo.table.items()}), first, inv
 
 
 def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:

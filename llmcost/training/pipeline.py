@@ -73,28 +73,22 @@ def busiest_stage(
         for k in PARTS:
             st[k][rows] = np.choose(best, [q[k] for q in parts])
         st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
-    return StageTimes(**st), stage_params(spec, p, (lfirst, linv))
+    return StageTimes(**st), stage_params(spec, p)
 
 
-def stage_params(
-    spec: ModelSpec, p: Plans, split: tuple[np.ndarray, np.ndarray] | None = None
-) -> StageParams:
+def stage_params(spec: ModelSpec, p: Plans) -> StageParams:
     """Per row, the parameters on one device of the busiest stage (dense and expert, each divided by
     tp; :func:`llmcost.training.memory.params_per_device` once per (pp, v, ep)) and the first
-    stage's dense-FFN / MoE-FFN layers; ``split``: the rows' (pp, v) key when already made."""
-    held = {k: np.zeros(p.n) for k in StageParams._fields}
-    lfirst, linv = split if split is not None else key(p.pp, p.v)
-    for li, f0 in enumerate(lfirst):
-        P, V = int(p.pp[f0]), int(p.v[f0])
-        rows = np.flatnonzero(linv == li)
-        _, n0, moe0 = _split(spec, P, V)
-        held["n_moe0"][rows], held["n_dense0"][rows] = moe0, n0 - moe0
-        pf, pinv = key(p.ep[rows])
-        for pj, r0 in enumerate(pf):
-            pd = params_per_device(spec, P, V, int(p.ep[rows][r0]))
-            sel = rows[pinv == pj]
-            held["dense"][sel], held["expert"][sel] = pd.dense / p.tp[sel], pd.expert / p.tp[sel]
-    return StageParams(**held)
+    stage's dense-FFN / MoE-FFN layers."""
+    first, inv = key(p.pp, p.v, p.ep)
+    trip = [(int(p.pp[i]), int(p.v[i]), int(p.ep[i])) for i in first]
+    held = [params_per_device(spec, *t) for t in trip]
+    split = [_split(spec, pp, v) for pp, v, _ in trip]
+    dense = np.array([h.dense for h in held], dtype=float)[inv]
+    expert = np.array([h.expert for h in held], dtype=float)[inv]
+    n0 = np.array([n for _, n, _ in split], dtype=float)[inv]
+    moe0 = np.array([m for _, _, m in split], dtype=float)[inv]
+    return StageParams(dense / p.tp, expert / p.tp, n0 - moe0, moe0)
 
 
 @lru_cache(maxsize=4096)

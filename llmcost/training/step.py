@@ -37,13 +37,13 @@ from llmcost.training.base import PRECISIONS, ZMODES, comm_share, offload_tier
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
 from llmcost.training.data_parallel import DataParallelTimes, data_parallel
-from llmcost.training.layers import FLOPS, LayerTable, ModelLayers, config_key, layer_table
+from llmcost.training.layers import FLOPS, ConfigMemo, LayerTable, ModelLayers, config_key, layer_table
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline, stage_params
 from llmcost.training.run import run_totals
 from llmcost.units import GIB
 
-__all__ = ["COLS", "ZMODES", "MEMORY", "BREAKDOWN", "VALUES", "evaluate"]
+__all__ = ["COLS", "ZMODES", "MEMORY", "BREAKDOWN", "VALUES", "evaluate", "memory_fit", "plans", "config_key"]
 
 
 def evaluate(
@@ -54,7 +54,7 @@ def evaluate(
     global_batch: int,
     gpus_per_node: int | None = None,
     tokens: float | None = None,
-    memo: dict[Any, Any] | None = None,
+    memo: ConfigMemo | None = None,
     fit: MemoryFit | None = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, step-expression values, FLOPs, memory and the README train metrics of
@@ -164,7 +164,7 @@ FLOPS_CONVENTION = (
 
 
 def _compose(
-    spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None, memo: dict[Any, Any] | None = None
+    spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None, memo: ConfigMemo | None = None
 ) -> dict[str, np.ndarray]:
     """The stages of the module docstring, in order, for the rows ``p``."""
     mdl = ModelLayers.of(spec)
