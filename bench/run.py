@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,9 +92,20 @@ class Run:
     stdout: str
 
 
-def _one_core() -> None:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+@contextmanager
+def _one_core() -> Iterator[None]:
+    """This process pinned to one core while it starts a child (which inherits the pinning): no
+    ``preexec_fn``, so the child is spawned, not forked, and its peak RSS is its own, not a copy of
+    this process's pages."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    was = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {sorted(was)[0]})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, was)
 
 
 def maxrss_bytes(ru_maxrss: int) -> int:
@@ -108,13 +121,8 @@ def measure(argv: list[str]) -> Run:
     """
     with tempfile.TemporaryFile() as out:
         t = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, *argv],
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=_one_core if os.name == "posix" else None,
-        )
+        with _one_core():
+            proc = subprocess.Popen([sys.executable, *argv], cwd=ROOT, stdout=out, stderr=subprocess.DEVNULL)
         rss = None
         if hasattr(os, "wait4"):
             _, status, usage = os.wait4(proc.pid, 0)

@@ -745,10 +745,12 @@ def search_train(
     min_throughput: float | None = None,
     max_memory: float | None = None,
     progress: bool = False,
+    jobs: int = 1,
     **space_keys: Any,
 ) -> SearchReport:
     """Search training plans, as ``llmcost search train``: the ``top`` plans by ``objective``, or
-    the Pareto front (``pareto``, on ``axes``).
+    the Pareto front (``pareto``, on ``axes``); ``jobs`` processes evaluate the chunks of the space
+    (the same result bit for bit).
 
     ``space``: a :class:`llmcost.search.train.TrainSpace`, or a mapping of the space options
     (:data:`llmcost.search.space.TRAIN_KEYS`: each one value, several, or comma-separated text;
@@ -763,6 +765,7 @@ def search_train(
     from llmcost.search.train import TrainSpace
 
     check_top(top)
+    jobs = _jobs(jobs)
     min_throughput = checks.optional_positive(min_throughput, "--min-throughput")
     max_memory = checks.optional_positive(max_memory, "--max-memory")
     run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
@@ -788,8 +791,18 @@ def search_train(
         min_throughput=min_throughput,
         max_memory_gib=max_memory,
         show_progress=progress,
+        jobs=jobs,
     )
     return SearchReport(res, spec.name, [hw], declared)
+
+
+def _jobs(jobs: Any) -> int:
+    """``--jobs``: 1 to :data:`llmcost.search.chunks.MAX_JOBS` processes."""
+    from llmcost.search.chunks import MAX_JOBS
+
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise UserError(f"--jobs: expected a number of processes from 1 to {MAX_JOBS}, got {jobs!r}")
+    return jobs
 
 
 def _no_options(space: Any, options: Mapping[str, Any]) -> None:

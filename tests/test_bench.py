@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -23,13 +24,23 @@ def bench() -> ModuleType:
     return mod
 
 
-def test_measure_is_per_child(bench: ModuleType) -> None:
-    big = bench.measure(["-c", "b = bytearray(64 * 2**20); b[::4096] = b'x' * len(b[::4096]); print('hi')"])
-    small = bench.measure(["-c", "print('hi')"])
-    assert big.code == 0 and big.stdout.strip() == "hi"
-    if big.rss is not None:  # os.wait4: this child's own peak, not the maximum over earlier children
-        assert big.rss >= 64 * 2**20 > small.rss
-    assert bench.measure(["-c", "raise SystemExit(3)"]).code == 3
+def test_measure_is_per_child() -> None:
+    """Run from a small fresh interpreter: on Linux a child's peak RSS starts from its parent's pages
+    (kept across exec), so pytest's own size would hide the difference."""
+    probe = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('bench_run', {str(BENCH)!r})\n"
+        "m = importlib.util.module_from_spec(spec); sys.modules['bench_run'] = m; spec.loader.exec_module(m)\n"
+        "big = m.measure(['-c', \"b = bytearray(64 * 2**20); b[::4096] = b'x' * len(b[::4096]); print('hi')\"])\n"
+        "small = m.measure(['-c', 'print(1)'])\n"
+        "print(big.code, big.stdout.strip(), big.rss, small.rss, m.measure(['-c', 'raise SystemExit(3)']).code)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[:2] == ["0", "hi"] and out[4] == "3"
+    if out[2] != "None":  # os.wait4: this child's own peak, not the maximum over earlier children
+        assert int(out[2]) >= 64 * 2**20 > int(out[3])
 
 
 def test_formatting(bench: ModuleType) -> None:

@@ -87,6 +87,9 @@ def search_train(
     axes: Annotated[
         str | None, Opt("--axes", help="Pareto metrics (default tokens_per_s,memory_gib_per_gpu).")
     ] = None,
+    jobs: Annotated[
+        int, Opt("--jobs", help="Processes evaluating the space's chunks (same result; POSIX).")
+    ] = 1,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "table",
 ) -> None:
@@ -128,6 +131,7 @@ def search_train(
         min_throughput=min_throughput,
         max_memory=max_memory,
         progress=_progress_on(fmt, quiet),
+        jobs=jobs,
     )
     res, space = rep.result, rep.space
     rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]

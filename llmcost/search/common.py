@@ -252,7 +252,8 @@ def nothing_fits(rejected: dict[str, int], what: str, hint: str = "") -> str:
 
 @contextmanager
 def progress(total: int | None, enabled: bool, what: str) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr, shown once the search has run for a second (TTY only)."""
+    """A rich progress bar on stderr, shown once the search has run for a second (TTY only), with
+    the time remaining estimated from the work done so far when the ``total`` is known."""
     start = time.perf_counter()
     state: dict[str, Any] = {"bar": None, "done": 0}
     show = enabled and sys.stderr.isatty()
@@ -263,13 +264,22 @@ def progress(total: int | None, enabled: bool, what: str) -> Iterator[Callable[[
             return
         if state["bar"] is None and time.perf_counter() - start > 1.0:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
+            eta = (TimeRemainingColumn(),) if total else ()  # from the chunks done so far
             bar = Progress(
                 TextColumn(what),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
+                *eta,
                 console=Console(stderr=True),
                 transient=True,
             )

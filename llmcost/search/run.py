@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -122,46 +120,6 @@ def _bands(plans: list[dict[str, Any]], hw: Any, moe: bool) -> None:
 CHUNK = 1 << 16
 """Plans a train search evaluates at a time: its memory is one chunk's columns (~100 per plan) plus
 the plans it keeps (:class:`llmcost.search.common.Stream`), whatever the size of the space."""
-PLAN = "plan."
-"""Prefix of a kept row's plan columns (beside its metric columns)."""
-
-
-@dataclass
-class _Pass:
-    """What a train search accumulates over its chunks: plans evaluated, feasible, the least memory
-    any plan needs and whether one fits, the constraint rejections, the kept rows."""
-
-    n: int = 0
-    feasible: int = 0
-    least_gib: float = float("inf")
-    any_fits: bool = False
-    late: Counter[str] = field(default_factory=Counter)
-    stream: Stream | None = None
-    bad_objective: UserError | None = None
-
-    def prune(self, fit: Any) -> np.ndarray:
-        """Count a chunk's plans from their :class:`llmcost.training.step.MemoryFit`: those that do
-        not fit are rejected here, uncosted (what costing them would have counted); the indices of
-        the others."""
-        self.n += int(fit.fits.size)
-        if fit.fits.size:
-            self.least_gib = min(self.least_gib, float(np.min(fit.memory_bytes / GIB)))
-        self.any_fits |= bool(fit.fits.any())
-        self.late["does not fit in memory"] += int((~fit.fits).sum())
-        return np.flatnonzero(fit.fits)
-
-    def fold(
-        self, grid: Any, out: dict[str, np.ndarray], ok: np.ndarray, pick: Callable[..., Stream]
-    ) -> None:
-        """Fold the costed plans of a chunk (``ok``: those that meet every constraint)."""
-        self.feasible += int(ok.sum())
-        if self.stream is None and self.bad_objective is None:
-            try:
-                self.stream = pick(out)
-            except UserError as e:  # reported after "nothing fits", as a full evaluation would
-                self.bad_objective = e
-        if self.stream is not None:
-            self.stream.add({**out, **{PLAN + k: v for k, v in grid.cols.items()}}, ok)
 
 
 def _stream(
@@ -192,9 +150,12 @@ def train_search(
     min_throughput: float | None,
     max_memory_gib: float | None,
     show_progress: bool,
+    jobs: int = 1,
 ) -> SearchResult:
     """``llmcost search train``: the space drawn and evaluated one chunk at a time (:data:`CHUNK`),
-    each chunk folded into the kept plans, so memory stays flat in the size of the space."""
+    each chunk folded into the kept plans, so memory stays flat in the size of the space; with
+    ``jobs`` > 1 the chunks run on that many processes (:mod:`llmcost.search.chunks`)."""
+    from llmcost.search import chunks as C
     from llmcost.search import train as T
 
     t0 = time.perf_counter()
@@ -204,28 +165,14 @@ def train_search(
         "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
         "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),
     }
-    acc, memo = _Pass(), T.ConfigMemo()
-    en.prefill(memo, CHUNK, space.gpus_per_node)
+    memo = T.ConfigMemo()
+    en.prefill(memo, hw, CHUNK, space.gpus_per_node)
+    job = C.Job(en, hw, tokens, limits, memo, _constraints)
+    acc = C.Pass()
     with progress(en.candidates, show_progress, "search train") as advance:
-        for grid, drawn in en.chunks(CHUNK):
-            fit = T.memory_fit(spec, hw, grid, space.seq_len, space.global_batch, space.gpus_per_node)
-            keep = acc.prune(fit)
-            if keep.size:
-                sub = grid.take(keep)
-                out = T.evaluate_grid(
-                    spec,
-                    hw,
-                    sub,
-                    space.seq_len,
-                    space.global_batch,
-                    space.gpus_per_node,
-                    tokens,
-                    memo,
-                    fit.take(keep),
-                )
-                ok = _constraints(out, limits, acc.late)
-                acc.fold(sub, out, ok, lambda o: _stream(o, objective, TRAIN_OBJECTIVES, top, pareto))
-            advance(drawn)
+        for ch in C.chunks(job, en.starts(CHUNK), jobs, acc):
+            acc.fold(en, ch, lambda o: _stream(o, objective, TRAIN_OBJECTIVES, top, pareto))
+            advance(ch.drawn)
     rej = Counter(en.rejected)
     rej.update(acc.late)
     if not acc.n:
@@ -238,6 +185,8 @@ def train_search(
         acc.n, 0.0, reasons(rej), _train_plans(spec, hw, space, tokens, acc.stream.result()),
         acc.stream.key, acc.stream.axes, acc.feasible,
     )  # fmt: skip
+    if jobs > 1 and not C.can_fork():
+        res.notes.append("--jobs: this platform cannot fork worker processes; the search ran on one")
     res.notes.append(FLOPS_CONVENTION)
     if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in res.plans):
         res.notes.append(TR.ZERO3_NOTE)
@@ -259,6 +208,7 @@ def _train_plans(
 ) -> list[dict[str, Any]]:
     """The kept rows as the search's plans: plan keys, metrics, bottleneck, attention costed, band."""
     from llmcost.search import train as T
+    from llmcost.search.chunks import PLAN
 
     grid = T.Grid({k[len(PLAN) :]: v for k, v in rows.items() if k.startswith(PLAN)}, Counter(), 0)
     plans = []

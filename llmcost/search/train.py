@@ -31,7 +31,7 @@ from llmcost.search.common import check_size, divisors
 from llmcost.training import plan as TR
 from llmcost.training import step as TS
 from llmcost.training.base import FP8_RECIPES, model_layers
-from llmcost.training.layers import ConfigMemo
+from llmcost.training.layers import PREFILL_BATCH, ConfigMemo, config_tuples
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -398,38 +398,64 @@ class Enumerated:
         rejections to :attr:`rejected`)."""
         return int(self.parents["tp"].size) * len(self.ch.cat)
 
-    def chunks(self, plans: int, counted: bool = True) -> Iterator[tuple[Grid, int]]:
-        """The valid plans in enumeration order, about ``plans`` candidates per chunk (at least one
-        parent), each with the candidates it was drawn from; each chunk's rejections are counted
-        in :attr:`rejected` as it is drawn (not when ``counted`` is False: a second pass)."""
+    def starts(self, plans: int) -> list[tuple[int, int]]:
+        """(first parent, parents) of each chunk of about ``plans`` candidates (at least one parent)."""
         n_par, n_cat = int(self.parents["tp"].size), max(len(self.ch.cat), 1)
         step = max(1, plans // n_cat)
-        rej = self.rejected if counted else Counter()
-        for s in range(0, n_par, step):
-            sub = {k: v[s : s + step] for k, v in self.parents.items()}
-            lv = _options_level(
-                self.spec, self.space, self.hw, (sub, np.ones(len(sub["tp"]), dtype=bool)), self.ch, rej
-            )
-            yield Grid(_plan_cols(self.spec, lv, self.shared), rej, self.declared), len(sub["tp"]) * n_cat
+        return [(s, min(step, n_par - s)) for s in range(0, n_par, step)]
 
-    def prefill(self, memo: ConfigMemo, plans: int, gpus_per_node: int | None) -> None:
-        """Cost into ``memo`` every operator configuration the plans can be costed with (each with
-        its attention and, for attention 'auto', FlashAttention too), in one pass over the chunks:
-        costing them together rather than chunk by chunk is what pays (each configuration group
-        carries a fixed cost). Counts nothing."""
-        reps: list[dict[str, np.ndarray]] = []
+    def chunk(self, start: int, size: int, rejected: Counter[str]) -> tuple[Grid, int]:
+        """The valid plans of parents ``start`` to ``start + size`` in enumeration order, with the
+        candidates they were drawn from; their option rejections counted in ``rejected``."""
+        sub = {k: v[start : start + size] for k, v in self.parents.items()}
+        lv = _options_level(
+            self.spec, self.space, self.hw, (sub, np.ones(size, dtype=bool)), self.ch, rejected
+        )
+        return Grid(_plan_cols(self.spec, lv, self.shared), rejected, self.declared), size * len(self.ch.cat)
+
+    def chunks(self, plans: int, counted: bool = True) -> Iterator[tuple[Grid, int]]:
+        """:meth:`chunk` after chunk; rejections counted in :attr:`rejected` (not when ``counted``
+        is False: a second pass)."""
+        rej = self.rejected if counted else Counter()
+        for s, n in self.starts(plans):
+            yield self.chunk(s, n, rej)
+
+    def prefill(self, memo: ConfigMemo, hw: Hardware, plans: int, gpus_per_node: int | None) -> None:
+        """Cost into ``memo``, on ``hw`` (the device the chunks are costed on: as the stack sees it),
+        every operator configuration the plans can be costed with (each with
+        its attention and, for attention 'auto', FlashAttention too), in one pass over the chunks,
+        about :data:`llmcost.training.layers.PREFILL_BATCH` new ones at a time: costing them
+        together rather than chunk by chunk is what pays (each configuration group carries a fixed
+        cost). Counts nothing; holds one row per configuration not yet costed."""
+        seen = set(memo.index)
+        pending: list[dict[str, np.ndarray]] = []
         for grid, _ in self.chunks(plans, counted=False):
             c = grid.cols
             auto = np.flatnonzero((c["auto"] == 1) & (c["flash"] == 0))
             both = {k: np.concatenate([v, v[auto]]) for k, v in c.items()}
             both["flash"][c["flash"].size :] = 1
-            p = TS.plans(self.hw, both, self.space.seq_len, self.space.global_batch, gpus_per_node)
+            p = TS.plans(hw, both, self.space.seq_len, self.space.global_batch, gpus_per_node)
             first = TS.config_key(p)[0]
-            reps.append({k: v[first] for k, v in both.items()})
-        if reps:
-            cols = {k: np.concatenate([r[k] for r in reps]) for k in reps[0]}
-            p = TS.plans(self.hw, cols, self.space.seq_len, self.space.global_batch, gpus_per_node)
-            memo.prefill(self.spec, self.hw, TS.ModelLayers.of(self.spec), p)
+            new = []
+            for i, k in enumerate(config_tuples(p, first)):
+                if k not in seen:
+                    seen.add(k)
+                    new.append(i)
+            pending.append({k: v[first[new]] for k, v in both.items()})
+            if sum(len(r["tp"]) for r in pending) >= PREFILL_BATCH:
+                self._cost(memo, hw, pending, gpus_per_node)
+                pending = []
+        self._cost(memo, hw, pending, gpus_per_node)
+
+    def _cost(
+        self, memo: ConfigMemo, hw: Hardware, rows: list[dict[str, np.ndarray]], gpus_per_node: int | None
+    ) -> None:
+        """Cost the configurations of ``rows`` (one row each) into ``memo``."""
+        if not rows or not sum(len(r["tp"]) for r in rows):
+            return
+        cols = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
+        p = TS.plans(hw, cols, self.space.seq_len, self.space.global_batch, gpus_per_node)
+        memo.prefill(self.spec, hw, TS.ModelLayers.of(self.spec), p)
 
 
 def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:

@@ -138,6 +138,11 @@ CFG_COLS = (
 )
 
 
+PREFILL_BATCH = 1 << 15
+"""Operator configurations costed together when a search prefills its :class:`ConfigMemo`: large
+enough that a group's fixed cost is spread, small enough that its temporaries stay ~100 MiB."""
+
+
 class ConfigMemo:
     """Operator configurations already costed by one search (same model, device, sequence and node
     size), as :class:`LayerTable` fields over the configurations in the order they were costed,
@@ -153,8 +158,7 @@ class ConfigMemo:
         """Positions of the configurations of rows ``first`` (one row each), costing at once those
         not costed before."""
         bwa, fused = _bytes_fused(p)
-        cols = [p.c[k][first].tolist() for k in KEY_COLS] + [bwa[first].tolist(), fused[first].tolist()]
-        keys = list(zip(*cols, strict=True))
+        keys = config_tuples(p, first)
         todo = [i for i, k in enumerate(keys) if k not in self.index]
         if todo:
             new = _configs(spec, hw, mdl, p, first[np.array(todo, dtype=np.int64)], bwa, fused)
@@ -168,8 +172,11 @@ class ConfigMemo:
         return np.array([self.index[k] for k in keys], dtype=np.int64)
 
     def prefill(self, spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans) -> None:
-        """Cost every configuration of the rows ``p`` not costed yet, in one pass."""
-        self.positions(spec, hw, mdl, p, config_key(p)[0])
+        """Cost every configuration of the rows ``p`` not costed yet, :data:`PREFILL_BATCH` at a time
+        (the costing's temporary arrays stay bounded)."""
+        first = config_key(p)[0]
+        for s in range(0, first.size, PREFILL_BATCH):
+            self.positions(spec, hw, mdl, p, first[s : s + PREFILL_BATCH])
 
 
 def layer_table(
@@ -184,6 +191,13 @@ def layer_table(
         return LayerTable(**_configs(spec, hw, mdl, p, first, bwa, fused)), first, inv
     pos = memo.positions(spec, hw, mdl, p, first)
     return LayerTable(**{f: v[..., pos] for f, v in memo.table.items()}), first, inv
+
+
+def config_tuples(p: Plans, first: np.ndarray) -> list[tuple[int, ...]]:
+    """The configuration keys of rows ``first`` as tuples (:data:`KEY_COLS`, bytes, fusions)."""
+    bwa, fused = _bytes_fused(p)
+    cols = [p.c[k][first].tolist() for k in KEY_COLS] + [bwa[first].tolist(), fused[first].tolist()]
+    return list(zip(*cols, strict=True))
 
 
 def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:
