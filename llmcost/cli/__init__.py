@@ -12,7 +12,10 @@ from typing import Annotated
 import typer
 
 from llmcost import __version__
+from llmcost.cli.coercion import install
 from llmcost.errors import EXIT_USER_ERROR, UserError
+
+install()  # option values coerced without importing pydantic
 
 app = typer.Typer(
     name="llmcost",
