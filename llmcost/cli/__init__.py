@@ -6,6 +6,7 @@ line on stderr and exits with code 2, never with a traceback.
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import Annotated
 
@@ -101,9 +102,8 @@ def main(argv: list[str] | None = None) -> None:
     from typer._click import exceptions as click_errors
 
     try:
-        code = app(
-            args=argv if argv is not None else sys.argv[1:], prog_name="llmcost", standalone_mode=False
-        )
+        args = argv if argv is not None else sys.argv[1:]
+        code = _narrow(args)(args=args, prog_name="llmcost", standalone_mode=False)
     except UserError as e:
         _fail(str(e))
     except click_errors.NoArgsIsHelpError as e:  # a bare group: its help, as before
@@ -122,6 +122,28 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     # as in standalone mode: exit 0, or typer.Exit(code)'s code (returned in non-standalone mode)
     sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
+
+
+def _narrow(args: list[str]) -> typer.Typer:
+    """:data:`app` with only the command (or group) ``args`` names, when they name one after no
+    root option but ``--catalog``: typer builds every registered command's parameters from its
+    signature before dispatching, a cost a cold start need not pay for the others. Anything else
+    (help, a bare ``llmcost``, an unknown name and its suggestions) goes to the whole app."""
+    it = iter(args)
+    name = None
+    for a in it:
+        if a == "--catalog":
+            next(it, None)
+        elif not a.startswith("--catalog="):
+            name = None if a.startswith("-") else a
+            break
+    commands = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if len(commands) + len(groups) != 1:
+        return app
+    narrow = copy.copy(app)
+    narrow.registered_commands, narrow.registered_groups = commands, groups
+    return narrow
 
 
 def _fail(message: str, code: int = EXIT_USER_ERROR) -> None:
