@@ -3,9 +3,11 @@ coercion that avoids pydantic gives typer's own values."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 
@@ -30,7 +32,7 @@ def _loaded(argv: list[str]) -> set[str]:
 @pytest.mark.parametrize("argv", [COLLECTIVE, TRAIN, ["--help"]], ids=["collective", "train", "help"])
 def test_unneeded_imports_deferred(argv: list[str]) -> None:
     mods = _loaded(argv)
-    for heavy in ("pydantic", "sympy", "importlib.metadata", "numpy.ma"):
+    for heavy in ("pydantic", "sympy", "importlib.metadata", "numpy.ma", "rich.console"):
         assert heavy not in mods, f"llmcost {' '.join(argv)} imported {heavy}"
 
 
@@ -64,3 +66,33 @@ def test_fast_coercion_is_typers(annotation: object) -> None:
             continue
         want = _typer_value(annotation, value)
         assert fast == want and type(fast) is type(want), (annotation, value, fast, want)
+
+
+def _text(rng: random.Random, words: int) -> str:
+    """Words of letters, digits, symbols and runs of spaces, sometimes leading or trailing."""
+    pool = ["a", "bb", "GiB", "x=1,", "0.05", "-", "(s^2/2)", "µs", "§3", "a/b", "—", "a\\b", "...", "1,234"]
+    odd = ["e:f", "[x]", ":ok:", "é", "\t", "averyveryverylongwordthatmightnotfit" * rng.choice([1, 3])]
+    pick = [rng.choice(odd if rng.random() < 0.02 else pool) for _ in range(words)]
+    out = "".join(w + " " * rng.choice([0, 1, 1, 1, 2, 3]) for w in pick)
+    return (" " * rng.choice([0, 0, 2])) + out
+
+
+def test_plain_table_is_richs() -> None:
+    from llmcost.report import _plain_table, _rich_table
+
+    rng, taken = random.Random(14), 0
+    for _ in range(2000):
+        ncols, nrows = rng.randint(1, 4), rng.randint(1, 5)
+        cols = [_text(rng, rng.randint(1, 2)).strip() or "c" for _ in range(ncols)]
+        cells = [[_text(rng, rng.randint(0, 4)) for _ in cols] for _ in range(nrows)]
+        right = [rng.random() < 0.3 for _ in cols]
+        title = rng.choice([None, "", _text(rng, rng.randint(1, 8))])
+        notes = [_text(rng, rng.randint(0, 40)) for _ in range(rng.randint(0, 3))]
+        width = rng.choice([100, 120, 160])
+        plain = _plain_table(cols, cells, right, title, notes, width)
+        if plain is None:
+            continue
+        taken += 1
+        with patch("llmcost.report._width", return_value=width):
+            assert plain == _rich_table(cols, cells, right, title, notes), (cols, cells, right, title, notes)
+    assert taken > 800, taken  # the plain path is the common one
