@@ -34,6 +34,8 @@ def test_unneeded_imports_deferred(argv: list[str]) -> None:
     mods = _loaded(argv)
     for heavy in ("pydantic", "sympy", "importlib.metadata", "numpy.ma", "rich.console"):
         assert heavy not in mods, f"llmcost {' '.join(argv)} imported {heavy}"
+    if argv[0] != "--help":  # a command imports its own module, not every command's
+        assert "llmcost.cli.search_train_infer_cmd" not in mods and f"llmcost.cli.{argv[0]}_cmd" in mods
 
 
 TYPES = [str, bool, int, float, Path, list[str], list[Path]]
