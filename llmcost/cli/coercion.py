@@ -11,7 +11,6 @@ mantissa, ...) goes to typer's own adapter, so values and error messages stay ty
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
@@ -69,11 +68,13 @@ def install() -> None:
     if getattr(core, "build_runtime_param", None) is not build_runtime_param:
         return
 
-    @dataclass(frozen=True)
     class FastParam(RuntimeParam):  # type: ignore[misc]
-        """Coercion by :func:`fast_value`, else by typer's adapter for ``descriptor``."""
+        """Coercion by :func:`fast_value`, else by typer's adapter for ``descriptor`` (a plain
+        subclass: making it a dataclass too would cost a start a millisecond)."""
 
-        descriptor: Any
+        def __init__(self, descriptor: Any) -> None:
+            super().__init__(descriptor.parameter_info, descriptor.annotation)
+            object.__setattr__(self, "descriptor", descriptor)
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             v = fast_value(self.annotation, value)
@@ -92,7 +93,7 @@ def install() -> None:
 
     def runtime_param(descriptor: Any) -> Any:
         if descriptor.file_annotation is None and fast_kind(descriptor.annotation, descriptor.parameter_info):
-            return FastParam(descriptor.parameter_info, descriptor.annotation, descriptor)
+            return FastParam(descriptor)
         return build_runtime_param(descriptor)
 
     core.build_runtime_param = runtime_param
