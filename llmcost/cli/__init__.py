@@ -55,8 +55,8 @@ def _root(
     set_user_dirs(catalog or [])
 
 
-# The module whose ``register`` adds each command or group (not ``search``, whose subcommands
-# register on one shared group), in the order ``llmcost --help`` lists them.
+# The module whose ``register`` adds each command or group, for :func:`_narrow` (not ``search``,
+# whose subcommands register on one shared group; a name missing here gets the whole app).
 _MODULES = {
     "hw": "catalog_cmd",
     "model": "catalog_cmd",
