@@ -360,10 +360,11 @@ def _stacked(
     key), the device as that stack sees it, the note naming the profile and the stack; without a
     stack, :func:`train_plan` unchanged."""
     from llmcost.training.plan import TrainPlan
-    from llmcost.training.stack import apply
 
     if isinstance(plan, TrainPlan) or (stack is None and "stack" not in _train_base(plan)):
         return train_plan(plan, **keys), hw, None, None
+    from llmcost.training.stack import apply  # only with a stack (its profiles: a cold start's ms)
+
     base = _train_base(plan)
     base.update(_given(keys))
     chosen = base.pop("stack", None) if stack is None else stack

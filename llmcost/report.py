@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -94,21 +95,101 @@ def render(
         for row in rows:
             w.writerow(["" if row.get(c) is None else _plain(row.get(c)) for c in cols])
         return buf.getvalue().rstrip("\n")
+    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
+    right = [_numeric([r.get(c) for r in rows]) for c in cols]
+    plain = _plain_table(cols, cells, right, title, notes, _width())
+    return plain if plain is not None else _rich_table(cols, cells, right, title, notes)
+
+
+def _numeric(vals: list[Any]) -> bool:
+    """A column of numbers only (right-justified); ``None`` cells do not count."""
+    vals = [v for v in vals if v is not None]
+    return bool(vals) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
+
+
+def _rich_table(
+    cols: list[str], cells: list[list[str]], right: list[bool], title: str | None, notes: Sequence[str]
+) -> str:
+    """The table and notes as rich prints them, without colour."""
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=title, title_justify="left", header_style="bold")
-    for c in cols:
-        vals = [r.get(c) for r in rows if r.get(c) is not None]
-        numeric = bool(vals) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
-        table.add_column(c, justify="right" if numeric else "left", overflow="fold")
-    for row in rows:
-        table.add_row(*(_cell(row.get(c)) for c in cols))
+    for c, r in zip(cols, right, strict=True):
+        table.add_column(c, justify="right" if r else "left", overflow="fold")
+    for row in cells:
+        table.add_row(*row)
     console = Console(file=io.StringIO(), width=_width(), color_system=None, force_terminal=False)
     console.print(table)
     for n in notes:
         console.print(n, highlight=False)
     return console.file.getvalue().rstrip("\n")  # type: ignore[attr-defined]
+
+
+# Text rich prints as is: printable ASCII and a few one-cell symbols, no markup ('[') or emoji
+# code (':name:'); anything else is left to rich.
+_AS_IS = re.compile(r"[ -Z\\\]-~§µ°±×·–—’…≈≤≥→]*")
+_EMOJI = re.compile(r":\S*?:")
+_WORD = re.compile(r"\s*\S+\s*")  # rich's word: the word and the whitespace after it
+
+
+def _as_is(text: str) -> bool:
+    return _AS_IS.fullmatch(text) is not None and _EMOJI.search(text) is None
+
+
+def _plain_table(
+    cols: list[str],
+    cells: list[list[str]],
+    right: list[bool],
+    title: str | None,
+    notes: Sequence[str],
+    width: int,
+) -> str | None:
+    """What :func:`_rich_table` prints, built without rich (a cold start's ~40 ms), for a table
+    that fits ``width`` as it is and text rich would print as is; ``None`` otherwise."""
+    texts = [*cols, *(c for row in cells for c in row), title or "", *notes]
+    if not cells or not all(_as_is(t) for t in texts):
+        return None
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(cols)]
+    table_width = sum(widths) + 3 * len(widths) + 1  # a space either side of each cell, the rules
+    if table_width > width or len(title or "") > table_width:
+        return None
+
+    def line(left: str, sep: str, end: str, row: list[str]) -> str:
+        padded = (
+            (v.rstrip().rjust(w) if r else v.ljust(w)) for v, w, r in zip(row, widths, right, strict=True)
+        )
+        return left + " " + f" {sep} ".join(padded) + " " + end
+
+    out = [title.ljust(table_width)] if title else []
+    out += ["┏" + "┳".join("━" * (w + 2) for w in widths) + "┓", line("┃", "┃", "┃", cols)]
+    out.append("┡" + "╇".join("━" * (w + 2) for w in widths) + "┩")
+    out += [line("│", "│", "│", row) for row in cells]
+    out.append("└" + "┴".join("─" * (w + 2) for w in widths) + "┘")
+    for note in notes:
+        wrapped = _wrap(note, width)
+        if wrapped is None:
+            return None
+        out += wrapped
+    return "\n".join(out).rstrip("\n")
+
+
+def _wrap(text: str, width: int) -> list[str] | None:
+    """``text`` word-wrapped to ``width`` as rich wraps it (``rich._wrap.divide_line``, lines
+    then cut to ``width``); ``None`` where a word would have to be folded."""
+    breaks, offset = [], 0
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        size = len(word.rstrip())
+        if size > width:
+            return None
+        if width - offset >= size:
+            offset += len(word)
+        elif offset and m.start():
+            breaks.append(m.start())
+            offset = len(word)
+    lines = [text[a:b] for a, b in zip([0, *breaks], [*breaks, len(text)], strict=True)]
+    return [ln[:width] for ln in lines]  # only trailing whitespace can pass ``width``
 
 
 def _columns(rows: Sequence[Mapping[str, Any]]) -> list[str]:

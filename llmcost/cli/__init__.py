@@ -4,24 +4,32 @@ User mistakes raise :class:`llmcost.errors.UserError`; :func:`main` prints them 
 line on stderr and exits with code 2, never with a traceback.
 """
 
-from __future__ import annotations
-
+import copy
+import importlib
 import sys
 from typing import Annotated
 
 import typer
 
 from llmcost import __version__
+from llmcost.cli.coercion import install
 from llmcost.errors import EXIT_USER_ERROR, UserError
 
-app = typer.Typer(
-    name="llmcost",
-    help="Analytical roofline cost model for LLM training, inference and test-time scaling.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+install()  # option values coerced without importing pydantic
+
+
+def _app() -> typer.Typer:
+    """An ``llmcost`` app with the root options and no command yet."""
+    new = typer.Typer(
+        name="llmcost",
+        help="Analytical roofline cost model for LLM training, inference and test-time scaling.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    new.callback()(_root)
+    return new
 
 
 def _version(value: bool) -> None:
@@ -30,7 +38,6 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     catalog: Annotated[
         list[str] | None,
@@ -48,8 +55,29 @@ def _root(
     set_user_dirs(catalog or [])
 
 
-def _register() -> None:
-    """Attach every command group; modules import their heavy dependencies inside commands."""
+# The module whose ``register`` adds each command or group, for :func:`_narrow` (not ``search``,
+# whose subcommands register on one shared group; a name missing here gets the whole app).
+_MODULES = {
+    "hw": "catalog_cmd",
+    "model": "catalog_cmd",
+    "collective": "collective_cmd",
+    "explain": "explain_cmd",
+    "validate": "validate_cmd",
+    "calibrate": "calibrate_cmd",
+    "infer": "infer_cmd",
+    "train": "train_cmd",
+    "budget": "budget_cmd",
+    "tts": "tts_cmd",
+    "fit": "fit_cmd",
+}
+_whole: list[typer.Typer] = []
+
+
+def _register() -> typer.Typer:
+    """The app with every command and group (built once); modules import their heavy
+    dependencies inside commands."""
+    if _whole:
+        return _whole[0]
     from llmcost.cli import (
         budget_cmd,
         calibrate_cmd,
@@ -66,6 +94,7 @@ def _register() -> None:
         validate_cmd,
     )
 
+    whole = _app()
     for mod in (
         catalog_cmd,
         collective_cmd,
@@ -78,14 +107,20 @@ def _register() -> None:
         tts_cmd,
         fit_cmd,
     ):
-        mod.register(app)
-    search_cmd.register(app)
+        mod.register(whole)
+    search_cmd.register(whole)
     # `search tts`, then `search train` and `search infer`, in the order `search --help` lists them
     search_tts_cmd.register(search_cmd.search_app)
     search_train_infer_cmd.register(search_cmd.search_app)
+    _whole.append(whole)
+    return whole
 
 
-_register()
+def __getattr__(name: str) -> object:
+    """``app``: the whole CLI, registered on first use."""
+    if name == "app":
+        return _register()
+    raise AttributeError(f"module 'llmcost.cli' has no attribute {name!r}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -98,9 +133,8 @@ def main(argv: list[str] | None = None) -> None:
     from typer._click import exceptions as click_errors
 
     try:
-        code = app(
-            args=argv if argv is not None else sys.argv[1:], prog_name="llmcost", standalone_mode=False
-        )
+        args = argv if argv is not None else sys.argv[1:]
+        code = _narrow(args)(args=args, prog_name="llmcost", standalone_mode=False)
     except UserError as e:
         _fail(str(e))
     except click_errors.NoArgsIsHelpError as e:  # a bare group: its help, as before
@@ -119,6 +153,33 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     # as in standalone mode: exit 0, or typer.Exit(code)'s code (returned in non-standalone mode)
     sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
+
+
+def _narrow(args: list[str]) -> typer.Typer:
+    """The app with only the command (or group) ``args`` names, when they name one after no root
+    option but ``--catalog``: typer builds every registered command's parameters from its
+    signature before dispatching, and each command module costs its import, a cold start need not
+    pay for the others. Anything else (help, a bare ``llmcost``, an unknown name and its
+    suggestions) gets the whole app."""
+    it = iter(args)
+    name = None
+    for a in it:
+        if a == "--catalog":
+            next(it, None)
+        elif not a.startswith("--catalog="):
+            name = None if a.startswith("-") else a
+            break
+    if name in _MODULES:
+        narrow = _app()
+        importlib.import_module(f"llmcost.cli.{_MODULES[name]}").register(narrow)
+    else:
+        narrow = copy.copy(_register())
+    commands = [c for c in narrow.registered_commands if c.name == name]
+    groups = [g for g in narrow.registered_groups if g.name == name]
+    if len(commands) + len(groups) != 1:
+        return _register()
+    narrow.registered_commands, narrow.registered_groups = commands, groups
+    return narrow
 
 
 def _fail(message: str, code: int = EXIT_USER_ERROR) -> None:

@@ -1,7 +1,5 @@
 """``llmcost budget``: compute-optimal params/tokens for a budget, or the FLOPs, time and cost of a run."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

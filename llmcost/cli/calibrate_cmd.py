@@ -1,7 +1,5 @@
 """``llmcost calibrate [FILE...]``: refit the catalog's fitted figures on validation cases."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

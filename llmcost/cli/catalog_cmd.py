@@ -1,7 +1,5 @@
 """``llmcost hw list|show`` and ``llmcost model list|show|import``: the catalogs."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

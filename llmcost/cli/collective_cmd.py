@@ -1,7 +1,5 @@
 """``llmcost collective OP``: time, algbw and busbw of a collective per algorithm."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, NamedTuple
 
 import typer

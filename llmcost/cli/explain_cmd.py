@@ -10,8 +10,6 @@ A first argument that is not a subcommand is a formula name (:class:`ExplainGrou
 imports sympy only when a command runs.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

@@ -1,8 +1,6 @@
 """``llmcost fit``: the fewest devices a model trains or serves on, per memory option, or what fits
 on a given count (:mod:`llmcost.capacity`)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

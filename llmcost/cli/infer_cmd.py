@@ -1,7 +1,5 @@
 """``llmcost infer MODEL --hw ID ...``: TTFT, TPOT, throughput, memory, cost and energy of one plan."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated
 

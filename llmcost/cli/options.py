@@ -1,7 +1,5 @@
 """Options shared by several commands, declared once."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

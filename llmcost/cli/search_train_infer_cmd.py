@@ -1,7 +1,5 @@
 """``llmcost search train | infer``: exhaustive, vectorized plan search (see :mod:`llmcost.search`)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

@@ -1,7 +1,5 @@
 """``llmcost search tts``: test-time-scaling plans within a budget (see :mod:`llmcost.search.tts`)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

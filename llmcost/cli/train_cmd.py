@@ -1,7 +1,5 @@
 """``llmcost train MODEL``: step time and its breakdown, throughput, MFU/HFU and memory per GPU."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

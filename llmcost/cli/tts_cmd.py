@@ -1,7 +1,5 @@
 """``llmcost tts MODEL --hw ID --strategy ... --samples N``: cost of one test-time-scaling query."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 import typer

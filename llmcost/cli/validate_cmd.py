@@ -1,7 +1,5 @@
 """``llmcost validate [FILE...]``: measured vs predicted for validation cases."""
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated, Any

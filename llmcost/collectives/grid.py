@@ -20,8 +20,8 @@ def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any) -> np.ndarra
     live = (group >= 2) & (size > 0)
     if not live.any():
         return out
-    pairs = np.unique(np.stack([group[live], gpn[live]]), axis=1)
-    for g, n in pairs.T:
+    # sorted distinct pairs, as np.unique(axis=1) gives them without importing numpy.ma (issue 14)
+    for g, n in sorted(set(zip(group[live].tolist(), gpn[live].tolist(), strict=True))):
         mask = live & (group == g) & (gpn == n)
         sizes, inv = np.unique(size[mask], return_inverse=True)
         out[mask] = np.asarray(collective(hw, op, sizes.astype(float), int(g), int(n)).time)[inv]

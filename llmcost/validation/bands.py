@@ -13,8 +13,6 @@ without it.
 
 from __future__ import annotations
 
-import hashlib
-import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -86,6 +84,8 @@ def build(
 
 def _spread(values: list[float]) -> tuple[float, float, int]:
     """10th and 90th percentile (inclusive method) and the count."""
+    import statistics  # here: a plan's band needs neither it nor hashlib (cold start)
+
     if len(values) == 1:
         return values[0], values[0], 1
     q = statistics.quantiles(values, n=10, method="inclusive")
@@ -114,6 +114,8 @@ def band_range(hw: Hardware, zero3: bool, moe: bool) -> list[float] | None:
 
 def cases_digest(cases: Sequence[dict[str, Any]]) -> str:
     """A digest of the train case ids a table was built from (staleness check)."""
+    import hashlib
+
     ids = sorted(str(c["id"]) for c in cases if c.get("kind") == "train")
     return hashlib.sha256("\n".join(ids).encode()).hexdigest()[:16]
 
