@@ -92,8 +92,13 @@ def install() -> None:
             return v
 
     def runtime_param(descriptor: Any) -> Any:
-        if descriptor.file_annotation is None and fast_kind(descriptor.annotation, descriptor.parameter_info):
-            return FastParam(descriptor)
+        try:
+            if descriptor.file_annotation is None and fast_kind(
+                descriptor.annotation, descriptor.parameter_info
+            ):
+                return FastParam(descriptor)
+        except Exception:  # noqa: BLE001 (a typer whose internals moved: its own coercion, as without us)
+            pass
         return build_runtime_param(descriptor)
 
     core.build_runtime_param = runtime_param
