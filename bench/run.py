@@ -2,7 +2,7 @@
 
 Usage: ``python bench/run.py [N] [--quick] [-v]`` (``make bench``): N cold runs of each single costing
 (default 7), in rounds that run each once; searches run min(N, 3) times, the DeepSeek-V3 search once
-(~1.5 min, ~12 GiB; ``--quick`` skips it); ``-v`` prints each command in full. Ratios use the fastest
+(~20 s, ~0.3 GiB here; ``--quick`` skips it); ``-v`` prints each command in full. Ratios use the fastest
 run, the one least disturbed by other load.
 
 Every command runs in a fresh interpreter pinned to one core, and its peak RSS is its own (``os.wait4``).
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     """Time the references and single costings in interleaved rounds, then the searches; one line per figure."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("runs", nargs="?", type=int, default=7, help="cold runs per single costing (default 7)")
-    p.add_argument("--quick", action="store_true", help="skip the DeepSeek-V3 search (~1.5 min, ~12 GiB)")
+    p.add_argument("--quick", action="store_true", help="skip the DeepSeek-V3 search (~20 s)")
     p.add_argument("-v", "--verbose", action="store_true", help="print each command in full")
     a = p.parse_args(argv)
     runs = max(1, a.runs)
