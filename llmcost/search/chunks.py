@@ -156,7 +156,8 @@ def chunks(job: Job, spans: list[tuple[int, int]], jobs: int, acc: Pass) -> Iter
     assert acc.stream is not None
     _JOB = (job, acc.stream)
     try:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        workers = min(jobs, len(spans) - i)  # never more processes than chunks left
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
             yield from pool.map(_worker, spans[i:])
     finally:
         _JOB = None
