@@ -46,6 +46,7 @@ a shape not pre-generated is lambdified once per process through
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -655,6 +656,49 @@ def costs(
     ``rdma_write`` is striped over (:func:`check_algorithms`)."""
     op = normalize_op(op)
     protocol = normalize_protocol(protocol)
+    levels, runs = _prepared(
+        hw, op, gpus, gpus_per_node, None if algos is None else tuple(algos), protocol, nics
+    )
+    size_arr = np.asarray(size, dtype=float)
+    if np.any(~np.isfinite(size_arr)) or np.any(size_arr <= 0):
+        raise UserError("collective size must be positive")
+    if np.any(size_arr > MAX_SIZE):
+        raise UserError(_too_large(float(size_arr.max()), "is past the largest size priced"))
+    sz = size_arr if size_arr.ndim else float(size_arr)
+    out = []
+    for a, protos, fns in runs:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            times = [fn(*(sz if n == "S" else vals[n] for n in names)) for fn, names, vals in fns]
+        out.append(_fastest(op, a, gpus, sz, times, protos, levels))
+    if not all(np.all(np.isfinite(r.time)) for r in out):
+        raise UserError(_too_large(float(size_arr.max()), "has no finite time"))
+    return out
+
+
+_Run = tuple[str, tuple[str, ...], list[tuple[Any, tuple[str, ...], dict[str, Any]]]]
+_PREPARED: dict[tuple[Any, ...], tuple[Any, tuple[tuple[Level, ...], list[_Run]]]] = {}
+""":func:`_prepared` by (id of the device, arguments), with a weak reference that proves the id is
+still that device; cleared past :data:`_PREPARED_MAX` entries."""
+_PREPARED_MAX = 1 << 14
+
+
+def _prepared(
+    hw: Hardware,
+    op: str,
+    gpus: int,
+    gpus_per_node: int | None,
+    algos: tuple[str, ...] | None,
+    protocol: str,
+    nics: int,
+) -> tuple[tuple[Level, ...], list[_Run]]:
+    """What :func:`costs` evaluates whatever the size: the placement and, per algorithm, its
+    protocols with each one's compiled formula, argument names and symbol values (the size ``S``
+    aside). Checked (errors raised) on every call; cached per device (a frozen catalog entry) and
+    arguments, since a search costs the same group on thousands of size arrays."""
+    key = (id(hw), op, gpus, gpus_per_node, algos, protocol, nics)
+    hit = _PREPARED.get(key)
+    if hit is not None and hit[0]() is hw:
+        return hit[1]
     levels = placement(hw, gpus, gpus_per_node)
     avail = available(op, levels)
     chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
@@ -676,21 +720,16 @@ def costs(
                 "non-NCCL platforms run Simple)"
             )
         chosen = runs
-    size_arr = np.asarray(size, dtype=float)
-    if np.any(~np.isfinite(size_arr)) or np.any(size_arr <= 0):
-        raise UserError("collective size must be positive")
-    if np.any(size_arr > MAX_SIZE):
-        raise UserError(_too_large(float(size_arr.max()), "is past the largest size priced"))
-    sz = size_arr if size_arr.ndim else float(size_arr)
-    out = []
+    out: list[_Run] = []
     for a in chosen:
-        protos = protocols(hw, op, a, levels) if protocol == "auto" else (protocol,)
+        protos = tuple(protocols(hw, op, a, levels) if protocol == "auto" else (protocol,))
         sh = shape(op, a, levels)
-        times = [evaluate(sh, values(hw, levels, sz, a, pr, op, nics)) for pr in protos]
-        out.append(_fastest(op, a, gpus, sz, times, protos, levels))
-    if not all(np.all(np.isfinite(r.time)) for r in out):
-        raise UserError(_too_large(float(size_arr.max()), "has no finite time"))
-    return out
+        fn, names = compiled(sh)
+        out.append((a, protos, [(fn, names, values(hw, levels, 1.0, a, pr, op, nics)) for pr in protos]))
+    if len(_PREPARED) >= _PREPARED_MAX:
+        _PREPARED.clear()
+    _PREPARED[key] = (weakref.ref(hw), (levels, out))
+    return levels, out
 
 
 MAX_SIZE = 2.0**60
