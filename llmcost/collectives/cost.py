@@ -659,20 +659,53 @@ def costs(
     levels, runs = _prepared(
         hw, op, gpus, gpus_per_node, None if algos is None else tuple(algos), protocol, nics
     )
+    sz = _size(size)
+    out = [_fastest(op, a, gpus, sz, _times(fns, sz), protos, levels) for a, protos, fns in runs]
+    if not all(np.all(np.isfinite(r.time)) for r in out):
+        raise UserError(_too_large(float(np.max(sz)), "has no finite time"))
+    return out
+
+
+def _size(size: Any) -> Any:
+    """A collective's size (bytes, a number or an array) checked: positive, finite, at most :data:`MAX_SIZE`."""
     size_arr = np.asarray(size, dtype=float)
     if np.any(~np.isfinite(size_arr)) or np.any(size_arr <= 0):
         raise UserError("collective size must be positive")
     if np.any(size_arr > MAX_SIZE):
         raise UserError(_too_large(float(size_arr.max()), "is past the largest size priced"))
-    sz = size_arr if size_arr.ndim else float(size_arr)
-    out = []
-    for a, protos, fns in runs:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            times = [fn(*(sz if n == "S" else vals[n] for n in names)) for fn, names, vals in fns]
-        out.append(_fastest(op, a, gpus, sz, times, protos, levels))
-    if not all(np.all(np.isfinite(r.time)) for r in out):
-        raise UserError(_too_large(float(size_arr.max()), "has no finite time"))
-    return out
+    return size_arr if size_arr.ndim else float(size_arr)
+
+
+def _times(fns: list[tuple[Any, tuple[str, ...], dict[str, Any]]], sz: Any) -> list[Any]:
+    """Each prepared formula's time at size ``sz``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return [fn(*(sz if n == "S" else vals[n] for n in names)) for fn, names, vals in fns]
+
+
+def auto_time(hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None = None) -> Any:
+    """``collective(hw, op, size, gpus, gpus_per_node).time`` (algorithm and protocol 'auto'), without
+    naming the winners: the least time over every algorithm and protocol it compares (a minimum,
+    so the same bits), for arrays of plans (:func:`llmcost.collectives.grid.collective_v`)."""
+    op = normalize_op(op)
+    key = (id(hw), op, gpus, gpus_per_node)
+    hit = _AUTO.get(key)
+    if hit is not None and hit[0]() is hw:
+        algos = hit[1]
+    else:
+        algos = tuple(auto_algorithms(hw, op, placement(hw, gpus, gpus_per_node)))
+        if len(_AUTO) >= _PREPARED_MAX:
+            _AUTO.clear()
+        _AUTO[key] = (weakref.ref(hw), algos)
+    _, runs = _prepared(hw, op, gpus, gpus_per_node, algos, "auto", 1)
+    sz = _size(size)
+    times = [t for _, _, fns in runs for t in _times(fns, sz)]
+    if np.ndim(sz) == 0:
+        best_t: Any = min(float(t) for t in times)
+    else:
+        best_t = np.stack([np.broadcast_to(t, np.shape(sz)) for t in times]).min(axis=0)
+    if not np.all(np.isfinite(best_t)):
+        raise UserError(_too_large(float(np.max(sz)), "has no finite time"))
+    return best_t
 
 
 _Run = tuple[str, tuple[str, ...], list[tuple[Any, tuple[str, ...], dict[str, Any]]]]
@@ -680,6 +713,8 @@ _PREPARED: dict[tuple[Any, ...], tuple[Any, tuple[tuple[Level, ...], list[_Run]]
 """:func:`_prepared` by (id of the device, arguments), with a weak reference that proves the id is
 still that device; cleared past :data:`_PREPARED_MAX` entries."""
 _PREPARED_MAX = 1 << 14
+_AUTO: dict[tuple[Any, ...], tuple[Any, tuple[str, ...]]] = {}
+""":func:`auto_algorithms` per (id of the device, op, group), as :data:`_PREPARED`."""
 
 
 def _prepared(

@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from llmcost.collectives.cost import collective
+from llmcost.collectives.cost import auto_time
 
 
 def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any) -> np.ndarray:
-    """Time of one collective per plan: :func:`llmcost.collectives.cost.collective` (fastest
-    algorithm) evaluated on the array of sizes of each (group, ranks-per-node) pair; 0 where the
+    """Time of one collective per plan: :func:`llmcost.collectives.cost.collective`'s (fastest
+    algorithm and protocol: :func:`~llmcost.collectives.cost.auto_time`) evaluated on the array of sizes of each (group, ranks-per-node) pair; 0 where the
     group has one rank or nothing to send (as the single-plan path)."""
     size, group, gpn = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn))
     out = np.zeros(size.shape)
@@ -24,7 +24,7 @@ def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any) -> np.ndarra
     for g, n in sorted(set(zip(group[live].tolist(), gpn[live].tolist(), strict=True))):
         mask = live & (group == g) & (gpn == n)
         sizes, inv = np.unique(size[mask], return_inverse=True)
-        out[mask] = np.asarray(collective(hw, op, sizes.astype(float), int(g), int(n)).time)[inv]
+        out[mask] = np.asarray(auto_time(hw, op, sizes.astype(float), int(g), int(n)))[inv]
     return out
 
 

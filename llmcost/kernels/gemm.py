@@ -62,14 +62,16 @@ def shape_efficiency(m: Any, n: Any, k: Any, g: Any, shape: GemmShape | None) ->
         return np.ones(np.broadcast(m, n, k, g).shape)
     live = (m > 0) & (n > 0) & (k > 0) & (g > 0)
     u, k0 = shape.units, shape.k0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        eff = np.zeros(np.broadcast(m, n, k, g).shape)
-        for tm, tn in shape.tiles:
-            tiles = g * np.ceil(m / tm) * np.ceil(n / tn)
-            s = np.maximum(1.0, np.minimum(np.floor(u / tiles), np.floor(k / k0)))  # split-K
-            waves = np.ceil(tiles * s / u)
-            q = g * m * n * s / (waves * u * tm * tn)
-            eff = np.maximum(eff, q * (k / s) / (k / s + k0))
+    out = np.broadcast(m, n, k, g).shape
+    tm, tn = (
+        np.array([t[i] for t in shape.tiles], dtype=float).reshape((-1,) + (1,) * len(out)) for i in (0, 1)
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):  # every tile at once (axis 0), then the best
+        tiles = g * np.ceil(m / tm) * np.ceil(n / tn)
+        s = np.maximum(1.0, np.minimum(np.floor(u / tiles), np.floor(k / k0)))  # split-K
+        waves = np.ceil(tiles * s / u)
+        q = g * m * n * s / (waves * u * tm * tn)
+        eff = np.maximum(np.zeros(out), (q * (k / s) / (k / s + k0)).max(axis=0))
     return np.where(live, eff, 1.0)
 
 
