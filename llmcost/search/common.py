@@ -152,6 +152,7 @@ def pareto_front(x: np.ndarray, y: np.ndarray, feasible: np.ndarray, max_x: bool
 
 
 def _cat(a: dict[str, np.ndarray] | None, b: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Rows ``a`` (None: none) followed by rows ``b``."""
     return dict(b) if a is None else {k: np.concatenate([a[k], b[k]]) for k in a}
 
 
@@ -169,7 +170,6 @@ class Stream:
     axes: tuple[str, str] | None = None
     max_axes: tuple[bool, bool] = (False, False)
     rows: dict[str, np.ndarray] | None = None
-    seen: int = 0
 
     def _ranked(self, cols: dict[str, np.ndarray]) -> np.ndarray:
         v = cols[self.key]
@@ -177,7 +177,6 @@ class Stream:
 
     def add(self, cols: dict[str, np.ndarray], feasible: np.ndarray) -> None:
         """Fold the next chunk (its rows follow every row added before) into the kept rows."""
-        self.seen += int(feasible.size)
         if self.axes is not None:
             x, y = self.axes
             local = np.sort(pareto_front(cols[x], cols[y], feasible, *self.max_axes))

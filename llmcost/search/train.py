@@ -429,6 +429,7 @@ class Enumerated:
         cost). Counts nothing; holds one row per configuration not yet costed."""
         seen = set(memo.index)
         pending: list[dict[str, np.ndarray]] = []
+        n_pending = 0
         for grid, _ in self.chunks(plans, counted=False):
             c = grid.cols
             auto = np.flatnonzero((c["auto"] == 1) & (c["flash"] == 0))
@@ -442,9 +443,10 @@ class Enumerated:
                     seen.add(k)
                     new.append(i)
             pending.append({k: v[first[new]] for k, v in both.items()})
-            if sum(len(r["tp"]) for r in pending) >= PREFILL_BATCH:
+            n_pending += len(new)
+            if n_pending >= PREFILL_BATCH:
                 self._cost(memo, hw, pending, gpus_per_node)
-                pending = []
+                pending, n_pending = [], 0
         self._cost(memo, hw, pending, gpus_per_node)
 
     def _cost(
@@ -492,11 +494,10 @@ def enumerate_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Grid:
     """Every plan of ``space`` that :func:`llmcost.training.plan.check` accepts (memory aside), in
     one :class:`Grid` (:func:`build_space`'s chunks concatenated; the search draws them one by one)."""
     en = build_space(spec, hw, space)
-    parts = [g for g, _ in en.chunks(max(en.candidates, 1))]
-    cols = {k: np.concatenate([g.cols[k] for g in parts]) for k in COLS} if parts else {}
-    if not parts:
-        cols = {k: np.zeros(0, dtype=np.int64) for k in COLS}
-    return Grid(cols, en.rejected, en.declared)
+    parts = [g.cols for g, _ in en.chunks(max(en.candidates, 1))] or [
+        {k: np.zeros(0, dtype=np.int64) for k in COLS}
+    ]
+    return Grid({k: np.concatenate([c[k] for c in parts]) for k in COLS}, en.rejected, en.declared)
 
 
 # --- evaluation ------------------------------------------------------------------------------------
