@@ -21,11 +21,12 @@ rarely pay once the global batch is one sequence per device, and each multiplies
 
 
 def _search(
-    spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any], top: int = 1
+    spec: ModelSpec, hw: Hardware, gpus: int, keys: dict[str, Any], memos: dict[Any, Any], top: int = 1
 ) -> dict[str, Any] | None:
     """The best plan of the training search on ``gpus`` devices with ``keys``, or None when none fits
     there. A bad option is the user's error (raised as it is); only the search finding no plan on
-    this count means "does not fit" (a missing catalog figure is raised too, to be reported)."""
+    this count means "does not fit" (a missing catalog figure is raised too, to be reported).
+    ``memos``: the operator configurations the run's searches costed (shared: same model and device)."""
     from llmcost.search import run
     from llmcost.search import space as S
 
@@ -34,7 +35,7 @@ def _search(
     try:
         res = run.train_search(
             spec, hw, declared, tokens=None, objective="throughput", top=top, pareto=None,
-            min_throughput=None, max_memory_gib=None, show_progress=False,
+            min_throughput=None, max_memory_gib=None, show_progress=False, memos=memos,
         )  # fmt: skip
     except (UserError, PlanError) as e:
         if MISSING in str(e):  # a catalog figure the option needs: say so, not "does not fit"
@@ -53,15 +54,16 @@ def fit_options(
     """Each option's fewest devices within ``limit``, with the fastest plan there."""
     cands = counts(hw, limit)
     out = []
+    memos: dict[Any, Any] = {}
     for zero, offload in options:
         opt = {"zero": zero, "offload": offload}
         probe = {**keys, **LEAN, "zero": zero, "offload": offload}
-        n = fewest(cands, lambda g, probe=probe: _search(spec, hw, g, probe) is not None, opt, limit)
+        n = fewest(cands, lambda g, probe=probe: _search(spec, hw, g, probe, memos) is not None, opt, limit)
         if isinstance(n, FitOption):
             out.append(n)
             continue
         full = {"micro_batch": FAST_MB, **keys, "zero": zero, "offload": offload}
-        best = _search(spec, hw, n, full) or _search(spec, hw, n, probe)
+        best = _search(spec, hw, n, full, memos) or _search(spec, hw, n, probe, memos)
         out.append(_option(spec, hw, opt, n, best))
     return out
 
@@ -113,9 +115,12 @@ def on_count(
     from llmcost.checks import MAX_COUNT
 
     base = {k: v for k, v in keys.items() if k not in ("seq_len", "global_batch", "micro_batch")}
+    memos: dict[Any, Any] = {}
     if option is not None:
         base.update(zero=option[0], offload=option[1])
-    seq = largest(1, seq_cap, lambda s: _search(spec, hw, gpus, {**base, **LEAN, "seq_len": s}) is not None)
+    seq = largest(
+        1, seq_cap, lambda s: _search(spec, hw, gpus, {**base, **LEAN, "seq_len": s}, memos) is not None
+    )
     s0 = keys.get("seq_len") or (None if seq is None else min(seq, 4096))
     out: dict[str, Any] = {
         "gpus": gpus,
@@ -126,7 +131,7 @@ def on_count(
 
     def fits_mb(b: int) -> bool:
         keys_b = {**base, "seq_len": s0, "micro_batch": b, "global_batch": b * gpus, "recompute": "full"}
-        return _search(spec, hw, gpus, keys_b) is not None
+        return _search(spec, hw, gpus, keys_b, memos) is not None
 
     mb = largest(1, max(1, MAX_COUNT // gpus), fits_mb)
     return {**out, "longest_seq_len": seq, "seq_len": s0, "largest_micro_batch": mb}

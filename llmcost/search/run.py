@@ -151,10 +151,13 @@ def train_search(
     max_memory_gib: float | None,
     show_progress: bool,
     jobs: int = 1,
+    memos: dict[Any, Any] | None = None,
 ) -> SearchResult:
     """``llmcost search train``: the space drawn and evaluated one chunk at a time (:data:`CHUNK`),
     each chunk folded into the kept plans, so memory stays flat in the size of the space; with
-    ``jobs`` > 1 the chunks run on that many processes (:mod:`llmcost.search.chunks`)."""
+    ``jobs`` > 1 the chunks run on that many processes (:mod:`llmcost.search.chunks`). ``memos``:
+    operator configurations costed by earlier searches of the same model and device (``llmcost
+    fit`` runs dozens), kept per sequence length, node size and device object."""
     from llmcost.search import chunks as C
     from llmcost.search import train as T
 
@@ -165,7 +168,7 @@ def train_search(
         "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
         "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),
     }
-    memo = T.ConfigMemo()
+    memo = _memo(memos, hw, space)
     en.prefill(memo, hw, CHUNK, space.gpus_per_node)
     job = C.Job(en, hw, tokens, limits, memo, _constraints)
     acc = C.Pass()
@@ -201,6 +204,21 @@ def train_search(
     res.notes += [n for n in (hw.assumed_note(),) if n]
     res.elapsed_s = time.perf_counter() - t0
     return res
+
+
+def _memo(memos: dict[Any, Any] | None, hw: Any, space: Any) -> Any:
+    """A :class:`llmcost.training.layers.ConfigMemo` for a search on ``hw`` (as its stack sees it):
+    from ``memos`` when an earlier search there had the same sequence, node size and device (the
+    memo holds the device, so its id cannot be reused while the entry lives), else a new one."""
+    from llmcost.search import train as T
+
+    if memos is None:
+        return T.ConfigMemo()
+    key = (space.seq_len, space.gpus_per_node, id(hw))
+    held = memos.get(key)
+    if held is None or held[0] is not hw:
+        held = memos[key] = (hw, T.ConfigMemo())
+    return held[1]
 
 
 def _train_plans(
