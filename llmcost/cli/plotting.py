@@ -101,3 +101,34 @@ def train(target: Path, rep: Any, title: str) -> None:
         rep.hardware.memory_usable / GIB,
         title,
     )
+
+
+def tts(target: Path, model: str, rep: Any, plan: Any, title: str) -> None:
+    """``tts``: the same query costed (:func:`llmcost.api.tts`) at the sample counts and lengths
+    ``search tts`` sweeps, beside this one's (plans that do not fit or run are left out)."""
+    from dataclasses import replace
+
+    from llmcost import api
+    from llmcost.errors import UserError
+    from llmcost.plots.tts import query_figure
+    from llmcost.search.tts import GEN_LENS, SAMPLES
+
+    def series(key: str, values: tuple[int, ...], at: int) -> list[tuple[int, dict[str, float]]]:
+        out = []
+        for v in sorted({*values, at}):
+            try:
+                out.append((v, api.tts(model, rep.hardware, replace(plan, **{key: v})).metrics()))
+            except UserError:  # PlanError too: does not fit, too long for the model
+                continue
+        return out
+
+    by_n = series("samples", SAMPLES, plan.samples)
+    by_len = series("gen_len", GEN_LENS, plan.gen_len)
+    query_figure(target, by_n, by_len, (plan.samples, plan.gen_len), title)
+
+
+def search_tts(target: Path, res: dict[str, Any], key: str, budget: float, title: str, pareto: bool) -> None:
+    """``search tts``'s plans and saturation points (:func:`llmcost.plots.tts.search_figure`)."""
+    from llmcost.plots.tts import search_figure
+
+    search_figure(target, res, key, budget, title, pareto)

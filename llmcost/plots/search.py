@@ -104,11 +104,19 @@ def _label(ax: Any, side: Any, xs: list[float], ys: list[float], labels: Sequenc
     else:
         points = points[:LABELLED]
     lines = []
+    placed: list[tuple[Any, list[str]]] = []  # (display position, numbers) of each annotation
     for (x, y), idx in sorted(points, key=lambda kv: kv[1][0]):
-        ax.annotate(f"#{idx[0] + 1}", (x, y), xytext=(4, 4), textcoords="offset points", fontsize=8,
-                    fontweight="bold", color="0.1", zorder=4)  # fmt: skip
+        here = ax.transData.transform((x, y))
+        near = next((p for p in placed if abs(p[0][0] - here[0]) < 18 and abs(p[0][1] - here[1]) < 10), None)
+        if near is None:
+            placed.append((here, [f"#{idx[0] + 1}"]))
+        else:
+            near[1].append(f"#{idx[0] + 1}")
         more = f"\n      (+{len(idx) - 1} tied)" if len(idx) > 1 else ""
         lines.append(f"#{idx[0] + 1}  {labels[idx[0]]}{more}")
+    for pos, numbers in placed:
+        ax.annotate(" ".join(numbers), ax.transData.inverted().transform(pos), xytext=(4, 4),
+                    textcoords="offset points", fontsize=8, fontweight="bold", color="0.1", zorder=4)  # fmt: skip
     side.axis("off")
     side.text(0.0, 1.0, "\n".join(lines), va="top", ha="left", fontsize=8, family="monospace",
               transform=side.transAxes)  # fmt: skip
