@@ -116,7 +116,7 @@ def search_tts(
         res["notes"] = extra_notes
     _emit(res, fmt, S.BUDGETS[kind], f"search tts on {hw}", budget, pareto, epsilon, extra_notes)
     if target is not None:
-        title = f"search tts {', '.join(names)} on {hw}: {S.BUDGETS[kind]} <= {budget:g}"
+        title = f"search tts {', '.join(names)} on {hw}: within {S.BUDGETS[kind]} <= {budget:g}"
         P.search_tts(target, res, S.BUDGETS[kind], float(budget), title, pareto)
 
 

@@ -63,8 +63,9 @@ def _right(ax: Any, plans: Sequence[Mapping[str, Any]], key: str, yk: str, sat: 
         if x is None:
             continue
         ax.scatter(x * xf, s["accuracy_at_n_star"] * yf, marker="*", s=110, color="tab:red", zorder=4)
-        ax.annotate(f"N* = {s['n_star']} (L = {s['gen_len']:,})", (x * xf, s["accuracy_at_n_star"] * yf),
+        ax.annotate(f"{s['model']} N*={s['n_star']} L={s['gen_len']:,}", (x * xf, s["accuracy_at_n_star"] * yf),
                     xytext=(5, -10), textcoords="offset points", fontsize=7)  # fmt: skip
+    ax.margins(x=0.3 if sat else 0.05)
     if sat:
         ax.scatter([], [], marker="*", s=60, color="tab:red", label="saturation (Best-of-N*)")
     F.log_if_wide(ax, "x", [p[0] for p in pts])
