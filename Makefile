@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot]'
 	@$(BIN)/python -m compileall -q llmcost > /dev/null  # the first command starts from bytecode
 	@touch $(STAMP)
 

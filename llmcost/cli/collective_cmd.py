@@ -4,7 +4,7 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, PlotOpt
 
 
 def _hw(hw_id: str, gpus_per_node: int | None) -> Any:
@@ -58,12 +58,18 @@ def collective(
         str | None, typer.Option("--crossover", help="A,B: size where algorithms A and B cost the same.")
     ] = None,
     fmt: FormatOpt = "table",
+    plot: PlotOpt = None,
 ) -> None:
     """Time, algbw and busbw of a collective for each algorithm; the fastest is marked."""
+    from llmcost.cli.plotting import start
     from llmcost.collectives import cost as C
+    from llmcost.errors import UserError
     from llmcost.report import check_format
 
     check_format(fmt)
+    if plot is not None and sweep is None:
+        raise UserError("--plot draws a size sweep: add --sweep LO:HI")
+    target = start(plot)
     from llmcost import checks
 
     nics = checks.finite_int(nics, "--nics", 1)
@@ -79,7 +85,7 @@ def collective(
         return
     group = Group(hardware, op, gpus, gpus_per_node, algos, protocol, nics)
     if sweep is not None:
-        _sweep(group, sweep, fmt, title)
+        _sweep(group, sweep, fmt, title, target)
         return
     _at_size(group, size, fmt, title)
 
@@ -96,7 +102,7 @@ class Group(NamedTuple):
     nics: int = 1
 
 
-def _sweep(group: Group, sweep: str, fmt: str, title: str) -> None:
+def _sweep(group: Group, sweep: str, fmt: str, title: str, target: Any = None) -> None:
     """The fastest algorithm (and each algorithm's time) at powers of two over ``--sweep LO:HI``."""
     import numpy as np
 
@@ -111,6 +117,13 @@ def _sweep(group: Group, sweep: str, fmt: str, title: str) -> None:
     top = C.best(_auto_pool(hardware, op, res, algos))
     rows = [_sweep_row(i, s, top, res, sizes, fmt == "table") for i, s in enumerate(sizes)]
     emit(rows, fmt, title=title + " (sweep)")
+    if target is not None:
+        from llmcost.plots.collective import sweep_figure
+
+        curves = {
+            r.algo: (np.broadcast_to(r.time, sizes.shape), np.broadcast_to(r.busbw, sizes.shape)) for r in res
+        }
+        sweep_figure(target, list(sizes), curves, [str(a) for a in top.algo], title + ": sweep")
 
 
 def _sweep_row(i: int, s: Any, top: Any, res: list[Any], sizes: Any, table: bool) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
+from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, PlotOpt
 
 
 def infer(
@@ -105,10 +105,12 @@ def infer(
         ),
     ] = False,
     fmt: FormatOpt = "table",
+    plot: PlotOpt = None,
 ) -> None:
     """TTFT, TPOT, end-to-end latency, throughput, memory per GPU, cost and energy of an inference plan."""
     from llmcost import api
     from llmcost.cli import infer_view as V
+    from llmcost.cli import plotting as P
     from llmcost.cli.common import check_explain, emit_result
     from llmcost.report import check_format, emit
 
@@ -133,7 +135,8 @@ def infer(
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
     }
-    _disagg_options(prefill_pool, kv_nics, breakdown, explain)
+    _disagg_options(prefill_pool, kv_nics, breakdown or plot is not None, explain)
+    target = P.start(plot)
     if prefill_pool is not None:
         dep = api.infer_disaggregated(
             model, hw, plan_file, prefill_pool=prefill_pool, kv_nics=kv_nics, **given
@@ -143,6 +146,8 @@ def infer(
         return
     rep = api.infer(model, hw, plan_file, **given)
     r, hardware, plan = rep.result, rep.hardware, rep.result.plan
+    if target is not None:
+        P.infer(target, model, rep)
     if breakdown:
         title = f"{model} on {r.gpus} x {hardware.id}: per operator (all layers)"
         emit(V.ops_rows(r, fmt == "table"), fmt, title=title)
@@ -203,5 +208,5 @@ def _disagg_options(pool: str | None, kv_nics: int, breakdown: bool, explain: bo
         raise UserError("--kv-nics applies with --prefill-pool (the KV write between the pools)")
     if pool is not None and (breakdown or explain):
         raise UserError(
-            "--breakdown / --explain cost one pool: run infer on each pool's plan (disaggregated: true)"
+            "--breakdown / --plot / --explain cost one pool: run infer on each pool's plan (disaggregated: true)"
         )

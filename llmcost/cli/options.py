@@ -1,5 +1,6 @@
 """Options shared by several commands, declared once."""
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,4 +15,12 @@ QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar."
 TopOpt = Annotated[int, typer.Option("--top", help="Plans listed (ignored with --pareto).")]
 ParetoOpt = Annotated[
     bool, typer.Option("--pareto", help="Return the Pareto front instead of the top plans.")
+]
+PlotOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Also draw the figure to FILE (.png or .svg; needs matplotlib: pip install 'llmcost[plot]').",
+    ),
 ]

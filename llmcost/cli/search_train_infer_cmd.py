@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, ParetoOpt, QuietOpt, TopOpt
+from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, ParetoOpt, PlotOpt, QuietOpt, TopOpt
 
 Opt = typer.Option
 
@@ -90,16 +90,19 @@ def search_train(
     ] = 1,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "table",
+    plot: PlotOpt = None,
 ) -> None:
     """Exhaustive search of training plans (dp x tp x pp x cp x ep, micro-batch, ZeRO, recompute,
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli import plotting as P
     from llmcost.cli.search_views import emit_search, train_row, what
     from llmcost.report import check_format
     from llmcost.search.common import check_top
 
     check_format(fmt)
     check_top(top, fmt)
+    target = P.start(plot)
     rep = api.search_train(
         model,
         hw,
@@ -138,6 +141,8 @@ def search_train(
         f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
     )
     emit_search(res, fmt, rows, title)
+    if target is not None:
+        P.search_train(target, rep, max_memory, min_throughput)
 
 
 def search_infer(
@@ -230,10 +235,12 @@ def search_infer(
     ] = None,
     quiet: QuietOpt = False,
     fmt: FormatOpt = "table",
+    plot: PlotOpt = None,
 ) -> None:
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli import plotting as P
     from llmcost.cli.infer_cmd import speculative_option
     from llmcost.cli.search_views import emit_search, infer_row, what
     from llmcost.report import check_format
@@ -248,12 +255,14 @@ def search_infer(
     )  # fmt: skip
     flags = {"--objective": objective != "throughput_per_gpu", "--pareto": pareto, "--axes": axes is not None}
     flags |= {"--max-latency": max_latency is not None, "--min-throughput": min_throughput is not None}
+    flags["--plot"] = plot is not None
     _disagg_options(disaggregated, budget_gpus, kv_nics, flags)
     if disaggregated:
         spec = speculative_option(speculative, acceptance_rate, acceptance_length)  # the decode pool's
         keys = {**space, "speculative": spec}
         _search_disaggregated(model, hw, keys, budget_gpus, max_ttft, max_tpot, top, fmt, kv_nics)
         return
+    target = P.start(plot)
     rep = api.search_infer(
         model,
         hw,
@@ -277,6 +286,10 @@ def search_infer(
         f"{output_len} out: {what(res, len(rows))}"
     )
     emit_search(res, fmt, rows, title)
+    if target is not None:
+        slos = {"ttft_s": ("--max-ttft", max_ttft), "tpot_s": ("--max-tpot", max_tpot)}
+        slos["e2e_latency_s"] = ("--max-latency", max_latency)
+        P.search_infer(target, rep, slos, min_throughput)
 
 
 def register(group: typer.Typer) -> None:

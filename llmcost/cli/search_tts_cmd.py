@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, ParetoOpt, TopOpt
+from llmcost.cli.options import FormatOpt, ParetoOpt, PlotOpt, TopOpt
 from llmcost.cli.tts_cmd import IntensityOpt, SparseOpt
 
 
@@ -68,10 +68,12 @@ def search_tts(
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
     top: TopOpt = 20,
     fmt: FormatOpt = "table",
+    plot: PlotOpt = None,
 ) -> None:
     """Sweep model x samples x generation length x strategy of test-time scaling within a budget."""
     from llmcost.catalog import get_hardware
     from llmcost.checks import positive_finite
+    from llmcost.cli import plotting as P
     from llmcost.cli.tts_cmd import base_plan
     from llmcost.errors import UserError
     from llmcost.report import check_format
@@ -81,6 +83,7 @@ def search_tts(
     check_format(fmt)
     check_top(top, fmt)
     kind, budget = _budget(budget_eflops, budget_usd, budget_seconds)
+    target = P.start(plot)
     epsilon = positive_finite(epsilon, "--epsilon")
     names = [m.strip() for m in models.split(",") if m.strip()]
     if not names:
@@ -112,6 +115,9 @@ def search_tts(
     if extra_notes:
         res["notes"] = extra_notes
     _emit(res, fmt, S.BUDGETS[kind], f"search tts on {hw}", budget, pareto, epsilon, extra_notes)
+    if target is not None:
+        title = f"search tts {', '.join(names)} on {hw}: within {S.BUDGETS[kind]} <= {budget:g}"
+        P.search_tts(target, res, S.BUDGETS[kind], float(budget), title, pareto)
 
 
 def _budget(eflops: float | None, usd: float | None, seconds: float | None) -> tuple[str, float]:

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, GpusPerNodeOpt
+from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, PlotOpt
 
 
 def train(
@@ -116,16 +116,19 @@ def train(
         ),
     ] = False,
     fmt: FormatOpt = "table",
+    plot: PlotOpt = None,
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
     from llmcost import api
+    from llmcost.cli import plotting as P
     from llmcost.cli import train_view as V
     from llmcost.cli.common import check_explain
     from llmcost.report import check_format
 
     check_format(fmt)
     check_explain(explain, fmt)
+    target = P.start(plot)
     given = {
         "gpus": gpus,
         "tp": tp,
@@ -160,6 +163,8 @@ def train(
     _emit(out, fmt, title, rep.result.notes)
     if explain and fmt == "table":
         V.explain(rep.result)
+    if target is not None:
+        P.train(target, rep, title)
 
 
 def _zero(zero: str | None) -> Any:

@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, PlotOpt
 
 StrategyOpt = Annotated[str, typer.Option("--strategy", help="best_of_n, majority, sequential or beam.")]
 SparseOpt = Annotated[
@@ -74,15 +74,18 @@ def tts(
         ),
     ] = False,
     fmt: FormatOpt = "table",
+    plot: PlotOpt = None,
 ) -> None:
     """FLOPs, bytes, Kinetics eFLOPs, latency, cost and energy of one test-time-scaling query."""
     from llmcost import api
+    from llmcost.cli import plotting as P
     from llmcost.cli import tts_view as V
     from llmcost.cli.common import check_explain, emit_result
     from llmcost.report import check_format
 
     check_format(fmt)
     check_explain(explain, fmt)
+    target = P.start(plot)
     plan = base_plan(
         strategy,
         samples,
@@ -102,6 +105,8 @@ def tts(
     table, machine, title = V.views(model, rep, fmt)
     explanation = V.explain(rep.result) if explain else None
     emit_result(fmt, table, machine, title=title, notes=rep.result.notes, explanation=explanation)
+    if target is not None:
+        P.tts(target, model, rep, plan, title)
 
 
 def register(app: typer.Typer) -> None:
