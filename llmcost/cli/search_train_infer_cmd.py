@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, ParetoOpt, QuietOpt, TopOpt
+from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, ParetoOpt, QuietOpt, TopOpt
 
 Opt = typer.Option
 
@@ -89,17 +89,20 @@ def search_train(
         int, Opt("--jobs", help="Processes evaluating the space's chunks (same result; POSIX).")
     ] = 1,
     quiet: QuietOpt = False,
+    emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
 ) -> None:
     """Exhaustive search of training plans (dp x tp x pp x cp x ep, micro-batch, ZeRO, recompute,
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli.common import check_emit
     from llmcost.cli.search_views import emit_search, train_row, what
     from llmcost.report import check_format
     from llmcost.search.common import check_top
 
     check_format(fmt)
     check_top(top, fmt)
+    check_emit(emit_to, fmt, "train")
     rep = api.search_train(
         model,
         hw,
@@ -137,7 +140,7 @@ def search_train(
         f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
         f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
     )
-    emit_search(res, fmt, rows, title)
+    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
 
 
 def search_infer(
@@ -229,11 +232,13 @@ def search_infer(
         ),
     ] = None,
     quiet: QuietOpt = False,
+    emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
 ) -> None:
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli.common import check_emit
     from llmcost.cli.infer_cmd import speculative_option
     from llmcost.cli.search_views import emit_search, infer_row, what
     from llmcost.report import check_format
@@ -249,6 +254,7 @@ def search_infer(
     flags = {"--objective": objective != "throughput_per_gpu", "--pareto": pareto, "--axes": axes is not None}
     flags |= {"--max-latency": max_latency is not None, "--min-throughput": min_throughput is not None}
     _disagg_options(disaggregated, budget_gpus, kv_nics, flags)
+    check_emit(emit_to, fmt, "infer", **{"--disaggregated": disaggregated})
     if disaggregated:
         spec = speculative_option(speculative, acceptance_rate, acceptance_length)  # the decode pool's
         keys = {**space, "speculative": spec}
@@ -276,7 +282,18 @@ def search_infer(
         f"search infer {rep.model} on {', '.join(h.id for h in rep.hardware)}, {prompt_len} in / "
         f"{output_len} out: {what(res, len(rows))}"
     )
-    emit_search(res, fmt, rows, title)
+    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
+
+
+def launch_configs(rep: object, framework: str | None, fmt: str) -> list[str] | None:
+    """``--emit``: the launch config of the top plan (table: printed alone), or of every kept plan
+    (JSON / YAML: each plan's ``emit``)."""
+    if framework is None:
+        return None
+    from llmcost import api
+
+    n = 1 if fmt == "table" else len(rep.result.plans)  # type: ignore[attr-defined]
+    return [api.emit(rep, framework, rank=i) for i in range(1, n + 1)]
 
 
 def register(group: typer.Typer) -> None:
