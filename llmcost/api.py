@@ -592,7 +592,18 @@ def _emit_input(
         kind = "infer" if "hardware" in p else "train"
         hw = next((h for h in result.hardware if h.id == p.get("hardware")), result.hardware[0])
         return p["plan"], kind, p["metrics"], hw, result.model
-    return result, None, None, None, None
+    from dataclasses import is_dataclass
+
+    keys = (
+        set(result)
+        if isinstance(result, Mapping)
+        else {f.name for f in fields(result)}
+        if is_dataclass(result)
+        else set()
+    )
+    kind = "train" if keys & {"micro_batch", "global_batch", "zero", "recompute"} else None
+    kind = kind or ("infer" if keys & {"batch", "prompt_len", "output_len", "kv_cache"} else None)
+    return result, kind, None, None, None
 
 
 def _served_model(model: str) -> str:

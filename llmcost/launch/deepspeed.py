@@ -32,7 +32,8 @@ def render(p: dict[str, Any], t: Target) -> str:
     """The plan as a DeepSpeed config; what lives in the model code (TP, PP, CP, recompute) as comments."""
     if p["precision"] in ("fp8", "fp4"):
         raise refuse(
-            "deepspeed", f"precision {p['precision']}: DeepSpeed's config has no {p['precision']} training"
+            "deepspeed",
+            f"precision {p['precision']}: DeepSpeed's config has no {p['precision']} training (bf16 or fp16)",
         )
     w = Lines(KEYS)
     w.note(
