@@ -2,7 +2,7 @@
 
 The Python API (:mod:`llmcost.api`): ``llmcost.train``, ``infer``, ``infer_disaggregated``, ``tts``,
 ``collective``, ``search_train``, ``search_infer`` and ``search_disaggregated``, each
-``(model, hardware, plan)``. They are loaded on first
+``(model, hardware, plan)``; ``llmcost.emit`` writes a costed plan as a framework's launch config. They are loaded on first
 use, so ``import llmcost`` (and the CLI's start) loads neither numpy nor sympy.
 """
 
@@ -12,6 +12,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "train",
+    "emit",
     "infer",
     "infer_disaggregated",
     "tts",

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "train",
+    "emit",
     "infer",
     "tts",
     "collective",
@@ -526,6 +527,100 @@ def train(
     if p.sp and r.layout.tp == 1:
         r.notes.append("--sp has no effect with tp 1 (nothing to split): sequence parallelism off")
     return TrainReport(r, spec, hw, run_tokens, chosen)
+
+
+# ------------------------------------------------------------------------------ launch configs
+def emit(
+    result: Any, framework: str, *, model: str | None = None, rank: int = 1, gpus_per_node: int | None = None
+) -> str:
+    """A plan in ``framework``'s own terms, as ``--emit FRAMEWORK``: Megatron-LM arguments, a
+    torchtitan TOML job config, NeMo Hydra overrides or a DeepSpeed config for a training plan; a
+    ``vllm serve``, SGLang or ``trtllm-serve`` command for an inference plan (:mod:`llmcost.launch`,
+    each flag's source in its framework's table).
+
+    ``result``: a :class:`TrainReport` or :class:`InferReport` (the header names its predicted
+    figures), a :class:`SearchReport` (its plan number ``rank``), or a plan (train / infer plan
+    keys, :class:`~llmcost.training.plan.TrainPlan`, :class:`~llmcost.inference.plan.Plan`).
+    ``model``: what a serving engine loads (default: the catalog entry's Hugging Face repo)."""
+    from llmcost import __version__, launch
+    from llmcost.units import fmt_time
+
+    plan, kind, figures, hw, served = _emit_input(result, rank)
+    fw = launch.framework(framework, kind)
+    served = model or served
+    header = [
+        f"llmcost {__version__} --emit {fw}"
+        + (f": {served}" if served else "")
+        + (f" on {hw.id}" if hw else "")
+    ]
+    m = figures or {}
+    if "iteration_time_s" in m:
+        header.append(
+            f"predicted: step {fmt_time(m['iteration_time_s'])}, MFU {100 * m['mfu']:.1f}%, "
+            f"{m['memory_gib_per_gpu']:.1f} GiB/GPU"
+        )
+    elif "tpot_s" in m:
+        header.append(
+            f"predicted: TTFT {fmt_time(m['ttft_s'])}, TPOT {fmt_time(m['tpot_s'])}, "
+            f"{m['output_tokens_per_s_per_gpu']:.1f} output tok/s/GPU, {m['memory_gib_per_gpu']:.1f} GiB/GPU"
+        )
+    node = gpus_per_node or (plan.get("gpus_per_node") if isinstance(plan, Mapping) else None)
+    node = node or (hw.node_devices if hw else 8)
+    engine_model = _served_model(served) if served and fw in launch.INFER else "MODEL"
+    target = launch.Target(fw, engine_model, node, tuple(header))
+    return launch.render(fw, plan, target)
+
+
+def _emit_input(
+    result: Any, rank: int
+) -> tuple[Any, str | None, Mapping[str, Any] | None, Hardware | None, str | None]:
+    """(plan, kind, predicted metrics, hardware, model) of what :func:`emit` is given."""
+    if isinstance(result, TrainReport):
+        r = result.result
+        plan = {**_fields(r.layout.plan), **_train_plan_dict(r)}
+        return plan, "train", r.metrics(), result.hardware, result.spec.name
+    if isinstance(result, InferReport):
+        r = result.result
+        w, a, kv = r.formats
+        plan = {**_fields(r.plan), "batch": r.batch, "weights": w, "activations": a, "kv_cache": kv}
+        return plan, "infer", r.metrics(), result.hardware, r.model
+    if isinstance(result, SearchReport):
+        plans = result.result.plans
+        if not 1 <= rank <= len(plans):
+            raise UserError(f"--emit: plan {rank} of {len(plans)} (the search kept {len(plans)})")
+        p = plans[rank - 1]
+        kind = "infer" if "hardware" in p else "train"
+        hw = next((h for h in result.hardware if h.id == p.get("hardware")), result.hardware[0])
+        return p["plan"], kind, p["metrics"], hw, result.model
+    from dataclasses import is_dataclass
+
+    keys = (
+        set(result)
+        if isinstance(result, Mapping)
+        else {f.name for f in fields(result)}
+        if is_dataclass(result)
+        else set()
+    )
+    kind = "train" if keys & {"micro_batch", "global_batch", "zero", "recompute"} else None
+    kind = kind or ("infer" if keys & {"batch", "prompt_len", "output_len", "kv_cache"} else None)
+    return result, kind, None, None, None
+
+
+def _served_model(model: str) -> str:
+    """The Hugging Face repo a catalog model entry names in its sources, else ``model`` as given."""
+    import re
+
+    from llmcost.catalog import get_model_config
+
+    try:
+        sources = get_model_config(model).get("sources") or []
+    except (UserError, OSError, KeyError):
+        return model
+    for s in sources:
+        found = re.search(r"huggingface\.co/([\w.-]+/[\w.-]+)", str(s))
+        if found:
+            return found.group(1)
+    return model
 
 
 POOL_KEYS = (

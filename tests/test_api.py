@@ -52,7 +52,7 @@ def test_import_llmcost_loads_neither_numpy_nor_sympy() -> None:
 
 def test_api_names_lazy_listed_and_version_kept() -> None:
     names = {"train", "infer", "tts", "collective", "search_train", "search_infer"}
-    names |= {"infer_disaggregated", "search_disaggregated"}
+    names |= {"infer_disaggregated", "search_disaggregated", "emit"}
     assert set(llmcost.__all__) == names
     assert names <= set(dir(llmcost))
     assert llmcost.__version__

@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("capacity",),
     ("search",),
     ("validation",),
+    ("launch",),
     ("training", "tts", "inference", "economics", "collectives", "kernels", "graph"),
     ("model", "precision", "symbolic", "rules", "catalog", "hardware", "checks", "report", "stacks"),
     ("units", "files", "errors", "__init__"),

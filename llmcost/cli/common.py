@@ -39,3 +39,19 @@ def emit_result(
     if explanation is not None and isinstance(machine, Mapping):
         machine = {**machine, "explain": explanation.as_dict()}
     emit(machine, fmt)
+
+
+def check_emit(framework: str | None, fmt: str, kind: str, **excluded: bool) -> None:
+    """``--emit FRAMEWORK``: a known framework for this plan kind, a format with room for it, and none of
+    the ``excluded`` options (name -> given), checked before anything is costed."""
+    if framework is None:
+        return
+    from llmcost.errors import UserError
+    from llmcost.launch import framework as known
+
+    known(framework, kind)
+    if fmt == "csv":
+        raise UserError("--emit: use --format table (the launch config alone), json or yaml (under 'emit')")
+    given = [name for name, on in excluded.items() if on]
+    if given:
+        raise UserError(f"--emit writes one costed plan: drop {', '.join(given)}")

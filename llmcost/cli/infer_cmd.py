@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, PlotOpt
+from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, PlotOpt
 
 
 def infer(
@@ -104,6 +104,7 @@ def infer(
             "--explain", help="Show the expressions with values substituted and where each is built."
         ),
     ] = False,
+    emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
 ) -> None:
@@ -111,11 +112,13 @@ def infer(
     from llmcost import api
     from llmcost.cli import infer_view as V
     from llmcost.cli import plotting as P
-    from llmcost.cli.common import check_explain, emit_result
+    from llmcost.cli.common import check_emit, check_explain, emit_result
     from llmcost.report import check_format, emit
 
     check_format(fmt)
     check_explain(explain and not breakdown, fmt)
+    excluded = {"--prefill-pool": prefill_pool is not None, "--breakdown": breakdown, "--explain": explain}
+    check_emit(emit_to, fmt, "infer", **excluded)
     given = {
         "tp": tp,
         "pp": pp,
@@ -152,7 +155,12 @@ def infer(
         title = f"{model} on {r.gpus} x {hardware.id}: per operator (all layers)"
         emit(V.ops_rows(r, fmt == "table"), fmt, title=title)
         return
+    if emit_to is not None and fmt == "table":  # the launch config alone, to pipe into a file
+        print(api.emit(rep, emit_to, model=model))
+        return
     table, machine, title = V.views(model, rep, fmt)
+    if emit_to is not None:
+        machine = {**machine, "emit": api.emit(rep, emit_to, model=model)}
     explanation = V.explain(model, hardware, plan, r) if explain else None
     emit_result(fmt, table, machine, title=title, notes=r.notes, explanation=explanation)
 

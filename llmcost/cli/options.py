@@ -11,6 +11,14 @@ FormatOpt = Annotated[
 ]
 
 GpusPerNodeOpt = Annotated[int | None, typer.Option("--gpus-per-node", help="GPUs per host.")]
+EmitOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--emit",
+        help="Print the plan as FRAMEWORK's launch config instead of the table (training: megatron, torchtitan,"
+        " nemo, deepspeed; inference: vllm, sglang, trtllm); JSON / YAML: under 'emit'.",
+    ),
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 TopOpt = Annotated[int, typer.Option("--top", help="Plans listed (ignored with --pareto).")]
 ParetoOpt = Annotated[

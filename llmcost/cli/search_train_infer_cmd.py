@@ -4,7 +4,7 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, ParetoOpt, PlotOpt, QuietOpt, TopOpt
+from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, ParetoOpt, PlotOpt, QuietOpt, TopOpt
 
 Opt = typer.Option
 
@@ -89,6 +89,7 @@ def search_train(
         int, Opt("--jobs", help="Processes evaluating the space's chunks (same result; POSIX).")
     ] = 1,
     quiet: QuietOpt = False,
+    emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
 ) -> None:
@@ -96,6 +97,7 @@ def search_train(
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import api
     from llmcost.cli import plotting as P
+    from llmcost.cli.common import check_emit
     from llmcost.cli.search_views import emit_search, train_row, what
     from llmcost.report import check_format
     from llmcost.search.common import check_top
@@ -103,6 +105,7 @@ def search_train(
     check_format(fmt)
     check_top(top, fmt)
     target = P.start(plot)
+    check_emit(emit_to, fmt, "train")
     rep = api.search_train(
         model,
         hw,
@@ -140,7 +143,7 @@ def search_train(
         f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
         f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
     )
-    emit_search(res, fmt, rows, title)
+    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
     if target is not None:
         P.search_train(target, rep, max_memory, min_throughput)
 
@@ -234,6 +237,7 @@ def search_infer(
         ),
     ] = None,
     quiet: QuietOpt = False,
+    emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
 ) -> None:
@@ -241,6 +245,7 @@ def search_infer(
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
     from llmcost import api
     from llmcost.cli import plotting as P
+    from llmcost.cli.common import check_emit
     from llmcost.cli.infer_cmd import speculative_option
     from llmcost.cli.search_views import emit_search, infer_row, what
     from llmcost.report import check_format
@@ -257,6 +262,7 @@ def search_infer(
     flags |= {"--max-latency": max_latency is not None, "--min-throughput": min_throughput is not None}
     flags["--plot"] = plot is not None
     _disagg_options(disaggregated, budget_gpus, kv_nics, flags)
+    check_emit(emit_to, fmt, "infer", **{"--disaggregated": disaggregated})
     if disaggregated:
         spec = speculative_option(speculative, acceptance_rate, acceptance_length)  # the decode pool's
         keys = {**space, "speculative": spec}
@@ -285,11 +291,22 @@ def search_infer(
         f"search infer {rep.model} on {', '.join(h.id for h in rep.hardware)}, {prompt_len} in / "
         f"{output_len} out: {what(res, len(rows))}"
     )
-    emit_search(res, fmt, rows, title)
+    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
     if target is not None:
         slos = {"ttft_s": ("--max-ttft", max_ttft), "tpot_s": ("--max-tpot", max_tpot)}
         slos["e2e_latency_s"] = ("--max-latency", max_latency)
         P.search_infer(target, rep, slos, min_throughput)
+
+
+def launch_configs(rep: object, framework: str | None, fmt: str) -> list[str] | None:
+    """``--emit``: the launch config of the top plan (table: printed alone), or of every kept plan
+    (JSON / YAML: each plan's ``emit``)."""
+    if framework is None:
+        return None
+    from llmcost import api
+
+    n = 1 if fmt == "table" else len(rep.result.plans)  # type: ignore[attr-defined]
+    return [api.emit(rep, framework, rank=i) for i in range(1, n + 1)]
 
 
 def register(group: typer.Typer) -> None:

@@ -13,12 +13,25 @@ def what(res: Any, n: int) -> str:
     return f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {n} by {res.objective}"
 
 
-def emit_search(res: Any, fmt: str, rows: list[dict[str, Any]], title: str) -> None:
-    """The search result: the document (JSON / YAML), flat plan rows (CSV) or ``rows`` as a table."""
+def emit_search(
+    res: Any, fmt: str, rows: list[dict[str, Any]], title: str, launch: list[str] | None = None
+) -> None:
+    """The search result: the document (JSON / YAML), flat plan rows (CSV) or ``rows`` as a table;
+    with ``launch`` (``--emit``), the top plan's launch config alone, or each plan's under ``emit``."""
     from llmcost.report import emit
 
+    if launch is not None and fmt == "table":
+        if not launch:
+            from llmcost.errors import UserError
+
+            raise UserError("--emit: the search kept no plan (see the rejected counts without --emit)")
+        print(launch[0])
+        return
     if fmt in ("json", "yaml"):
-        emit(res.to_dict(), fmt)
+        doc = res.to_dict()
+        for plan, text in zip(doc["plans"], launch or [], strict=False):
+            plan["emit"] = text
+        emit(doc, fmt)
         return
     if fmt == "csv":
         flat = []

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, GpusPerNodeOpt, PlotOpt
+from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, PlotOpt
 
 
 def train(
@@ -115,6 +115,7 @@ def train(
             help="Also the step-time expression, its values and where it is built (JSON / YAML: under 'explain').",
         ),
     ] = False,
+    emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
 ) -> None:
@@ -123,12 +124,13 @@ def train(
     from llmcost import api
     from llmcost.cli import plotting as P
     from llmcost.cli import train_view as V
-    from llmcost.cli.common import check_explain
+    from llmcost.cli.common import check_emit, check_explain
     from llmcost.report import check_format
 
     check_format(fmt)
     check_explain(explain, fmt)
     target = P.start(plot)
+    check_emit(emit_to, fmt, "train", **{"--explain": explain and fmt == "table"})
     given = {
         "gpus": gpus,
         "tp": tp,
@@ -158,6 +160,11 @@ def train(
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
     out = rep.as_dict()
+    if emit_to is not None:
+        if fmt == "table":  # the launch config alone, to pipe into a file
+            print(api.emit(rep, emit_to))
+            return
+        out["emit"] = api.emit(rep, emit_to)
     if explain and fmt != "table":  # one document: the explanation under ``explain``
         out["explain"] = V.explain_doc(rep.result)
     _emit(out, fmt, title, rep.result.notes)
