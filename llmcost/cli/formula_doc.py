@@ -39,14 +39,14 @@ def _label(name: str) -> str:
     return r"\mathrm{" + name.replace("_", r"\_") + "}"
 
 
-def _formula(f: Any, names: dict[Any, str]) -> list[str]:
+def _formula(f: Any, terms: list[tuple[str, Any]], names: dict[Any, str]) -> list[str]:
     """One formula's section: heading, what it is, LaTeX, where it is built, its source."""
     import sympy as sp
 
     out = [f'<a id="{_anchor(f.key)}"></a>', "", f"### `{f.key}`", ""]
     if f.summary_text:  # else the docstring below says what it is
         out += [_rst_to_md(f.summary_text), ""]
-    for label, expr in f.terms():
+    for label, expr in terms:
         out += ["$$", f"{_label(label)} = {sp.latex(expr, symbol_names=names)}", "$$", ""]
     path, _, func = f.location.partition(":")
     built = f"Built by [`{path}`](../{path}) `{func}`" + (f" as `{f.via}`" if f.via else "") + "."
@@ -65,9 +65,10 @@ def render() -> str:
     from llmcost.cli import formula_index as X
     from llmcost.symbolic.symbols import REGISTRY
 
-    names = REGISTRY.latex_names()
     areas = [a for a in ORDER if a in X.AREAS] + [a for a in X.AREAS if a not in ORDER]
     formulas = {a: list(X.area_formulas(a)) for a in areas}
+    terms = {f.key: f.terms() for fs in formulas.values() for f in fs}
+    names = REGISTRY.latex_names()  # after every area has defined its symbols
     out = [
         "# Formulas",
         "",
@@ -90,7 +91,7 @@ def render() -> str:
         out.append(" · ".join(f"[`{f.name}`](#{_anchor(f.key)})" for f in formulas[a]))
         out.append("")
         for f in formulas[a]:
-            out += _formula(f, names)
+            out += _formula(f, terms[f.key], names)
     return "\n".join(out).rstrip() + "\n"
 
 
