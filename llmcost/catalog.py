@@ -157,6 +157,10 @@ class Catalog:
             return low[name.lower()]
         raise UnknownIdError(kind, name, self.ids(kind))
 
+    def resolve(self, kind: str, name: str) -> str:
+        """The entry id an id or alias of ``kind`` names (:class:`UnknownIdError` otherwise)."""
+        return self._find(kind, name).id
+
     def ids(self, kind: str) -> list[str]:
         """Entry ids (not aliases) of ``kind``, sorted."""
         return sorted({src.id for src in self._files[kind]})
@@ -178,6 +182,11 @@ class Catalog:
             data = deep_merge(base_data, data)
             data["based_on"] = base
         return data, str(src.path)
+
+    def hardware_entry(self, name: str) -> tuple[dict[str, Any], str]:
+        """Hardware ``name``'s own mapping as its file holds it (``base`` not merged) and its file."""
+        src = self._find("hardware", name)
+        return dict(src.data), str(src.path)
 
     def hardware(self, name: str) -> Hardware:
         """The validated :class:`Hardware` for an id or alias."""

@@ -147,3 +147,104 @@ def test_a_malformed_fit_mapping_is_one_clear_error(tmp_path: Path) -> None:
             C.catalog_figures(["h100-sxm"])
     finally:
         set_user_dirs([])
+
+
+# --- calibrate FILE --out DIR: a user's own cases ---------------------------------------------------
+MINE = Path(__file__).parent / "data" / "calibrate-mine.yaml"
+TRAIN_8B = ["train", "llama-3.1-8b", "--hw", "h100-sxm", "--gpus", "8", "--global-batch", "16"]
+TRAIN_8B += ["--seq-len", "8192", "--zero", "3", "--recompute", "full", "-f", "json"]
+
+
+def _json(cli, *args: str) -> dict:  # noqa: ANN001
+    r = cli(*args)
+    from llmcost.catalog import set_user_dirs
+
+    set_user_dirs([])
+    assert r.code == 0, r.err
+    return json.loads(r.out)
+
+
+def test_calibrate_out_writes_the_fitted_entries_with_provenance(cli, tmp_path: Path) -> None:  # noqa: ANN001
+    out = tmp_path / "cat"
+    doc = _json(cli, "calibrate", str(MINE), "--out", str(out), "-f", "json")
+    (fig,) = doc["figures"]
+    assert fig["figure"] == "h100-sxm:efficiency.compute_train" and fig["cases"] == 3
+    assert fig["fitted value"] < fig["catalog value"]  # the user's cluster runs slower than the catalog says
+    assert fig["objective after"] < fig["objective before"]
+    s = doc["summary"]
+    assert s["cases_fitted"] == 3 and s["median_abs_error_after"] < s["median_abs_error_before"]
+    rows = {r["id"]: r for r in doc["cases"]}
+    assert rows["mine-70b-g64-tp8"]["left out %"] != rows["mine-70b-g64-tp8"]["error after %"]
+    assert "'mi300x' is in no fitted figure's scope" in rows["mine-8b-mi300x"]["fitted figure"]
+    assert sorted(p.name for p in (out / "hardware").iterdir()) == [
+        "h100-sxm.yaml",
+        "h200-sxm.yaml",
+        "h800-sxm.yaml",
+    ]
+    for name in ("h100-sxm", "h800-sxm"):
+        entry = yaml.safe_load((out / "hardware" / f"{name}.yaml").read_text())["efficiency"]["compute_train"]
+        assert entry["value"] == fig["fitted value"]
+        cal = entry["fit"]["calibrated"]
+        assert cal["files"] == [str(MINE)] and len(cal["cases"]) == 3 and cal["catalog_value"] == 0.58
+        assert cal["objective_after"] < cal["objective_before"] and cal["date"]
+        assert "calibrate" in entry["source"]
+    h800 = yaml.safe_load((out / "hardware" / "h800-sxm.yaml").read_text())["efficiency"]["compute_train"]
+    assert h800["fit"]["same_as"] == "h100-sxm"
+    # the directory is a catalog: its figure is the one calibrate now reads, its train prediction changes
+    before = _json(cli, *TRAIN_8B)
+    after = _json(cli, "--catalog", str(out), *TRAIN_8B)
+    ratio = before["iteration_time_s"] / after["iteration_time_s"]
+    assert 0.5 < ratio < 0.95  # slower with the lower figure, not by the whole ratio (not all is GEMMs)
+    v0 = _json(cli, "validate", str(MINE), "-f", "json")["summary"]["train"]["median_abs_error"]
+    v1 = _json(cli, "--catalog", str(out), "validate", str(MINE), "-f", "json")["summary"]["train"]
+    assert v1["median_abs_error"] < v0
+
+
+def test_calibrate_out_leaves_each_case_out() -> None:
+    cases = load_cases([MINE])
+    fig = next(f for f in C.catalog_figures() if f.name == "h100-sxm:efficiency.compute_train")
+    uf = C.calibrate_cases(cases, [fig])
+    assert len(uf.fits) == 1
+    assert [r.id for r in uf.left_out] == [c["id"] for c in cases]
+    assert set(uf.unused) == {"mine-8b-mi300x"}
+    # the 70B case left out is predicted with the figure fitted on the two 8B runs alone
+    two = C.fit_figure(fig, [c for c in cases if c["id"] != "mine-70b-g64-tp8"])
+    alone = C.run_case(C.with_figures(cases[2], {fig: two.value}))
+    assert uf.left_out[2].predicted == alone.predicted and len(two.cases) == 2
+
+
+def test_a_figure_is_never_fitted_on_cases_it_does_not_move() -> None:
+    cases = load_cases([MINE])[:3]  # bf16 runs: h100's fp8 figure is in scope but flat on them
+    fp8 = next(f for f in C.catalog_figures() if f.name == "h100-sxm:efficiency.compute_train_fp8")
+    assert len(C.fitting_cases(fp8, cases)) == 3 and not any(C.moves(fp8, c) for c in cases)
+    assert [f.figure.key for f in C.calibrate_cases(cases, C.catalog_figures()).fits] == ["compute_train"]
+
+
+@pytest.mark.parametrize(
+    ("keep", "args", "message"),
+    [
+        (slice(0, 1), [], r"moved by 1 case \(mine-8b-g8-s8k\); a figure is one degree of freedom"),
+        (
+            slice(3, 4),
+            [],
+            r"no fitted catalog figure depends on these cases \(mine-8b-mi300x: hardware 'mi300x'",
+        ),
+        (slice(0, 3), ["--write"], r"--write and --out: choose one"),
+    ],
+    ids=["one-case", "out-of-scope", "write-and-out"],
+)
+def test_calibrate_out_refusals(cli, tmp_path: Path, keep: slice, args: list[str], message: str) -> None:  # noqa: ANN001
+    import re
+
+    path = tmp_path / "cases.yaml"
+    path.write_text(yaml.safe_dump(yaml.safe_load(MINE.read_text())[keep]))
+    r = cli("calibrate", str(path), "--out", str(tmp_path / "cat"), *args)
+    assert r.code == 2 and r.out == "" and len(r.err.strip().splitlines()) == 1
+    assert re.search(message, r.err) and "Traceback" not in r.err
+    assert not (tmp_path / "cat").exists()
+
+
+def test_calibrate_out_must_be_a_directory(cli, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "f").write_text("")
+    r = cli("calibrate", str(MINE), "--out", str(tmp_path / "f"))
+    assert r.code == 2 and "is not a directory" in r.err

@@ -24,7 +24,7 @@ def _app() -> typer.Typer:
         name="llmcost",
         help="Analytical roofline cost model for LLM training, inference and test-time scaling.",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,  # --install-completion, --show-completion (ids: llmcost.cli.options)
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
     )

@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, complete_hardware
 
 
 def budget(
@@ -19,7 +19,10 @@ def budget(
     seq_len: Annotated[
         int, typer.Option("--seq-len", help="Sequence length for the attention FLOPs.")
     ] = 2048,
-    hw: Annotated[str | None, typer.Option("--hw", help="Hardware id for time and cost.")] = None,
+    hw: Annotated[
+        str | None,
+        typer.Option("--hw", help="Hardware id for time and cost.", autocompletion=complete_hardware),
+    ] = None,
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs of the cluster (time of the run).")] = None,
     mfu: Annotated[
         float, typer.Option("--mfu", help="Assumed model FLOPs utilisation for time and cost.")

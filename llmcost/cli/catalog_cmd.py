@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, complete_hardware, complete_model
 from llmcost.report import check_format, emit
 from llmcost.units import GIB, TERA
 
@@ -49,7 +49,10 @@ def hw_list(fmt: FormatOpt = "table") -> None:
 
 
 @hw_app.command("show")
-def hw_show(hw_id: Annotated[str, typer.Argument(metavar="ID")], fmt: FormatOpt = "table") -> None:
+def hw_show(
+    hw_id: Annotated[str, typer.Argument(metavar="ID", autocompletion=complete_hardware)],
+    fmt: FormatOpt = "table",
+) -> None:
     """Show one hardware entry as resolved (systems merged over their base), with sources."""
     from llmcost.catalog import catalog
 
@@ -100,7 +103,10 @@ def model_list(fmt: FormatOpt = "table") -> None:
 
 
 @model_app.command("show")
-def model_show(model_id: Annotated[str, typer.Argument(metavar="ID")], fmt: FormatOpt = "table") -> None:
+def model_show(
+    model_id: Annotated[str, typer.Argument(metavar="ID", autocompletion=complete_model)],
+    fmt: FormatOpt = "table",
+) -> None:
     """Show one model entry: its config keys and the parameter counts computed from them."""
     from dataclasses import asdict
 

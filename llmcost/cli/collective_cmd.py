@@ -4,7 +4,7 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from llmcost.cli.options import FormatOpt, PlotOpt
+from llmcost.cli.options import FormatOpt, HwOpt, PlotOpt
 
 
 def _hw(hw_id: str, gpus_per_node: int | None) -> Any:
@@ -33,7 +33,7 @@ def collective(
         str, typer.Option("--size", help="Full buffer per rank (nccl-tests convention), e.g. 1GiB.")
     ] = "1GiB",
     gpus: Annotated[int, typer.Option("--gpus", help="Ranks in the group.")] = 8,
-    hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
+    hw: HwOpt = "h100-sxm",
     gpus_per_node: Annotated[
         int | None, typer.Option("--gpus-per-node", help="Ranks per host (default: as many as fit).")
     ] = None,

@@ -16,7 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from llmcost.cli.explaining import explain_rows
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, HwOpt
 
 __all__ = ["explain_app", "explain_rows", "register"]
 
@@ -82,7 +82,7 @@ def explain_collective(
     ] = "auto",
     size: Annotated[str, typer.Option("--size", help="Full buffer per rank, e.g. 1GiB.")] = "1GiB",
     gpus: Annotated[int, typer.Option("--gpus", help="Ranks in the group.")] = 8,
-    hw: Annotated[str, typer.Option("--hw", help="Hardware id.")] = "h100-sxm",
+    hw: HwOpt = "h100-sxm",
     gpus_per_node: Annotated[int | None, typer.Option("--gpus-per-node", help="Ranks per host.")] = None,
     protocol: Annotated[
         str,

@@ -5,14 +5,14 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt
+from llmcost.cli.options import FormatOpt, HwOpt, ModelArg
 
 Opt = typer.Option
 
 
 def fit(
-    model: Annotated[str, typer.Argument(help="Model id (llmcost model list).")],
-    hw: Annotated[str, Opt("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
+    model: ModelArg,
+    hw: HwOpt = "h100-sxm",
     infer: Annotated[bool, Opt("--infer", help="Serving (a batch and context) instead of training.")] = False,
     train: Annotated[bool, Opt("--train", help="Training (the default).")] = False,
     gpus: Annotated[

@@ -5,12 +5,12 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, PlotOpt
+from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HwOpt, ModelArg, PlotOpt
 
 
 def infer(
-    model: Annotated[str, typer.Argument(help="Model id (llmcost model list).")],
-    hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
+    model: ModelArg,
+    hw: HwOpt = "h100-sxm",
     gpus: Annotated[int | None, typer.Option("--gpus", help="GPUs in all (must equal tp*pp*dp*cp).")] = None,
     tp: Annotated[int | None, typer.Option("--tp", help="Tensor-parallel degree.")] = None,
     pp: Annotated[int | None, typer.Option("--pp", help="Pipeline-parallel degree.")] = None,

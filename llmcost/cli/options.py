@@ -32,3 +32,46 @@ PlotOpt = Annotated[
         help="Also draw the figure to FILE (.png or .svg; needs matplotlib: pip install 'llmcost[plot]').",
     ),
 ]
+
+
+# --- shell completion of catalog ids (llmcost --install-completion) ----------------------------------
+def _ids(kind: str, ctx: typer.Context | None) -> list[str]:
+    """The catalog's ids of ``kind`` with the command line's ``--catalog`` directories (completion
+    parses the line without running the root callback); nothing when the catalog cannot be read.
+    The catalog is imported only here, when the shell asks."""
+    from llmcost.catalog import hardware_ids, model_ids
+    from llmcost.errors import UserError
+
+    root = ctx.find_root() if ctx is not None else None
+    dirs = (root.params.get("catalog") if root is not None else None) or []
+    try:
+        return (hardware_ids if kind == "hardware" else model_ids)(dirs)
+    except UserError:
+        return []
+
+
+def complete_hardware(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Hardware ids starting with what is typed."""
+    return [i for i in _ids("hardware", ctx) if i.startswith(incomplete)]
+
+
+def complete_hardware_list(ctx: typer.Context, incomplete: str) -> list[str]:
+    """A comma-separated list of hardware ids: the last item completed, the others kept."""
+    done, _, last = incomplete.rpartition(",")
+    head = f"{done}," if done else ""
+    return [head + i for i in _ids("hardware", ctx) if i.startswith(last)]
+
+
+def complete_model(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Model ids starting with what is typed."""
+    return [i for i in _ids("model", ctx) if i.startswith(incomplete)]
+
+
+_MODEL_HELP = "Model id (llmcost model list)."
+ModelArg = Annotated[str, typer.Argument(help=_MODEL_HELP, autocompletion=complete_model)]
+ModelOrFileArg = Annotated[
+    str, typer.Argument(help="Model id (llmcost model list) or a config file.", autocompletion=complete_model)
+]
+HwOpt = Annotated[
+    str, typer.Option("--hw", help="Hardware id (llmcost hw list).", autocompletion=complete_hardware)
+]

@@ -4,7 +4,19 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, ParetoOpt, PlotOpt, QuietOpt, TopOpt
+from llmcost.cli.options import (
+    EmitOpt,
+    FormatOpt,
+    GpusPerNodeOpt,
+    HwOpt,
+    ModelArg,
+    ModelOrFileArg,
+    ParetoOpt,
+    PlotOpt,
+    QuietOpt,
+    TopOpt,
+    complete_hardware_list,
+)
 
 Opt = typer.Option
 
@@ -14,8 +26,8 @@ def _progress_on(fmt: str, quiet: bool) -> bool:
 
 
 def search_train(
-    model: Annotated[str, typer.Argument(help="Model id (llmcost model list) or a config file.")],
-    hw: Annotated[str, Opt("--hw", help="Hardware id.")] = "h100-sxm",
+    model: ModelOrFileArg,
+    hw: HwOpt = "h100-sxm",
     gpus: Annotated[str, Opt("--gpus", help="GPU count(s), e.g. 1024 or 512,1024.")] = "8",
     global_batch: Annotated[
         int | None, Opt("--global-batch", help="Sequences per step (default 8 per GPU).")
@@ -149,9 +161,14 @@ def search_train(
 
 
 def search_infer(
-    model: Annotated[str, typer.Argument(help="Model id (llmcost model list).")],
+    model: ModelArg,
     hw: Annotated[
-        str, Opt("--hw", help="Hardware id(s) to compare, e.g. h100-sxm,mi300x,l40s.")
+        str,
+        Opt(
+            "--hw",
+            help="Hardware id(s) to compare, e.g. h100-sxm,mi300x,l40s.",
+            autocompletion=complete_hardware_list,
+        ),
     ] = "h100-sxm",
     gpus: Annotated[
         str | None, Opt("--gpus", help="GPU count(s) (default: one node of each hardware).")

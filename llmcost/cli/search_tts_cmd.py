@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, ParetoOpt, PlotOpt, TopOpt
+from llmcost.cli.options import FormatOpt, HwOpt, ParetoOpt, PlotOpt, TopOpt
 from llmcost.cli.tts_cmd import IntensityOpt, SparseOpt
 
 
@@ -35,7 +35,7 @@ def _accuracy_notes(table: Any, names: list[str]) -> list[str]:
 
 def search_tts(
     models: Annotated[str, typer.Option("--models", help="Comma-separated model ids.")],
-    hw: Annotated[str, typer.Option("--hw", help="Hardware id.")] = "h100-sxm",
+    hw: HwOpt = "h100-sxm",
     budget_eflops: Annotated[
         float | None, typer.Option("--budget-eflops", help="Kinetics eFLOPs per query.")
     ] = None,

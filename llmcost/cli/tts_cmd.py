@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, PlotOpt
+from llmcost.cli.options import FormatOpt, HwOpt, ModelArg, PlotOpt
 
 StrategyOpt = Annotated[str, typer.Option("--strategy", help="best_of_n, majority, sequential or beam.")]
 SparseOpt = Annotated[
@@ -48,8 +48,8 @@ def base_plan(
 
 
 def tts(
-    model: Annotated[str, typer.Argument(help="Model id (llmcost model list).")],
-    hw: Annotated[str, typer.Option("--hw", help="Hardware id (llmcost hw list).")] = "h100-sxm",
+    model: ModelArg,
+    hw: HwOpt = "h100-sxm",
     strategy: StrategyOpt = "best_of_n",
     samples: Annotated[
         int, typer.Option("--samples", help="Samples N (rounds for sequential, candidates for beam).")

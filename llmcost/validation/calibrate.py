@@ -31,6 +31,7 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from llmcost.errors import UserError
@@ -129,11 +130,22 @@ def fitting_cases(figure: Figure, cases: Sequence[dict[str, Any]]) -> list[dict[
     """The cases a figure is fitted on: its kind, on one of its hardware entries, not a memory
     metric (no efficiency moves memory), and with ``models: dense`` only dense models (a dense GEMM figure is not fitted on MoE runs, whose
     grouped GEMMs, routing and all-to-all are physics of their own)."""
-    out = [c for c in cases if c.get("kind") == figure.kind and str(c.get("hardware")) in figure.hardware]
+    out = [c for c in cases if c.get("kind") == figure.kind and hardware_id(c) in figure.hardware]
     out = [c for c in out if (c.get("metric") or {}).get("name") not in MEMORY_METRICS]
     if figure.models == "dense":
         out = [c for c in out if not _is_moe(c)]
     return out
+
+
+def hardware_id(case: dict[str, Any]) -> str:
+    """The catalog id of a case's hardware (an alias resolved; an unknown name as written)."""
+    from llmcost.catalog import catalog
+
+    name = str(case.get("hardware"))
+    try:
+        return catalog().resolve("hardware", name)
+    except UserError:
+        return name
 
 
 def _is_moe(case: dict[str, Any]) -> bool:
@@ -152,7 +164,7 @@ def with_figures(case: dict[str, Any], values: dict[Figure, float]) -> dict[str,
     ``hardware_overrides`` entry, deep-merged under the case's own overrides)."""
     over: dict[str, Any] = {}
     for fig, v in values.items():
-        if str(case.get("hardware")) in fig.hardware:
+        if hardware_id(case) in fig.hardware:
             over.setdefault("efficiency", {})[fig.key] = {"value": v}
     if not over:
         return case
@@ -201,9 +213,15 @@ def minimize(f: Callable[[float], float], lo: float, hi: float) -> float:
     return x if f(x) <= values[best] else grid[best]
 
 
-def fit_figure(figure: Figure, cases: Sequence[dict[str, Any]], exclude_source: str | None = None) -> Fit:
-    """Fit ``figure`` on its fitting cases (without ``exclude_source``'s); too few cases refuse."""
-    used = [c for c in fitting_cases(figure, cases) if source_key(c) != exclude_source]
+def fit_figure(
+    figure: Figure,
+    cases: Sequence[dict[str, Any]],
+    exclude_source: str | None = None,
+    group: Callable[[dict[str, Any]], str] = source_key,
+) -> Fit:
+    """Fit ``figure`` on its fitting cases, without those whose ``group`` (default: the source) is
+    ``exclude_source``; with no case left it keeps its value (objectives NaN)."""
+    used = [c for c in fitting_cases(figure, cases) if exclude_source is None or group(c) != exclude_source]
     if not used:
         return Fit(figure, figure.value, [], math.nan, math.nan, exclude_source)
     memo: dict[float, float] = {}
@@ -223,23 +241,143 @@ def calibrate(cases: Sequence[dict[str, Any]], figures: Sequence[Figure]) -> lis
     return [fit_figure(fig, cases) for fig in figures]
 
 
-def cross_validate(cases: Sequence[dict[str, Any]], figures: Sequence[Figure]) -> CrossValidation:
-    """In-sample and leave-one-source-out predictions of every case (see the module docstring)."""
+def case_id(case: dict[str, Any]) -> str:
+    """A case's own group: :func:`cross_validate` with it leaves one case out at a time."""
+    return str(case["id"])
+
+
+def cross_validate(
+    cases: Sequence[dict[str, Any]],
+    figures: Sequence[Figure],
+    group: Callable[[dict[str, Any]], str] = source_key,
+) -> CrossValidation:
+    """In-sample and leave-one-group-out predictions of every case (see the module docstring): by
+    default one source out at a time, with ``group=case_id`` one case."""
     in_fit = {fig: fitting_cases(fig, cases) for fig in figures}
     in_sample = [run_case(c) for c in cases]
     out: list[CaseResult] = list(in_sample)
     fits: dict[str, list[Fit]] = {}
     index = {str(c["id"]): i for i, c in enumerate(cases)}
-    for src in sorted({source_key(c) for c in cases}):
-        touched = [fig for fig in figures if any(source_key(c) == src for c in in_fit[fig])]
+    for src in sorted({group(c) for c in cases}):
+        touched = [fig for fig in figures if any(group(c) == src for c in in_fit[fig])]
         if not touched:
             continue
-        fits[src] = [fit_figure(fig, cases, exclude_source=src) for fig in touched]
+        fits[src] = [fit_figure(fig, cases, src, group) for fig in touched]
         values = {fit.figure: fit.value for fit in fits[src]}
         for c in cases:
-            if source_key(c) == src:
+            if group(c) == src:
                 out[index[str(c["id"])]] = run_case(with_figures(c, values))
     return CrossValidation(in_sample, out, fits)
+
+
+# --- a user's cases: fit, leave one case out, write a catalog directory ----------------------------
+MIN_CASES = 2
+"""The fewest cases that may fit one figure. A figure is one degree of freedom: one case fits it
+exactly (zero residual, so the in-sample error says nothing), and leaving that case out leaves no
+case to fit it from, so its out-of-sample error cannot be measured. Two is the least that both fits
+and checks the fit on a case it has not seen."""
+
+
+@dataclass
+class UserFit:
+    """``llmcost calibrate FILE --out DIR``: the fits, each case before (catalog), after (fitted) and
+    left out (fitted without it), and why each case no figure uses is left alone."""
+
+    fits: list[Fit]
+    before: list[CaseResult]
+    after: list[CaseResult]
+    left_out: list[CaseResult]
+    unused: dict[str, str]
+
+
+def moves(figure: Figure, case: dict[str, Any]) -> bool:
+    """Whether ``case``'s prediction depends on ``figure`` (differs at its two bounds): an fp8 figure
+    does not move a bf16 run, and a case that does not move a figure cannot fit it."""
+    lo, hi = (run_case(with_figures(case, {figure: b})).predicted for b in figure.bounds)
+    return lo is not None and hi is not None and lo != hi
+
+
+def _unused_reason(case: dict[str, Any], figures: Sequence[Figure]) -> str:
+    """Why no figure is fitted on ``case``: its hardware is in no figure's scope, or none of its
+    hardware's figures moves it."""
+    hw = hardware_id(case)
+    if not any(hw in f.hardware for f in figures):
+        scope = sorted({h for f in figures for h in f.hardware})
+        return f"hardware '{hw}' is in no fitted figure's scope (they cover {', '.join(scope)})"
+    return (
+        f"no fitted figure of '{hw}' moves its prediction (a {case.get('kind')} case; figures fit "
+        "train cases of their precision, dense models only where they say so, never a memory metric)"
+    )
+
+
+def calibrate_cases(cases: Sequence[dict[str, Any]], figures: Sequence[Figure]) -> UserFit:
+    """Fit every figure some of ``cases`` move, on those cases, and predict each case left out.
+
+    Refuses (:class:`UserError`, one line) when no figure is moved by any case, or when a figure is
+    moved by fewer than :data:`MIN_CASES` cases."""
+    used = {fig: [c for c in fitting_cases(fig, cases) if moves(fig, c)] for fig in figures}
+    used = {fig: cs for fig, cs in used.items() if cs}
+    if not used:
+        why = f"{case_id(cases[0])}: {_unused_reason(cases[0], figures)}" if cases else "there are none"
+        raise UserError(f"calibrate: no fitted catalog figure depends on these cases ({why})")
+    for fig, cs in used.items():
+        if len(cs) < MIN_CASES:
+            ids = ", ".join(case_id(c) for c in cs)
+            raise UserError(
+                f"calibrate: {fig.name} is moved by {len(cs)} case ({ids}); a figure is one degree of "
+                f"freedom and needs at least {MIN_CASES} cases: one fits it exactly, and leaving it out "
+                "leaves nothing to fit from, so the fit could not be checked; add cases on its hardware"
+            )
+    fits = [fit_figure(fig, cs) for fig, cs in used.items()]
+    values = {f.figure: f.value for f in fits}
+    cv = cross_validate(cases, list(used), group=case_id)
+    after = [run_case(with_figures(c, values)) for c in cases]
+    fitted = {i for f in fits for i in f.cases}
+    unused = {case_id(c): _unused_reason(c, figures) for c in cases if case_id(c) not in fitted}
+    return UserFit(fits, cv.in_sample, after, cv.out_of_sample, unused)
+
+
+def write_catalog(fits: Sequence[Fit], out: str | Path, files: Sequence[str], date: str) -> list[str]:
+    """Write ``out/hardware/<id>.yaml`` for every entry sharing a fitted figure: the entry as its file
+    holds it with each fitted figure's value replaced, and where it came from (``fit.calibrated``:
+    the case files, case ids, objective before and after, catalog value, date). ``--catalog out``
+    then overrides the shipped entries (docs/CATALOG.md). Returns the files written."""
+    import yaml
+
+    from llmcost.catalog import catalog
+
+    entries: dict[str, dict[str, Any]] = {}
+    for fit in fits:
+        fig, lead = fit.figure, fit.figure.hardware[0]
+        for hw_id in fig.hardware:
+            if hw_id not in entries:
+                entries[hw_id] = copy.deepcopy(catalog().hardware_entry(hw_id)[0])
+            eff = entries[hw_id].setdefault("efficiency", {})
+            old = eff.get(fig.key) if isinstance(eff.get(fig.key), dict) else {}
+            spec = dict(old.get("fit") or ({} if hw_id == lead else {"same_as": lead}))
+            spec["calibrated"] = {
+                "files": list(files),
+                "cases": list(fit.cases),
+                "objective_before": round(fit.objective_before, 4),
+                "objective_after": round(fit.objective_after, 4),
+                "catalog_value": fig.value,
+                "date": date,
+            }
+            source = (
+                f"llmcost calibrate on {', '.join(files)} ({len(fit.cases)} cases), {date}: mean "
+                f"|ln(predicted/measured)| {fit.objective_before:.4f} -> {fit.objective_after:.4f}; "
+                f"catalog value {fig.value:.2f}"
+            )
+            eff[fig.key] = {"value": fit.value, "source": source, "fit": spec}
+    folder = Path(out) / "hardware"
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for hw_id, data in entries.items():
+        path = folder / f"{hw_id}.yaml"
+        head = f"# {hw_id} with figures fitted by llmcost calibrate --out ({date}); use: llmcost --catalog DIR ...\n"
+        path.write_text(head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
+        written.append(str(path))
+    return written
 
 
 # --- writing a fit back ----------------------------------------------------------------------------
@@ -248,7 +386,6 @@ def write_fit(fit: Fit) -> list[str]:
     entries that say ``same_as`` it); returns the files changed. Only the ``value:`` on the line of
     ``<key>: {...fit: ...}`` changes, so comments and sources stay as written."""
     import re
-    from pathlib import Path
 
     from llmcost.catalog import get_hardware
 
