@@ -86,6 +86,10 @@ def install() -> None:
                 and get_args(self.annotation)[0] is Path
             ):
                 info = self.parameter_info
+                if any("\x00" in str(p) for p in (v if isinstance(v, list) else [v])):
+                    from typer._click.exceptions import BadParameter
+
+                    raise BadParameter("a path cannot contain a NUL byte", ctx=ctx, param=param)
                 if isinstance(v, list):
                     return [coerce_cli_path(p, info, path_type=Path, param=param, ctx=ctx) for p in v]
                 return coerce_cli_path(v, info, path_type=Path, param=param, ctx=ctx)
