@@ -86,6 +86,11 @@ def install() -> None:
                 and get_args(self.annotation)[0] is Path
             ):
                 info = self.parameter_info
+                if any("\x00" in str(p) for p in (v if isinstance(v, list) else [v])):
+                    from llmcost.errors import UserError
+
+                    name = (getattr(param, "opts", None) or [param.name])[0]
+                    raise UserError(f"{name}: a path cannot hold a NUL byte")
                 if isinstance(v, list):
                     return [coerce_cli_path(p, info, path_type=Path, param=param, ctx=ctx) for p in v]
                 return coerce_cli_path(v, info, path_type=Path, param=param, ctx=ctx)
