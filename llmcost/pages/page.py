@@ -81,7 +81,7 @@ h3{font-size:1rem;font-family:ui-monospace,Menlo,Consolas,monospace}
 nav a{margin-right:1rem}
 table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}
 caption{text-align:left;font-weight:600;padding:.3rem 0}
-th,td{border:1px solid #d0d7de;padding:.2rem .5rem;vertical-align:top}
+th,td{border:1px solid #d0d7de;padding:.2rem .5rem;vertical-align:top;white-space:pre-wrap}
 th{background:#f6f8fa}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 ul.notes{font-size:.9rem;color:#444}
