@@ -14,6 +14,7 @@ import math
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from llmcost.errors import UserError
@@ -81,13 +82,7 @@ def render(
         import yaml
 
         return yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True, width=100).rstrip()
-    rows: list[Mapping[str, Any]]
-    if isinstance(data, Mapping):
-        rows = [{"key": k, "value": v} for k, v in flatten(data).items()]
-        columns = columns or ["key", "value"]
-    else:
-        rows = list(data)
-    cols = list(columns) if columns else _columns(rows)
+    rows, cols = table_rows(data, columns)
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -95,10 +90,25 @@ def render(
         for row in rows:
             w.writerow(["" if row.get(c) is None else _plain(row.get(c)) for c in cols])
         return buf.getvalue().rstrip("\n")
-    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
-    right = [_numeric([r.get(c) for r in rows]) for c in cols]
+    cells, right = table_cells(rows, cols)
     plain = _plain_table(cols, cells, right, title, notes, _width())
     return plain if plain is not None else _rich_table(cols, cells, right, title, notes)
+
+
+def table_rows(
+    data: Sequence[Mapping[str, Any]] | Mapping[str, Any], columns: Sequence[str] | None = None
+) -> tuple[list[Mapping[str, Any]], list[str]]:
+    """(rows, columns) of what :func:`render` tabulates: one mapping as (key, value) rows."""
+    if isinstance(data, Mapping):
+        return [{"key": k, "value": v} for k, v in flatten(data).items()], list(columns or ["key", "value"])
+    rows = list(data)
+    return rows, list(columns) if columns else _columns(rows)
+
+
+def table_cells(rows: Sequence[Mapping[str, Any]], cols: Sequence[str]) -> tuple[list[list[str]], list[bool]]:
+    """The table's cell texts and which columns are numeric (right-justified)."""
+    cells = [[_cell(r.get(c)) for c in cols] for r in rows]
+    return cells, [_numeric([r.get(c) for r in rows]) for c in cols]
 
 
 def _numeric(vals: list[Any]) -> bool:
@@ -215,5 +225,28 @@ def emit(
     columns: Sequence[str] | None = None,
     notes: Sequence[str] = (),
 ) -> None:
-    """Print ``data`` to stdout in ``fmt`` (table | json | yaml | csv)."""
+    """Print ``data`` to stdout in ``fmt`` (table | json | yaml | csv); kept too while recording."""
+    if _printed is not None:
+        _printed.append(Printed(data, title, columns, tuple(notes)))
     sys.stdout.write(render(data, fmt, title=title, columns=columns, notes=notes) + "\n")
+
+
+@dataclass(frozen=True)
+class Printed:
+    """One :func:`emit` call kept by :func:`record` (``--html`` puts it on the page)."""
+
+    data: Sequence[Mapping[str, Any]] | Mapping[str, Any]
+    title: str | None
+    columns: Sequence[str] | None
+    notes: tuple[str, ...]
+
+
+_printed: list[Printed] | None = None
+
+
+def record(on: bool) -> list[Printed]:
+    """Start (``on``) or stop keeping what :func:`emit` prints; the list it keeps into."""
+    global _printed
+    kept = [] if on else (_printed or [])
+    _printed = kept if on else None
+    return kept

@@ -65,6 +65,7 @@ OPS = [
 WORDS = {  # option (or argument) name -> typical values
     "jobs": ["1", "2", "0", "300", "x"],
     "plot": ["{dir}/fig.png", "{dir}/fig.svg", "fig.pdf", "{dir}/missing/fig.png", ""],
+    "html": ["{dir}/page.html", "page.htm", "{dir}/missing/page.html", "{dir}", "", "\x00"],
     "hw": HW + ["h100-sxm,mi300x", "h100-sxm,,b200"],
     "model": MODELS,
     "models": ["qwen3-0.6b", "qwen3-0.6b,qwen3-1.7b", "llama-3.1-8c", ",", "flan-t5-xxl"],

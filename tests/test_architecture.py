@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("__main__",),
     ("cli",),
     ("api",),
+    ("pages",),
     ("plots",),
     ("capacity",),
     ("search",),

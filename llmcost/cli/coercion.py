@@ -87,9 +87,10 @@ def install() -> None:
             ):
                 info = self.parameter_info
                 if any("\x00" in str(p) for p in (v if isinstance(v, list) else [v])):
-                    from typer._click.exceptions import BadParameter
+                    from llmcost.errors import UserError
 
-                    raise BadParameter("a path cannot contain a NUL byte", ctx=ctx, param=param)
+                    name = (getattr(param, "opts", None) or [param.name])[0]
+                    raise UserError(f"{name}: a path cannot hold a NUL byte")
                 if isinstance(v, list):
                     return [coerce_cli_path(p, info, path_type=Path, param=param, ctx=ctx) for p in v]
                 return coerce_cli_path(v, info, path_type=Path, param=param, ctx=ctx)

@@ -4,7 +4,7 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from llmcost.cli.options import FormatOpt, HwOpt, PlotOpt
+from llmcost.cli.options import FormatOpt, HtmlOpt, HwOpt, PlotOpt
 
 
 def _hw(hw_id: str, gpus_per_node: int | None) -> Any:
@@ -59,8 +59,10 @@ def collective(
     ] = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
+    html: HtmlOpt = None,
 ) -> None:
     """Time, algbw and busbw of a collective for each algorithm; the fastest is marked."""
+    from llmcost.cli import html_page as H
     from llmcost.cli.plotting import start
     from llmcost.collectives import cost as C
     from llmcost.errors import UserError
@@ -69,7 +71,7 @@ def collective(
     check_format(fmt)
     if plot is not None and sweep is None:
         raise UserError("--plot draws a size sweep: add --sweep LO:HI")
-    target = start(plot)
+    target, page = start(plot), H.start(html)
     from llmcost import checks
 
     nics = checks.finite_int(nics, "--nics", 1)
@@ -80,14 +82,14 @@ def collective(
     title = f"{op} on {gpus} x {hardware.id}"
     if protocol != "auto":
         title += f", {protocol} protocol"
+    group = Group(hardware, op, gpus, gpus_per_node, algos, protocol, nics)
     if crossover is not None:
         _crossover(hardware, op, gpus, gpus_per_node, crossover, fmt, title, protocol, nics)
-        return
-    group = Group(hardware, op, gpus, gpus_per_node, algos, protocol, nics)
-    if sweep is not None:
-        _sweep(group, sweep, fmt, title, target)
-        return
-    _at_size(group, size, fmt, title)
+    elif sweep is not None:
+        _sweep(group, sweep, fmt, title, H.targets(target, page))
+    else:
+        _at_size(group, size, fmt, title)
+    H.finish(page, lambda: H.area_formulas("collectives", f"{op}__"))
 
 
 class Group(NamedTuple):
@@ -102,7 +104,7 @@ class Group(NamedTuple):
     nics: int = 1
 
 
-def _sweep(group: Group, sweep: str, fmt: str, title: str, target: Any = None) -> None:
+def _sweep(group: Group, sweep: str, fmt: str, title: str, targets: list[Any]) -> None:
     """The fastest algorithm (and each algorithm's time) at powers of two over ``--sweep LO:HI``."""
     import numpy as np
 
@@ -117,13 +119,14 @@ def _sweep(group: Group, sweep: str, fmt: str, title: str, target: Any = None) -
     top = C.best(_auto_pool(hardware, op, res, algos))
     rows = [_sweep_row(i, s, top, res, sizes, fmt == "table") for i, s in enumerate(sizes)]
     emit(rows, fmt, title=title + " (sweep)")
-    if target is not None:
+    if targets:
         from llmcost.plots.collective import sweep_figure
 
         curves = {
             r.algo: (np.broadcast_to(r.time, sizes.shape), np.broadcast_to(r.busbw, sizes.shape)) for r in res
         }
-        sweep_figure(target, list(sizes), curves, [str(a) for a in top.algo], title + ": sweep")
+        for target in targets:
+            sweep_figure(target, list(sizes), curves, [str(a) for a in top.algo], title + ": sweep")
 
 
 def _sweep_row(i: int, s: Any, top: Any, res: list[Any], sizes: Any, table: bool) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HwOpt, ModelArg, PlotOpt
+from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HtmlOpt, HwOpt, ModelArg, PlotOpt
 
 
 def infer(
@@ -107,9 +107,11 @@ def infer(
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
+    html: HtmlOpt = None,
 ) -> None:
     """TTFT, TPOT, end-to-end latency, throughput, memory per GPU, cost and energy of an inference plan."""
     from llmcost import api
+    from llmcost.cli import html_page as H
     from llmcost.cli import infer_view as V
     from llmcost.cli import plotting as P
     from llmcost.cli.common import check_emit, check_explain, emit_result
@@ -118,6 +120,7 @@ def infer(
     check_format(fmt)
     check_explain(explain and not breakdown, fmt)
     excluded = {"--prefill-pool": prefill_pool is not None, "--breakdown": breakdown, "--explain": explain}
+    excluded["--html"] = html is not None and fmt == "table"  # the config alone is printed
     check_emit(emit_to, fmt, "infer", **excluded)
     given = {
         "tp": tp,
@@ -139,22 +142,22 @@ def infer(
         "gpus_per_node": gpus_per_node,
     }
     _disagg_options(prefill_pool, kv_nics, breakdown or plot is not None, explain)
-    target = P.start(plot)
+    target, page = P.start(plot), H.start(html)
     if prefill_pool is not None:
         dep = api.infer_disaggregated(
             model, hw, plan_file, prefill_pool=prefill_pool, kv_nics=kv_nics, **given
         )
         table, machine, title = V.deployment_views(model, dep, fmt)
         emit_result(fmt, table, machine, title=title, notes=V.deployment_notes(dep))
-        return
+        return H.finish(page)
     rep = api.infer(model, hw, plan_file, **given)
     r, hardware, plan = rep.result, rep.hardware, rep.result.plan
-    if target is not None:
-        P.infer(target, model, rep)
+    for t in H.targets(target, page):
+        P.infer(t, model, rep)
     if breakdown:
         title = f"{model} on {r.gpus} x {hardware.id}: per operator (all layers)"
         emit(V.ops_rows(r, fmt == "table"), fmt, title=title)
-        return
+        return H.finish(page, lambda: H.infer_formulas(model, rep))
     if emit_to is not None and fmt == "table":  # the launch config alone, to pipe into a file
         print(api.emit(rep, emit_to, model=model))
         return
@@ -163,6 +166,7 @@ def infer(
         machine = {**machine, "emit": api.emit(rep, emit_to, model=model)}
     explanation = V.explain(model, hardware, plan, r) if explain else None
     emit_result(fmt, table, machine, title=title, notes=r.notes, explanation=explanation)
+    H.finish(page, lambda: H.infer_formulas(model, rep))
 
 
 def register(app: typer.Typer) -> None:

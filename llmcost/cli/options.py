@@ -33,6 +33,16 @@ PlotOpt = Annotated[
     ),
 ]
 
+HtmlOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--html",
+        metavar="FILE",
+        help="Also write one self-contained HTML page to FILE (.html): the tables, the figure as inline"
+        " SVG (with matplotlib) and the formulas behind it.",
+    ),
+]
+
 
 # --- shell completion of catalog ids (llmcost --install-completion) ----------------------------------
 def _ids(kind: str, ctx: typer.Context | None) -> list[str]:

@@ -8,6 +8,7 @@ from llmcost.cli.options import (
     EmitOpt,
     FormatOpt,
     GpusPerNodeOpt,
+    HtmlOpt,
     HwOpt,
     ModelArg,
     ModelOrFileArg,
@@ -104,10 +105,12 @@ def search_train(
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
+    html: HtmlOpt = None,
 ) -> None:
     """Exhaustive search of training plans (dp x tp x pp x cp x ep, micro-batch, ZeRO, recompute,
     schedule, precision): the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli import html_page as H
     from llmcost.cli import plotting as P
     from llmcost.cli.common import check_emit
     from llmcost.cli.search_views import emit_search, train_row, what
@@ -116,8 +119,8 @@ def search_train(
 
     check_format(fmt)
     check_top(top, fmt)
-    target = P.start(plot)
     check_emit(emit_to, fmt, "train")
+    target, page = P.start(plot), H.start(html)
     rep = api.search_train(
         model,
         hw,
@@ -156,8 +159,9 @@ def search_train(
         f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
     )
     emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
-    if target is not None:
-        P.search_train(target, rep, max_memory, min_throughput)
+    for t in H.targets(target, page):
+        P.search_train(t, rep, max_memory, min_throughput)
+    H.finish(page, lambda: H.area_formulas("training"))
 
 
 def search_infer(
@@ -257,10 +261,12 @@ def search_infer(
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
+    html: HtmlOpt = None,
 ) -> None:
     """Search inference plans (tp / pp / ep / dp, batch, weight / activation / KV formats) on one or
     more accelerators under SLOs: the top plans by the objective, or the Pareto front."""
     from llmcost import api
+    from llmcost.cli import html_page as H
     from llmcost.cli import plotting as P
     from llmcost.cli.common import check_emit
     from llmcost.cli.infer_cmd import speculative_option
@@ -277,7 +283,7 @@ def search_infer(
     )  # fmt: skip
     flags = {"--objective": objective != "throughput_per_gpu", "--pareto": pareto, "--axes": axes is not None}
     flags |= {"--max-latency": max_latency is not None, "--min-throughput": min_throughput is not None}
-    flags["--plot"] = plot is not None
+    flags |= {"--plot": plot is not None, "--html": html is not None}
     _disagg_options(disaggregated, budget_gpus, kv_nics, flags)
     check_emit(emit_to, fmt, "infer", **{"--disaggregated": disaggregated})
     if disaggregated:
@@ -285,7 +291,7 @@ def search_infer(
         keys = {**space, "speculative": spec}
         _search_disaggregated(model, hw, keys, budget_gpus, max_ttft, max_tpot, top, fmt, kv_nics)
         return
-    target = P.start(plot)
+    target, page = P.start(plot), H.start(html)
     rep = api.search_infer(
         model,
         hw,
@@ -309,10 +315,11 @@ def search_infer(
         f"{output_len} out: {what(res, len(rows))}"
     )
     emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
-    if target is not None:
-        slos = {"ttft_s": ("--max-ttft", max_ttft), "tpot_s": ("--max-tpot", max_tpot)}
-        slos["e2e_latency_s"] = ("--max-latency", max_latency)
-        P.search_infer(target, rep, slos, min_throughput)
+    slos = {"ttft_s": ("--max-ttft", max_ttft), "tpot_s": ("--max-tpot", max_tpot)}
+    slos["e2e_latency_s"] = ("--max-latency", max_latency)
+    for t in H.targets(target, page):
+        P.search_infer(t, rep, slos, min_throughput)
+    H.finish(page, lambda: H.area_formulas("inference"))
 
 
 def launch_configs(rep: object, framework: str | None, fmt: str) -> list[str] | None:

@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, HwOpt, ParetoOpt, PlotOpt, TopOpt
+from llmcost.cli.options import FormatOpt, HtmlOpt, HwOpt, ParetoOpt, PlotOpt, TopOpt
 from llmcost.cli.tts_cmd import IntensityOpt, SparseOpt
 
 
@@ -69,10 +69,12 @@ def search_tts(
     top: TopOpt = 20,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
+    html: HtmlOpt = None,
 ) -> None:
     """Sweep model x samples x generation length x strategy of test-time scaling within a budget."""
     from llmcost.catalog import get_hardware
     from llmcost.checks import positive_finite
+    from llmcost.cli import html_page as H
     from llmcost.cli import plotting as P
     from llmcost.cli.tts_cmd import base_plan
     from llmcost.errors import UserError
@@ -83,7 +85,7 @@ def search_tts(
     check_format(fmt)
     check_top(top, fmt)
     kind, budget = _budget(budget_eflops, budget_usd, budget_seconds)
-    target = P.start(plot)
+    target, page = P.start(plot), H.start(html)
     epsilon = positive_finite(epsilon, "--epsilon")
     names = [m.strip() for m in models.split(",") if m.strip()]
     if not names:
@@ -115,9 +117,10 @@ def search_tts(
     if extra_notes:
         res["notes"] = extra_notes
     _emit(res, fmt, S.BUDGETS[kind], f"search tts on {hw}", budget, pareto, epsilon, extra_notes)
-    if target is not None:
-        title = f"search tts {', '.join(names)} on {hw}: within {S.BUDGETS[kind]} <= {budget:g}"
-        P.search_tts(target, res, S.BUDGETS[kind], float(budget), title, pareto)
+    title = f"search tts {', '.join(names)} on {hw}: within {S.BUDGETS[kind]} <= {budget:g}"
+    for t in H.targets(target, page):
+        P.search_tts(t, res, S.BUDGETS[kind], float(budget), title, pareto)
+    H.finish(page, lambda: H.area_formulas("tts"))
 
 
 def _budget(eflops: float | None, usd: float | None, seconds: float | None) -> tuple[str, float]:

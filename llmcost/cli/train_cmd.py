@@ -5,7 +5,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HwOpt, ModelOrFileArg, PlotOpt
+from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HtmlOpt, HwOpt, ModelOrFileArg, PlotOpt
 
 
 def train(
@@ -118,10 +118,12 @@ def train(
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
+    html: HtmlOpt = None,
 ) -> None:
     """Step time with breakdown, tokens/s, TFLOP/s per GPU, MFU, HFU and memory per GPU; with --tokens
     the run's time, GPU-hours, cost and energy. Plans that do not divide or fit are rejected."""
     from llmcost import api
+    from llmcost.cli import html_page as H
     from llmcost.cli import plotting as P
     from llmcost.cli import train_view as V
     from llmcost.cli.common import check_emit, check_explain
@@ -130,7 +132,9 @@ def train(
     check_format(fmt)
     check_explain(explain, fmt)
     target = P.start(plot)
-    check_emit(emit_to, fmt, "train", **{"--explain": explain and fmt == "table"})
+    table_only = {"--explain": explain, "--html": html is not None}  # the config alone is printed
+    check_emit(emit_to, fmt, "train", **{k: on and fmt == "table" for k, on in table_only.items()})
+    page = H.start(html)
     given = {
         "gpus": gpus,
         "tp": tp,
@@ -170,8 +174,9 @@ def train(
     _emit(out, fmt, title, rep.result.notes)
     if explain and fmt == "table":
         V.explain(rep.result)
-    if target is not None:
-        P.train(target, rep, title)
+    for t in H.targets(target, page):
+        P.train(t, rep, title)
+    H.finish(page, lambda: H.train_formulas(rep))
 
 
 def _zero(zero: str | None) -> Any:

@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, HwOpt, ModelArg, PlotOpt
+from llmcost.cli.options import FormatOpt, HtmlOpt, HwOpt, ModelArg, PlotOpt
 
 StrategyOpt = Annotated[str, typer.Option("--strategy", help="best_of_n, majority, sequential or beam.")]
 SparseOpt = Annotated[
@@ -75,9 +75,11 @@ def tts(
     ] = False,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
+    html: HtmlOpt = None,
 ) -> None:
     """FLOPs, bytes, Kinetics eFLOPs, latency, cost and energy of one test-time-scaling query."""
     from llmcost import api
+    from llmcost.cli import html_page as H
     from llmcost.cli import plotting as P
     from llmcost.cli import tts_view as V
     from llmcost.cli.common import check_explain, emit_result
@@ -85,7 +87,7 @@ def tts(
 
     check_format(fmt)
     check_explain(explain, fmt)
-    target = P.start(plot)
+    target, page = P.start(plot), H.start(html)
     plan = base_plan(
         strategy,
         samples,
@@ -105,8 +107,9 @@ def tts(
     table, machine, title = V.views(model, rep, fmt)
     explanation = V.explain(rep.result) if explain else None
     emit_result(fmt, table, machine, title=title, notes=rep.result.notes, explanation=explanation)
-    if target is not None:
-        P.tts(target, model, rep, plan, title)
+    for t in H.targets(target, page):
+        P.tts(t, model, rep, plan, title)
+    H.finish(page, lambda: H.tts_formulas(rep))
 
 
 def register(app: typer.Typer) -> None:

@@ -3,6 +3,7 @@ error naming the extra, axis labels with SI units, and saving."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,12 @@ METRICS: dict[str, tuple[str, str, float]] = {
     "kv_cache_gib": ("KV cache per query", "GiB", 1.0),
     "accuracy": ("accuracy", "%", 100.0),
 }
+
+
+class SvgBuffer(io.StringIO):
+    """An in-memory ``.svg`` target for :func:`save`: the figure's SVG text (``--html`` pages)."""
+
+    suffix = ".svg"
 
 
 def axis(metric: str) -> tuple[str, float]:
@@ -99,7 +106,7 @@ def new(ncols: int = 1, widths: tuple[float, ...] | None = None) -> tuple[Any, A
     return fig, list(axes[0])
 
 
-def save(fig: Any, path: Path, title: str) -> None:
+def save(fig: Any, path: Path | SvgBuffer, title: str) -> None:
     """``fig`` with its ``title`` written to ``path`` in the suffix's format (one line when it cannot be)."""
     plt = pyplot()
     fig.suptitle(title, fontsize=11)
@@ -112,7 +119,7 @@ def save(fig: Any, path: Path, title: str) -> None:
         plt.close(fig)
 
 
-def _metadata(path: Path) -> dict[str, Any]:
+def _metadata(path: Path | SvgBuffer) -> dict[str, Any]:
     """No creation date in the file, so the same figure writes the same bytes."""
     return {"Date": None} if path.suffix.lower() == ".svg" else {"Software": "llmcost"}
 
