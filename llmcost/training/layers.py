@@ -35,6 +35,7 @@ from llmcost.training.base import (
     model_layers,
 )
 from llmcost.training.columns import Plans, key
+from llmcost.training.operator import TOp
 from llmcost.training.passes import FP4_COPIES, FP8_COPIES, op_sac_shares
 
 
@@ -224,11 +225,70 @@ def _configs(
     fused: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """:class:`LayerTable` fields of the configurations of rows ``first`` (one row each)."""
+    table: dict[str, np.ndarray] = {}
+    for sel, cfg in _groups(spec, p, first, bwa, fused):
+        q = _group_table(spec, hw, mdl, p.seq, cfg)
+        for f in fields(q):
+            v = getattr(q, f.name)
+            if f.name not in table:
+                table[f.name] = np.zeros(v.shape[:-1] + (first.size,))
+            table[f.name][..., sel] = v
+    return table
+
+
+@dataclass
+class ShapeOperators:
+    """One layer of one layer shape of a single plan (``stack`` 'io': the embedding, final norm, LM
+    head and loss of a stage holding both), one micro-batch on one device, per operator as
+    :func:`layer_table` costs it: its non-collective ``ops`` and, on axis 0 in their order, their
+    forward / backward :class:`~llmcost.training.compute.PassOps` and recompute times (rows whose
+    sums are the table's ``t_f`` / ``t_b`` / ``t_rc``, ``io_f`` / ``io_b``), ``comm``: each TP / CP / EP
+    collective with its exposed time (summing to ``t_tp`` / ``t_cp`` / ``t_ep``); ``layers``: how many
+    layers of the model have this shape."""
+
+    shape: str
+    window: int | None
+    stack: str
+    layers: int
+    ops: list[TOp]
+    fwd: TC.PassOps
+    bwd: TC.PassOps
+    t_op_rc: Any
+    comm: list[tuple[TOp, np.ndarray]]
+
+
+def layer_operators(spec: ModelSpec, hw: Hardware, p: Plans) -> list[ShapeOperators]:
+    """:class:`ShapeOperators` of each layer shape, then of the io stage, of the first plan row of
+    ``p``: the functions :func:`layer_table` runs on that row's configuration, per-operator figures kept."""
+    mdl = ModelLayers.of(spec)
+    bwa, fused = _bytes_fused(p)
+    ((_, cfg),) = _groups(spec, p, np.zeros(1, dtype=np.int64), bwa, fused)
+    costs, mach, vals, tokens_dev = _layer_costs(spec, hw, mdl, p.seq, cfg)
+    out = []
+    for k, n, lc in zip(mdl.keys, mdl.count_all, costs, strict=True):
+        assert lc.fwd is not None and lc.bwd is not None  # layer_cost sets them
+        comp = [o for o in lc.ops if o.kind != "collective"]
+        out.append(
+            ShapeOperators(*k, int(n), comp, lc.fwd, lc.bwd, lc.t_op_rc, exposed_per_collective(hw, lc, cfg))
+        )
+    io_ops = TC.graph_ops("io__forward__all", None, vals)
+    tpf = np.asarray(cfg.tp, dtype=float)
+    ops, f, b = TC.io_passes(io_ops, mach, True, True, tokens_dev, spec.vocab_size, tpf, cfg.eager, cfg.b_a)
+    if f is not None and b is not None:
+        out.append(ShapeOperators("io", None, "io", 1, ops, f, b, 0.0, []))
+    return out
+
+
+def _groups(
+    spec: ModelSpec, p: Plans, first: np.ndarray, bwa: np.ndarray, fused: np.ndarray
+) -> list[tuple[np.ndarray, OpConfig]]:
+    """The configurations of rows ``first`` grouped by what :class:`OpConfig` shares: (positions in
+    ``first``, the group's configuration) per group."""
     c = p.c
     u = {k: c[k][first] for k in CFG_COLS}
     ubw, uba, ugpn = p.b_w[first], p.b_a[first], p.gpn[first]
     gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"], fused[first])
-    table: dict[str, np.ndarray] = {}
+    out = []
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
         cfg = OpConfig(
@@ -242,13 +302,8 @@ def _configs(
             eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
         )
-        q = _group_table(spec, hw, mdl, p.seq, cfg)
-        for f in fields(q):
-            v = getattr(q, f.name)
-            if f.name not in table:
-                table[f.name] = np.zeros(v.shape[:-1] + (first.size,))
-            table[f.name][..., sel] = v
-    return table
+        out.append((sel, cfg))
+    return out
 
 
 def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
@@ -275,6 +330,31 @@ def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
 
 def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg: OpConfig) -> LayerTable:
     """:class:`LayerTable` of one configuration group (every layer shape, then the io stages)."""
+    n = cfg.tp.size
+    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", *FLOPS, *COMM)}
+    costs, mach, vals, tokens_dev = _layer_costs(spec, hw, mdl, seq, cfg)
+    for j, lc in enumerate(costs):
+        for k, v in (
+            ("t_f", lc.t_fwd),
+            ("t_b", lc.t_bwd),
+            ("t_rc", lc.t_rc),
+            ("model", lc.model_flops),
+            ("hw", lc.hw_flops),
+            ("model_full", lc.model_flops_full),
+            ("hw_full", lc.hw_flops_full),
+        ):
+            out[k][j] = v
+        for k, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
+            out[k][j] = v
+    io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, np.asarray(cfg.tp, dtype=float), n, cfg)
+    return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+
+
+def _layer_costs(
+    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg: OpConfig
+) -> tuple[list[TC.LayerCost], Machine, dict[str, Any], Any]:
+    """(:class:`~llmcost.training.compute.LayerCost` of each layer shape of ``mdl.keys``, the device
+    as the group's operators see it, the graph's values, tokens per device) of one configuration group."""
     mach = machine(hw, cfg.prec)
     fpe = mach.gemm.flops_per_exp if mach.gemm is not None else None
     fwd, bwd = (float(head_factor(spec.head_dim, spec.v_head_dim, fpe, b)) for b in (False, True))
@@ -284,9 +364,8 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
     tokens_dev = mbf * seq / cpf
     vals = _values(spec, seq, cfg)
     op_sac = op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
-    n = cfg.tp.size
-    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", *FLOPS, *COMM)}
-    for j, (shape, win, stack) in enumerate(mdl.keys):
+    costs = []
+    for shape, win, stack in mdl.keys:
         ops = TC.training_ops(
             TC.graph_ops(shape, win, vals),
             causal=stack == "dec",
@@ -305,21 +384,8 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
             moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
         )
-        lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash, op_sac)
-        for k, v in (
-            ("t_f", lc.t_fwd),
-            ("t_b", lc.t_bwd),
-            ("t_rc", lc.t_rc),
-            ("model", lc.model_flops),
-            ("hw", lc.hw_flops),
-            ("model_full", lc.model_flops_full),
-            ("hw_full", lc.hw_flops_full),
-        ):
-            out[k][j] = v
-        for k, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
-            out[k][j] = v
-    io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n, cfg)
-    return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+        costs.append(TC.layer_cost(ops, cfg.rc, mach, cfg.flash, op_sac))
+    return costs, mach, vals, tokens_dev
 
 
 def quantize_recipe(precision: str, recipe: str) -> str | None:
@@ -375,7 +441,18 @@ def _io_table(
 
 
 def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Exposed (t_tp, t_cp, t_ep) of one layer and micro-batch, summed over its collectives.
+    """Exposed (t_tp, t_cp, t_ep) of one layer and micro-batch, summed over its collectives in
+    order (:func:`exposed_per_collective`)."""
+    n = cfg.tp.size
+    sums = {"tp": np.zeros(n), "cp": np.zeros(n), "ep": np.zeros(n)}
+    for o, t in exposed_per_collective(hw, lc, cfg):
+        sums[str(o.group)] = sums[str(o.group)] + t
+    return sums["tp"], sums["cp"], sums["ep"]
+
+
+def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> list[tuple[TOp, np.ndarray]]:
+    """(collective, exposed time over the micro-batch's passes) of each TP / CP / EP collective of
+    one layer, in the layer's order (other collectives left out).
 
     TP: all-reduce per block and pass (``tp__all_reduce``), with sequence parallel a
     reduce-scatter + all-gather of the same volume (``tp__sp``; Korthikanti 2022 §4.2.2), exposed;
@@ -384,16 +461,16 @@ def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndar
     backward, each hidden behind the attention of the previous step; EP: dispatch / combine
     all-to-all per pass (``ep__all_to_all``). Formulas of :mod:`llmcost.training.formulas`."""
     n = cfg.tp.size
-    t_tp, t_cp, t_ep = np.zeros(n), np.zeros(n), np.zeros(n)
+    out: list[tuple[TOp, np.ndarray]] = []
     for o, gemms in zip(lc.collectives(), lc.tp_gemm_pairs(), strict=True):
         size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
         if o.group == "tp":
-            t_tp = t_tp + np.where((cfg.tp > 1) & (size > 0), _tp_exposed(hw, cfg, size, gemms), 0.0)
+            out.append((o, np.where((cfg.tp > 1) & (size > 0), _tp_exposed(hw, cfg, size, gemms), 0.0)))
         elif o.group == "cp" and o.variant == "pass_kv":
-            t_cp = t_cp + np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)
+            out.append((o, np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)))
         elif o.group == "ep":
-            t_ep = t_ep + np.where((cfg.ep > 1) & (size > 0), _ep_exposed(hw, cfg, size), 0.0)
-    return t_tp, t_cp, t_ep
+            out.append((o, np.where((cfg.ep > 1) & (size > 0), _ep_exposed(hw, cfg, size), 0.0)))
+    return out
 
 
 def _passes(cfg: OpConfig) -> int:
