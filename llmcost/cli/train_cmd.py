@@ -115,6 +115,14 @@ def train(
             help="Also the step-time expression, its values and where it is built (JSON / YAML: under 'explain').",
         ),
     ] = False,
+    breakdown: Annotated[
+        bool,
+        typer.Option(
+            "--breakdown",
+            help="Per operator of one layer (per layer shape; and the embedding, head, loss), forward and"
+            " backward, one micro-batch on one GPU: time, FLOPs, HBM bytes, attained TFLOP/s, bound.",
+        ),
+    ] = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
@@ -128,9 +136,9 @@ def train(
     from llmcost.report import check_format
 
     check_format(fmt)
-    check_explain(explain, fmt)
+    check_explain(explain and not breakdown, fmt)
     target = P.start(plot)
-    check_emit(emit_to, fmt, "train", **{"--explain": explain and fmt == "table"})
+    check_emit(emit_to, fmt, "train", **{"--explain": explain and fmt == "table", "--breakdown": breakdown})
     given = {
         "gpus": gpus,
         "tp": tp,
@@ -159,6 +167,11 @@ def train(
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
+    if target is not None:
+        P.train(target, rep, title)
+    if breakdown:
+        _breakdown(rep, fmt, title)
+        return
     out = rep.as_dict()
     if emit_to is not None:
         if fmt == "table":  # the launch config alone, to pipe into a file
@@ -170,8 +183,15 @@ def train(
     _emit(out, fmt, title, rep.result.notes)
     if explain and fmt == "table":
         V.explain(rep.result)
-    if target is not None:
-        P.train(target, rep, title)
+
+
+def _breakdown(rep: Any, fmt: str, title: str) -> None:
+    """``--breakdown``: the operator rows (:meth:`llmcost.api.TrainReport.operators`)."""
+    from llmcost.cli.train_view import ops_rows
+    from llmcost.report import emit
+
+    title += ": per operator of one layer, one micro-batch on one GPU (x: layers of that shape)"
+    emit(ops_rows(rep.operators(), fmt == "table"), fmt, title=title, notes=rep.result.notes)
 
 
 def _zero(zero: str | None) -> Any:
