@@ -110,3 +110,16 @@ def test_cli_breakdown_table_and_json(cli) -> None:
         rows[0]
     )
     assert {r["phase"] for r in rows} == {"forward", "backward", "exposed"}
+
+
+def test_cli_breakdown_with_plot(cli, tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "t.png"
+    r = cli(*TRAIN, "--breakdown", "--plot", str(out))
+    assert r.code == 0, r.err
+    assert "qkv_proj" in r.out and out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_breakdown_and_emit_are_exclusive(cli) -> None:
+    r = cli(*TRAIN, "--breakdown", "--emit", "megatron")
+    assert r.code == 2 and "--breakdown" in r.err
