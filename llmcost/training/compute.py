@@ -139,9 +139,10 @@ class LayerCost:
     t_op_fwd: Any = None  # forward time of each non-collective op, in ``ops`` order (axis 0)
     model_flops_full: Any = 0.0  # ``model_flops`` under the full-s² convention (module docstring)
     hw_flops_full: Any = 0.0  # ``hw_flops`` under the full-s² convention
-    fwd: PassOps | None = None  # per operator, the rows ``t_fwd`` sums (``t_op_fwd`` its times)
-    bwd: PassOps | None = None  # per operator, the rows ``t_bwd`` sums
-    t_op_rc: Any = 0.0  # per operator, the rows ``t_rc`` sums (0: nothing recomputed)
+    # with layer_cost(keep=True), per operator: the rows ``t_fwd`` / ``t_bwd`` / ``t_rc`` sum
+    fwd: PassOps | None = None
+    bwd: PassOps | None = None
+    t_op_rc: Any = 0.0  # 0: nothing recomputed
 
     def collectives(self) -> list[TOp]:
         return [o for o in self.ops if o.kind == "collective"]
@@ -396,12 +397,19 @@ def _shape_factors(comp: list[TOp], m: Machine, backward: bool, nd: int) -> Any:
 
 
 def layer_cost(
-    ops: list[TOp], recompute: str, m: Machine, flash: bool, op_sac: Mapping[str, float] | None = None
+    ops: list[TOp],
+    recompute: str,
+    m: Machine,
+    flash: bool,
+    op_sac: Mapping[str, float] | None = None,
+    keep: bool = False,
 ) -> LayerCost:
     """Times and FLOPs of one layer from its training ops (backward / recompute per the module
     docstring). A materialized attention runs as batched GEMMs (QK^T, PV) plus memory-bound softmax
     and dropout passes, so its math is priced at the GEMM efficiency; only a fused FlashAttention
-    kernel uses ``efficiency.attention``."""
+    kernel uses ``efficiency.attention``. ``keep``: the per-operator rows of both passes and of the
+    recomputation stay in the result (``fwd``, ``bwd``, ``t_op_rc``: one plan's breakdown; a search
+    lets them go)."""
     comp = [o for o in ops if o.kind != "collective"]
     if not flash:
         m = replace(m, eta_attn=m.eta_c, eta_attn_bwd=m.eta_c)
@@ -419,7 +427,8 @@ def layer_cost(
         t_rc, rc, rc_full, op_rc = t_f, model_fwd, model_fwd + masked, fwd
     elif recompute == "selective":
         t_rc, rc, rc_full = t_af, attn_model, attn_model + masked
-        op_rc = fwd * is_attn.reshape(is_attn.shape + (1,) * (fwd.ndim - 1))
+        if keep:
+            op_rc = fwd * is_attn.reshape(is_attn.shape + (1,) * (fwd.ndim - 1))
     elif recompute == "op":
         shares = op_sac or {}
         share = _rows([op_sac_share(o, shares) for o in comp])
@@ -430,21 +439,9 @@ def layer_cost(
     else:
         t_rc, rc, rc_full = 0.0, 0.0, 0.0
     full = G.flops__fwd_bwd(model_fwd + masked)
+    kept = (f_ops, b_ops, op_rc) if keep else (None, None, 0.0)
     return LayerCost(
-        t_f,
-        t_b,
-        t_rc,
-        t_af,
-        t_ab,
-        model,
-        model + rc,
-        tuple(ops),
-        fwd,
-        full,
-        full + rc_full,
-        f_ops,
-        b_ops,
-        op_rc,
+        t_f, t_b, t_rc, t_af, t_ab, model, model + rc, tuple(ops), fwd, full, full + rc_full, *kept
     )
 
 

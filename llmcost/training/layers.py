@@ -263,17 +263,19 @@ def layer_operators(spec: ModelSpec, hw: Hardware, p: Plans) -> list[ShapeOperat
     mdl = ModelLayers.of(spec)
     bwa, fused = _bytes_fused(p)
     ((_, cfg),) = _groups(spec, p, np.zeros(1, dtype=np.int64), bwa, fused)
-    costs, mach, vals, tokens_dev = _layer_costs(spec, hw, mdl, p.seq, cfg)
+    g = _group(spec, hw, p.seq, cfg)
     out = []
-    for k, n, lc in zip(mdl.keys, mdl.count_all, costs, strict=True):
-        assert lc.fwd is not None and lc.bwd is not None  # layer_cost sets them
+    for k, n in zip(mdl.keys, mdl.count_all, strict=True):
+        lc = _shape_cost(spec, p.seq, cfg, g, *k, keep=True)
+        assert lc.fwd is not None and lc.bwd is not None  # kept
         comp = [o for o in lc.ops if o.kind != "collective"]
         out.append(
             ShapeOperators(*k, int(n), comp, lc.fwd, lc.bwd, lc.t_op_rc, exposed_per_collective(hw, lc, cfg))
         )
-    io_ops = TC.graph_ops("io__forward__all", None, vals)
-    tpf = np.asarray(cfg.tp, dtype=float)
-    ops, f, b = TC.io_passes(io_ops, mach, True, True, tokens_dev, spec.vocab_size, tpf, cfg.eager, cfg.b_a)
+    io_ops = TC.graph_ops("io__forward__all", None, g.vals)
+    ops, f, b = TC.io_passes(
+        io_ops, g.mach, True, True, g.tokens_dev, spec.vocab_size, g.tpf, cfg.eager, cfg.b_a
+    )
     if f is not None and b is not None:
         out.append(ShapeOperators("io", None, "io", 1, ops, f, b, 0.0, []))
     return out
@@ -332,9 +334,10 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
     """:class:`LayerTable` of one configuration group (every layer shape, then the io stages)."""
     n = cfg.tp.size
     out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", *FLOPS, *COMM)}
-    costs, mach, vals, tokens_dev = _layer_costs(spec, hw, mdl, seq, cfg)
-    for j, lc in enumerate(costs):
-        for k, v in (
+    g = _group(spec, hw, seq, cfg)
+    for j, k in enumerate(mdl.keys):
+        lc = _shape_cost(spec, seq, cfg, g, *k)
+        for f, v in (
             ("t_f", lc.t_fwd),
             ("t_b", lc.t_bwd),
             ("t_rc", lc.t_rc),
@@ -343,49 +346,68 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             ("model_full", lc.model_flops_full),
             ("hw_full", lc.hw_flops_full),
         ):
-            out[k][j] = v
-        for k, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
-            out[k][j] = v
-    io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, np.asarray(cfg.tp, dtype=float), n, cfg)
+            out[f][j] = v
+        for f, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
+            out[f][j] = v
+    io_f, io_b, lg = _io_table(spec, g.mach, g.vals, g.tokens_dev, g.tpf, n, cfg)
     return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
 
 
-def _layer_costs(
-    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg: OpConfig
-) -> tuple[list[TC.LayerCost], Machine, dict[str, Any], Any]:
-    """(:class:`~llmcost.training.compute.LayerCost` of each layer shape of ``mdl.keys``, the device
-    as the group's operators see it, the graph's values, tokens per device) of one configuration group."""
+class _Group(NamedTuple):
+    """What every layer shape of one configuration group shares: the device as its operators see it,
+    the graph's values, tokens per device, the sequence-parallel split, tp, the op-SAC shares."""
+
+    mach: Machine
+    vals: dict[str, Any]
+    tokens_dev: Any
+    t_sp: Any
+    tpf: np.ndarray
+    op_sac: Any
+
+
+def _group(spec: ModelSpec, hw: Hardware, seq: int, cfg: OpConfig) -> _Group:
+    """:class:`_Group` of one configuration group."""
     mach = machine(hw, cfg.prec)
     fpe = mach.gemm.flops_per_exp if mach.gemm is not None else None
     fwd, bwd = (float(head_factor(spec.head_dim, spec.v_head_dim, fpe, b)) for b in (False, True))
     mach = replace(mach, eta_attn=min(1.0, mach.eta_attn * fwd), eta_attn_bwd=min(1.0, mach.eta_attn * bwd))
     tpf, cpf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.mb))
     t_sp = np.where(cfg.sp == 1, tpf, 1.0)
-    tokens_dev = mbf * seq / cpf
-    vals = _values(spec, seq, cfg)
     op_sac = op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
-    costs = []
-    for shape, win, stack in mdl.keys:
-        ops = TC.training_ops(
-            TC.graph_ops(shape, win, vals),
-            causal=stack == "dec",
-            flash=cfg.flash,
-            attention_dropout=attention_dropout(spec),
-            hidden_dropout=hidden_dropout(spec),
-            t_sp=t_sp,
-            tokens=tokens_dev,
-            h=spec.hidden_size,
-            heads=spec.num_heads / tpf,
-            seq_kv=min(seq, win) if win else seq,
-            b_a=cfg.b_a,
-            eager=cfg.eager,
-            rope_width=rope_width(spec, tpf),
-            fp8=cfg.fp8,
-            fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
-            moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
-        )
-        costs.append(TC.layer_cost(ops, cfg.rc, mach, cfg.flash, op_sac))
-    return costs, mach, vals, tokens_dev
+    return _Group(mach, _values(spec, seq, cfg), mbf * seq / cpf, t_sp, tpf, op_sac)
+
+
+def _shape_cost(
+    spec: ModelSpec,
+    seq: int,
+    cfg: OpConfig,
+    g: _Group,
+    shape: str,
+    win: int | None,
+    stack: str,
+    keep: bool = False,
+) -> TC.LayerCost:
+    """:class:`~llmcost.training.compute.LayerCost` of one layer shape of a configuration group
+    (``keep``: with its per-operator rows)."""
+    ops = TC.training_ops(
+        TC.graph_ops(shape, win, g.vals),
+        causal=stack == "dec",
+        flash=cfg.flash,
+        attention_dropout=attention_dropout(spec),
+        hidden_dropout=hidden_dropout(spec),
+        t_sp=g.t_sp,
+        tokens=g.tokens_dev,
+        h=spec.hidden_size,
+        heads=spec.num_heads / g.tpf,
+        seq_kv=min(seq, win) if win else seq,
+        b_a=cfg.b_a,
+        eager=cfg.eager,
+        rope_width=rope_width(spec, g.tpf),
+        fp8=cfg.fp8,
+        fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
+        moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
+    )
+    return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep)
 
 
 def quantize_recipe(precision: str, recipe: str) -> str | None:
