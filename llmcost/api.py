@@ -116,6 +116,14 @@ class TrainReport(_ReadsThrough):
         """The validation README's train metrics, per step."""
         return self.result.metrics()
 
+    def operators(self) -> list[dict[str, Any]]:
+        """``llmcost train --breakdown``: one layer's operators per layer shape, then the embedding,
+        head and loss, one micro-batch on one device, forward and backward, as the step costs them
+        (:func:`llmcost.training.plan.operator_rows`; computed when asked, not with the plan)."""
+        from llmcost.training.plan import operator_breakdown, operator_rows
+
+        return operator_rows(operator_breakdown(self.spec, self.result.layout.plan, self.hardware))
+
     def as_dict(self) -> dict[str, Any]:
         """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
         (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""

@@ -87,19 +87,27 @@ def infer(target: Path, model: str, rep: Any) -> None:
 
 
 def train(target: Path, rep: Any, title: str) -> None:
-    """``train``'s step-time and memory breakdowns (:func:`llmcost.plots.roofline.train_figure`)."""
+    """``train``'s operators on the device's roofline at the training precision (the ``--breakdown``
+    rows, :meth:`llmcost.api.TrainReport.operators`) beside the step-time and memory breakdowns
+    (:func:`llmcost.plots.roofline.train_figure`)."""
     from llmcost.plots.roofline import train_figure
 
     r = rep.result
     lay = r.layout
     title += f" (tp {lay.tp}, pp {lay.pp}, dp {lay.dp}), global batch {lay.global_batch} x {lay.seq}"
     memory = {k: v / GIB for k, v in r.memory.items() if v > 0}
+    peak = (
+        r.peak,
+        rep.hardware.memory_bandwidth,
+        f"dense {lay.plan.precision} peak {r.peak / 1e12:,.0f} TFLOP/s",
+    )
     train_figure(
         target,
         {k: v for k, v in r.breakdown.items() if v > 0},
         memory,
         rep.hardware.memory_usable / GIB,
         title,
+        (rep.operators(), *peak),
     )
 
 

@@ -115,6 +115,14 @@ def train(
             help="Also the step-time expression, its values and where it is built (JSON / YAML: under 'explain').",
         ),
     ] = False,
+    breakdown: Annotated[
+        bool,
+        typer.Option(
+            "--breakdown",
+            help="Per operator of one layer (per layer shape; and the embedding, head, loss), forward and"
+            " backward, one micro-batch on one GPU: time, FLOPs, HBM bytes, attained TFLOP/s, bound.",
+        ),
+    ] = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
@@ -125,15 +133,15 @@ def train(
     from llmcost import api
     from llmcost.cli import html_page as H
     from llmcost.cli import plotting as P
-    from llmcost.cli import train_view as V
     from llmcost.cli.common import check_emit, check_explain
     from llmcost.report import check_format
 
     check_format(fmt)
-    check_explain(explain, fmt)
+    check_explain(explain and not breakdown, fmt)
     target = P.start(plot)
     table_only = {"--explain": explain, "--html": html is not None}  # the config alone is printed
-    check_emit(emit_to, fmt, "train", **{k: on and fmt == "table" for k, on in table_only.items()})
+    excluded = {k: on and fmt == "table" for k, on in table_only.items()}
+    check_emit(emit_to, fmt, "train", **excluded, **{"--breakdown": breakdown})
     page = H.start(html)
     given = {
         "gpus": gpus,
@@ -163,6 +171,20 @@ def train(
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
+    for t in H.targets(target, page):
+        P.train(t, rep, title)
+    if breakdown:
+        _breakdown(rep, fmt, title)
+    else:
+        _result(rep, fmt, title, emit_to, explain)
+    H.finish(page, lambda: H.train_formulas(rep))
+
+
+def _result(rep: Any, fmt: str, title: str, emit_to: str | None, explain: bool) -> None:
+    """The result table (or document), the launch config with ``--emit``, the explanation."""
+    from llmcost import api
+    from llmcost.cli import train_view as V
+
     out = rep.as_dict()
     if emit_to is not None:
         if fmt == "table":  # the launch config alone, to pipe into a file
@@ -174,9 +196,15 @@ def train(
     _emit(out, fmt, title, rep.result.notes)
     if explain and fmt == "table":
         V.explain(rep.result)
-    for t in H.targets(target, page):
-        P.train(t, rep, title)
-    H.finish(page, lambda: H.train_formulas(rep))
+
+
+def _breakdown(rep: Any, fmt: str, title: str) -> None:
+    """``--breakdown``: the operator rows (:meth:`llmcost.api.TrainReport.operators`)."""
+    from llmcost.cli.train_view import ops_rows
+    from llmcost.report import emit
+
+    title += ": per operator of one layer, one micro-batch on one GPU (x: layers of that shape)"
+    emit(ops_rows(rep.operators(), fmt == "table"), fmt, title=title, notes=rep.result.notes)
 
 
 def _zero(zero: str | None) -> Any:

@@ -16,6 +16,31 @@ def band_text(band: list[float] | None) -> str:
     return f"{100 * band[0]:+.0f}% .. {100 * band[1]:+.0f}%"
 
 
+def ops_rows(rows: list[dict[str, Any]], table: bool) -> list[dict[str, Any]]:
+    """``--breakdown``: the operator rows (:meth:`llmcost.api.TrainReport.operators`), as they are for
+    JSON / YAML / CSV, in readable units for the table."""
+    from llmcost.units import fmt_time
+
+    if not table:
+        return rows
+    return [
+        {
+            "layer": r["layer"],
+            "x": r["layers"],
+            "phase": r["phase"],
+            "op": r["op"],
+            "kind": r["kind"],
+            "time": fmt_time(r["time_s"]),
+            "recompute": fmt_time(r["recompute_s"]) if r["recompute_s"] else "",
+            "GFLOP": r["flops"] / 1e9,
+            "MB": r["hbm_bytes"] / 1e6,
+            "TFLOP/s": r["flops_per_s"] / 1e12,
+            "bound": r["bound"],
+        }
+        for r in rows
+    ]
+
+
 def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows (quantity, value) for the rich table, of the ``--format json`` document ``out``."""
     from llmcost.units import fmt_time

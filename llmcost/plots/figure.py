@@ -95,14 +95,16 @@ def start(path: str | Path | None) -> Path | None:
     return target
 
 
-def new(ncols: int = 1, widths: tuple[float, ...] | None = None) -> tuple[Any, Any]:
-    """A :data:`SIZE` figure with ``ncols`` axes side by side (their ``widths`` ratios)."""
+def new(
+    ncols: int = 1, widths: tuple[float, ...] | None = None, size: tuple[float, float] = SIZE
+) -> tuple[Any, Any]:
+    """A figure of ``size`` inches (default :data:`SIZE`) with ``ncols`` axes side by side (their ``widths`` ratios)."""
     plt = pyplot()
     plt.rcParams.update(
         {"font.size": 9, "axes.titlesize": 10, "legend.fontsize": 8, "svg.hashsalt": "llmcost"}
     )
     kw = {"width_ratios": list(widths)} if widths else {}
-    fig, axes = plt.subplots(1, ncols, figsize=SIZE, dpi=DPI, gridspec_kw=kw, squeeze=False)
+    fig, axes = plt.subplots(1, ncols, figsize=size, dpi=DPI, gridspec_kw=kw, squeeze=False)
     return fig, list(axes[0])
 
 

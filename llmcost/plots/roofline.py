@@ -13,7 +13,7 @@ from llmcost.plots import figure as F
 NAMED = 5
 """Operators named on the roofline: the longest."""
 PHASE_MARKERS = ("o", "^", "s")
-"""Marker of the first, second and third phase (prefill, decode, draft)."""
+"""Marker of the first, second and third phase (prefill, decode, draft; training's forward, backward)."""
 
 
 KINDS = ("gemm", "attention", "collective", "elementwise", "norm", "embedding", "lm_head")
@@ -116,10 +116,22 @@ def infer_figure(path: Path, ops: Sequence[Mapping[str, Any]], peak: float, band
 
 
 def train_figure(
-    path: Path, breakdown: Mapping[str, float], memory: Mapping[str, float], usable_gib: float, title: str
+    path: Path,
+    breakdown: Mapping[str, float],
+    memory: Mapping[str, float],
+    usable_gib: float,
+    title: str,
+    ops: tuple[Sequence[Mapping[str, Any]], float, float, str] | None = None,
 ) -> None:
-    """``train``: the step time's parts (s) and the memory per GPU's parts (GiB) against the usable memory."""
-    fig, (t_ax, m_ax) = F.new(2)
+    """``train``: with ``ops`` (operator rows, peak FLOP/s, HBM B/s, peak label) one layer's operators
+    on the roofline (forward and backward markers), then the step time's parts (s) and the memory per
+    GPU's parts (GiB) against the usable memory."""
+    if ops is None:
+        fig, (t_ax, m_ax) = F.new(2)
+    else:
+        fig, (ax, t_ax, m_ax) = F.new(3, widths=(2.2, 1.0, 1.0), size=(13.0, 6.0))
+        roofline(ax, ops[0], *ops[1:])
+        ax.set_title("operators of one layer (and the head), one micro-batch on one GPU", fontsize=9)
     stacked(t_ax, {"step": {k.replace("_", " "): v for k, v in breakdown.items()}}, "s")
     t_ax.set_ylabel("time per step (s)")
     t_ax.set_title("step time", fontsize=9)
@@ -130,4 +142,8 @@ def train_figure(
     m_ax.set_ylim(0, max(usable_gib, sum(memory.values())) * 1.15)
     m_ax.set_ylabel("memory per GPU (GiB)")
     m_ax.set_title("memory per GPU", fontsize=9)
+    if ops is not None:  # three panels: the bars' legends below them, so the gaps stay narrow
+        for a in (t_ax, m_ax):
+            a.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.02), ncol=2, frameon=False)
+            a.set_xticks([])
     F.save(fig, path, title)

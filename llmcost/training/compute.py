@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -111,6 +111,19 @@ ACT_OPS = ("act", "experts_act", "shared_act")
 """Graph operators that are the MLP activation (dense, routed experts, shared experts)."""
 
 
+class PassOps(NamedTuple):
+    """One pass (forward or backward) of a layer's non-collective operators, per operator on axis 0
+    as :func:`layer_cost` prices them: executed FLOPs, HBM bytes, the roofline (time and bound)."""
+
+    flops: np.ndarray
+    bytes: np.ndarray
+    roofline: Any  # llmcost.kernels.roofline.Roofline
+
+    @property
+    def time(self) -> np.ndarray:
+        return self.roofline.time
+
+
 @dataclass(frozen=True)
 class LayerCost:
     """Forward / backward / recompute time and FLOPs of one layer (one micro-batch, one device)."""
@@ -126,6 +139,10 @@ class LayerCost:
     t_op_fwd: Any = None  # forward time of each non-collective op, in ``ops`` order (axis 0)
     model_flops_full: Any = 0.0  # ``model_flops`` under the full-s² convention (module docstring)
     hw_flops_full: Any = 0.0  # ``hw_flops`` under the full-s² convention
+    # with layer_cost(keep=True), per operator: the rows ``t_fwd`` / ``t_bwd`` / ``t_rc`` sum
+    fwd: PassOps | None = None
+    bwd: PassOps | None = None
+    t_op_rc: Any = 0.0  # 0: nothing recomputed
 
     def collectives(self) -> list[TOp]:
         return [o for o in self.ops if o.kind == "collective"]
@@ -327,10 +344,10 @@ def _col(x: Any, ndim: int) -> Any:
     return x.reshape(x.shape + (1,) * (ndim - x.ndim)) if x.ndim == 1 else x
 
 
-def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(time per non-collective op, which are attention) of the forward, or of the backward: FLOPs
-    and bytes through ``bwd__flops`` (``bwd__flops_flash`` for a FlashAttention core) and
-    ``bwd__bytes`` of :mod:`llmcost.training.formulas`."""
+def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> tuple[PassOps, np.ndarray]:
+    """(:class:`PassOps` of the non-collective ops, which are attention) of the forward, or of the
+    backward: FLOPs and bytes through ``bwd__flops`` (``bwd__flops_flash`` for a FlashAttention core)
+    and ``bwd__bytes`` of :mod:`llmcost.training.formulas`."""
     comp = [o for o in ops if o.kind != "collective"]
     fl = _rows([o.flops for o in comp])
     if backward:
@@ -360,8 +377,8 @@ def _times(ops: list[TOp], m: Machine, backward: bool, flash: bool = False) -> t
     else:
         extra = _col(_rows([o.extra_kernels for o in comp]), nd)
     launch = np.where(live, m.t_kernel * (1.0 + extra), 0.0)
-    t = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=launch).time
-    return t, np.array([k == "attention" for k in kinds])
+    rl = roofline(fl, by, peak, m.mem_bw, eta_c=eta, eta_m=m.eta_m, t_launch=launch)
+    return PassOps(fl, by, rl), np.array([k == "attention" for k in kinds])
 
 
 def _shape_factors(comp: list[TOp], m: Machine, backward: bool, nd: int) -> Any:
@@ -380,37 +397,52 @@ def _shape_factors(comp: list[TOp], m: Machine, backward: bool, nd: int) -> Any:
 
 
 def layer_cost(
-    ops: list[TOp], recompute: str, m: Machine, flash: bool, op_sac: Mapping[str, float] | None = None
+    ops: list[TOp],
+    recompute: str,
+    m: Machine,
+    flash: bool,
+    op_sac: Mapping[str, float] | None = None,
+    keep: bool = False,
 ) -> LayerCost:
     """Times and FLOPs of one layer from its training ops (backward / recompute per the module
     docstring). A materialized attention runs as batched GEMMs (QK^T, PV) plus memory-bound softmax
     and dropout passes, so its math is priced at the GEMM efficiency; only a fused FlashAttention
-    kernel uses ``efficiency.attention``."""
+    kernel uses ``efficiency.attention``. ``keep``: the per-operator rows of both passes and of the
+    recomputation stay in the result (``fwd``, ``bwd``, ``t_op_rc``: one plan's breakdown; a search
+    lets them go)."""
     comp = [o for o in ops if o.kind != "collective"]
     if not flash:
         m = replace(m, eta_attn=m.eta_c, eta_attn_bwd=m.eta_c)
-    fwd, is_attn = _times(ops, m, backward=False)
-    bwd, _ = _times(ops, m, backward=True, flash=flash)
+    f_ops, is_attn = _times(ops, m, backward=False)
+    b_ops, _ = _times(ops, m, backward=True, flash=flash)
+    fwd, bwd = f_ops.time, b_ops.time
     t_f, t_b = _num(rowsum(fwd)), _num(rowsum(bwd))
     t_af, t_ab = _num(rowsum(fwd[is_attn])), _num(rowsum(bwd[is_attn]))
     model_fwd = sum(o.model_flops for o in comp)
     attn_model = sum(o.model_flops for o in comp if o.kind == "attention")
     masked = sum(o.masked_flops for o in comp)  # all attention's
     model = G.flops__fwd_bwd(model_fwd)
+    op_rc: Any = 0.0
     if recompute == "full":
-        t_rc, rc, rc_full = t_f, model_fwd, model_fwd + masked
+        t_rc, rc, rc_full, op_rc = t_f, model_fwd, model_fwd + masked, fwd
     elif recompute == "selective":
         t_rc, rc, rc_full = t_af, attn_model, attn_model + masked
+        if keep:
+            op_rc = fwd * is_attn.reshape(is_attn.shape + (1,) * (fwd.ndim - 1))
     elif recompute == "op":
         shares = op_sac or {}
         share = _rows([op_sac_share(o, shares) for o in comp])
         share = share.reshape(share.shape + (1,) * (fwd.ndim - share.ndim))
-        t_rc = _num(rowsum(fwd * share))
+        op_rc = fwd * share
+        t_rc = _num(rowsum(op_rc))
         rc = rc_full = sum(op_sac_share(o, shares) * o.flops for o in comp if o.kind in MATMUL_KINDS)
     else:
         t_rc, rc, rc_full = 0.0, 0.0, 0.0
     full = G.flops__fwd_bwd(model_fwd + masked)
-    return LayerCost(t_f, t_b, t_rc, t_af, t_ab, model, model + rc, tuple(ops), fwd, full, full + rc_full)
+    kept = (f_ops, b_ops, op_rc) if keep else (None, None, 0.0)
+    return LayerCost(
+        t_f, t_b, t_rc, t_af, t_ab, model, model + rc, tuple(ops), fwd, full, full + rc_full, *kept
+    )
 
 
 def model_flops_per_token(spec: Any, seq: int, full_attention: bool = False) -> float:
@@ -477,13 +509,30 @@ def io_cost(
     b_a: float = 2.0,
 ) -> tuple[float, float, float]:
     """(forward time, backward time, model FLOPs fwd+bwd) of the embedding (first stage) and the
-    final norm + LM head + loss (last stage); an unfused final RMSNorm per ``eager`` (:func:`unfused`)."""
+    final norm + LM head + loss (last stage): the rows of :func:`io_passes` summed."""
+    ops, fwd, bwd = io_passes(io, m, last_stage, first_stage, tokens, vocab, tp, eager, b_a)
+    if fwd is None or bwd is None:
+        return 0.0, 0.0, 0.0
+    return _num(rowsum(fwd.time)), _num(rowsum(bwd.time)), G.flops__fwd_bwd(sum(o.model_flops for o in ops))
+
+
+def io_passes(
+    io: list[TOp],
+    m: Machine,
+    last_stage: bool,
+    first_stage: bool,
+    tokens: float,
+    vocab: int,
+    tp: int,
+    eager: Eager = FUSED,
+    b_a: float = 2.0,
+) -> tuple[list[TOp], PassOps | None, PassOps | None]:
+    """(ops, forward :class:`PassOps`, backward) of the embedding (first stage) and the final norm +
+    LM head + loss (last stage), None without ops; an unfused final RMSNorm per ``eager`` (:func:`unfused`)."""
     io = unfused(io, eager, b_a)
     ops = [o for o in io if (o.kind == "embedding" and first_stage) or (o.kind != "embedding" and last_stage)]
     if last_stage:
         ops.append(loss_ops(tokens, vocab, tp))
     if not ops:
-        return 0.0, 0.0, 0.0
-    fwd, _ = _times(ops, m, backward=False)
-    bwd, _ = _times(ops, m, backward=True)
-    return _num(rowsum(fwd)), _num(rowsum(bwd)), G.flops__fwd_bwd(sum(o.model_flops for o in ops))
+        return ops, None, None
+    return ops, _times(ops, m, backward=False)[0], _times(ops, m, backward=True)[0]

@@ -35,6 +35,7 @@ from llmcost.training.base import (
     model_layers,
 )
 from llmcost.training.columns import Plans, key
+from llmcost.training.operator import TOp
 from llmcost.training.passes import FP4_COPIES, FP8_COPIES, op_sac_shares
 
 
@@ -224,11 +225,72 @@ def _configs(
     fused: np.ndarray,
 ) -> dict[str, np.ndarray]:
     """:class:`LayerTable` fields of the configurations of rows ``first`` (one row each)."""
+    table: dict[str, np.ndarray] = {}
+    for sel, cfg in _groups(spec, p, first, bwa, fused):
+        q = _group_table(spec, hw, mdl, p.seq, cfg)
+        for f in fields(q):
+            v = getattr(q, f.name)
+            if f.name not in table:
+                table[f.name] = np.zeros(v.shape[:-1] + (first.size,))
+            table[f.name][..., sel] = v
+    return table
+
+
+@dataclass
+class ShapeOperators:
+    """One layer of one layer shape of a single plan (``stack`` 'io': the embedding, final norm, LM
+    head and loss of a stage holding both), one micro-batch on one device, per operator as
+    :func:`layer_table` costs it: its non-collective ``ops`` and, on axis 0 in their order, their
+    forward / backward :class:`~llmcost.training.compute.PassOps` and recompute times (rows whose
+    sums are the table's ``t_f`` / ``t_b`` / ``t_rc``, ``io_f`` / ``io_b``), ``comm``: each TP / CP / EP
+    collective with its exposed time (summing to ``t_tp`` / ``t_cp`` / ``t_ep``); ``layers``: how many
+    layers of the model have this shape."""
+
+    shape: str
+    window: int | None
+    stack: str
+    layers: int
+    ops: list[TOp]
+    fwd: TC.PassOps
+    bwd: TC.PassOps
+    t_op_rc: Any
+    comm: list[tuple[TOp, np.ndarray]]
+
+
+def layer_operators(spec: ModelSpec, hw: Hardware, p: Plans) -> list[ShapeOperators]:
+    """:class:`ShapeOperators` of each layer shape, then of the io stage, of the first plan row of
+    ``p``: the functions :func:`layer_table` runs on that row's configuration, per-operator figures kept."""
+    mdl = ModelLayers.of(spec)
+    bwa, fused = _bytes_fused(p)
+    ((_, cfg),) = _groups(spec, p, np.zeros(1, dtype=np.int64), bwa, fused)
+    g = _group(spec, hw, p.seq, cfg)
+    out = []
+    for k, n in zip(mdl.keys, mdl.count_all, strict=True):
+        lc = _shape_cost(spec, p.seq, cfg, g, *k, keep=True)
+        assert lc.fwd is not None and lc.bwd is not None  # kept
+        comp = [o for o in lc.ops if o.kind != "collective"]
+        out.append(
+            ShapeOperators(*k, int(n), comp, lc.fwd, lc.bwd, lc.t_op_rc, exposed_per_collective(hw, lc, cfg))
+        )
+    io_ops = TC.graph_ops("io__forward__all", None, g.vals)
+    ops, f, b = TC.io_passes(
+        io_ops, g.mach, True, True, g.tokens_dev, spec.vocab_size, g.tpf, cfg.eager, cfg.b_a
+    )
+    if f is not None and b is not None:
+        out.append(ShapeOperators("io", None, "io", 1, ops, f, b, 0.0, []))
+    return out
+
+
+def _groups(
+    spec: ModelSpec, p: Plans, first: np.ndarray, bwa: np.ndarray, fused: np.ndarray
+) -> list[tuple[np.ndarray, OpConfig]]:
+    """The configurations of rows ``first`` grouped by what :class:`OpConfig` shares: (positions in
+    ``first``, the group's configuration) per group."""
     c = p.c
     u = {k: c[k][first] for k in CFG_COLS}
     ubw, uba, ugpn = p.b_w[first], p.b_a[first], p.gpn[first]
     gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"], fused[first])
-    table: dict[str, np.ndarray] = {}
+    out = []
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
         cfg = OpConfig(
@@ -242,13 +304,8 @@ def _configs(
             eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
         )
-        q = _group_table(spec, hw, mdl, p.seq, cfg)
-        for f in fields(q):
-            v = getattr(q, f.name)
-            if f.name not in table:
-                table[f.name] = np.zeros(v.shape[:-1] + (first.size,))
-            table[f.name][..., sel] = v
-    return table
+        out.append((sel, cfg))
+    return out
 
 
 def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
@@ -275,38 +332,12 @@ def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
 
 def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg: OpConfig) -> LayerTable:
     """:class:`LayerTable` of one configuration group (every layer shape, then the io stages)."""
-    mach = machine(hw, cfg.prec)
-    fpe = mach.gemm.flops_per_exp if mach.gemm is not None else None
-    fwd, bwd = (float(head_factor(spec.head_dim, spec.v_head_dim, fpe, b)) for b in (False, True))
-    mach = replace(mach, eta_attn=min(1.0, mach.eta_attn * fwd), eta_attn_bwd=min(1.0, mach.eta_attn * bwd))
-    tpf, cpf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.mb))
-    t_sp = np.where(cfg.sp == 1, tpf, 1.0)
-    tokens_dev = mbf * seq / cpf
-    vals = _values(spec, seq, cfg)
-    op_sac = op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
     n = cfg.tp.size
     out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", *FLOPS, *COMM)}
-    for j, (shape, win, stack) in enumerate(mdl.keys):
-        ops = TC.training_ops(
-            TC.graph_ops(shape, win, vals),
-            causal=stack == "dec",
-            flash=cfg.flash,
-            attention_dropout=attention_dropout(spec),
-            hidden_dropout=hidden_dropout(spec),
-            t_sp=t_sp,
-            tokens=tokens_dev,
-            h=spec.hidden_size,
-            heads=spec.num_heads / tpf,
-            seq_kv=min(seq, win) if win else seq,
-            b_a=cfg.b_a,
-            eager=cfg.eager,
-            rope_width=rope_width(spec, tpf),
-            fp8=cfg.fp8,
-            fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
-            moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
-        )
-        lc = TC.layer_cost(ops, cfg.rc, mach, cfg.flash, op_sac)
-        for k, v in (
+    g = _group(spec, hw, seq, cfg)
+    for j, k in enumerate(mdl.keys):
+        lc = _shape_cost(spec, seq, cfg, g, *k)
+        for f, v in (
             ("t_f", lc.t_fwd),
             ("t_b", lc.t_bwd),
             ("t_rc", lc.t_rc),
@@ -315,11 +346,68 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             ("model_full", lc.model_flops_full),
             ("hw_full", lc.hw_flops_full),
         ):
-            out[k][j] = v
-        for k, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
-            out[k][j] = v
-    io_f, io_b, lg = _io_table(spec, mach, vals, tokens_dev, tpf, n, cfg)
+            out[f][j] = v
+        for f, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
+            out[f][j] = v
+    io_f, io_b, lg = _io_table(spec, g.mach, g.vals, g.tokens_dev, g.tpf, n, cfg)
     return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+
+
+class _Group(NamedTuple):
+    """What every layer shape of one configuration group shares: the device as its operators see it,
+    the graph's values, tokens per device, the sequence-parallel split, tp, the op-SAC shares."""
+
+    mach: Machine
+    vals: dict[str, Any]
+    tokens_dev: Any
+    t_sp: Any
+    tpf: np.ndarray
+    op_sac: Any
+
+
+def _group(spec: ModelSpec, hw: Hardware, seq: int, cfg: OpConfig) -> _Group:
+    """:class:`_Group` of one configuration group."""
+    mach = machine(hw, cfg.prec)
+    fpe = mach.gemm.flops_per_exp if mach.gemm is not None else None
+    fwd, bwd = (float(head_factor(spec.head_dim, spec.v_head_dim, fpe, b)) for b in (False, True))
+    mach = replace(mach, eta_attn=min(1.0, mach.eta_attn * fwd), eta_attn_bwd=min(1.0, mach.eta_attn * bwd))
+    tpf, cpf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.mb))
+    t_sp = np.where(cfg.sp == 1, tpf, 1.0)
+    op_sac = op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
+    return _Group(mach, _values(spec, seq, cfg), mbf * seq / cpf, t_sp, tpf, op_sac)
+
+
+def _shape_cost(
+    spec: ModelSpec,
+    seq: int,
+    cfg: OpConfig,
+    g: _Group,
+    shape: str,
+    win: int | None,
+    stack: str,
+    keep: bool = False,
+) -> TC.LayerCost:
+    """:class:`~llmcost.training.compute.LayerCost` of one layer shape of a configuration group
+    (``keep``: with its per-operator rows)."""
+    ops = TC.training_ops(
+        TC.graph_ops(shape, win, g.vals),
+        causal=stack == "dec",
+        flash=cfg.flash,
+        attention_dropout=attention_dropout(spec),
+        hidden_dropout=hidden_dropout(spec),
+        t_sp=g.t_sp,
+        tokens=g.tokens_dev,
+        h=spec.hidden_size,
+        heads=spec.num_heads / g.tpf,
+        seq_kv=min(seq, win) if win else seq,
+        b_a=cfg.b_a,
+        eager=cfg.eager,
+        rope_width=rope_width(spec, g.tpf),
+        fp8=cfg.fp8,
+        fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
+        moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
+    )
+    return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep)
 
 
 def quantize_recipe(precision: str, recipe: str) -> str | None:
@@ -375,7 +463,18 @@ def _io_table(
 
 
 def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Exposed (t_tp, t_cp, t_ep) of one layer and micro-batch, summed over its collectives.
+    """Exposed (t_tp, t_cp, t_ep) of one layer and micro-batch, summed over its collectives in
+    order (:func:`exposed_per_collective`)."""
+    n = cfg.tp.size
+    sums = {"tp": np.zeros(n), "cp": np.zeros(n), "ep": np.zeros(n)}
+    for o, t in exposed_per_collective(hw, lc, cfg):
+        sums[str(o.group)] = sums[str(o.group)] + t
+    return sums["tp"], sums["cp"], sums["ep"]
+
+
+def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> list[tuple[TOp, np.ndarray]]:
+    """(collective, exposed time over the micro-batch's passes) of each TP / CP / EP collective of
+    one layer, in the layer's order (other collectives left out).
 
     TP: all-reduce per block and pass (``tp__all_reduce``), with sequence parallel a
     reduce-scatter + all-gather of the same volume (``tp__sp``; Korthikanti 2022 §4.2.2), exposed;
@@ -384,16 +483,16 @@ def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndar
     backward, each hidden behind the attention of the previous step; EP: dispatch / combine
     all-to-all per pass (``ep__all_to_all``). Formulas of :mod:`llmcost.training.formulas`."""
     n = cfg.tp.size
-    t_tp, t_cp, t_ep = np.zeros(n), np.zeros(n), np.zeros(n)
+    out: list[tuple[TOp, np.ndarray]] = []
     for o, gemms in zip(lc.collectives(), lc.tp_gemm_pairs(), strict=True):
         size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
         if o.group == "tp":
-            t_tp = t_tp + np.where((cfg.tp > 1) & (size > 0), _tp_exposed(hw, cfg, size, gemms), 0.0)
+            out.append((o, np.where((cfg.tp > 1) & (size > 0), _tp_exposed(hw, cfg, size, gemms), 0.0)))
         elif o.group == "cp" and o.variant == "pass_kv":
-            t_cp = t_cp + np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)
+            out.append((o, np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)))
         elif o.group == "ep":
-            t_ep = t_ep + np.where((cfg.ep > 1) & (size > 0), _ep_exposed(hw, cfg, size), 0.0)
-    return t_tp, t_cp, t_ep
+            out.append((o, np.where((cfg.ep > 1) & (size > 0), _ep_exposed(hw, cfg, size), 0.0)))
+    return out
 
 
 def _passes(cfg: OpConfig) -> int:

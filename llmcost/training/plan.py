@@ -36,7 +36,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -60,6 +60,9 @@ from llmcost.training.base import (
     split_layers,
 )
 from llmcost.units import GIB
+
+if TYPE_CHECKING:
+    from llmcost.training.layers import ShapeOperators
 
 FLAG_KEYS = (
     "tp_overlap",
@@ -751,6 +754,70 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     if fell_back:
         res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
     return res
+
+
+def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[ShapeOperators]:
+    """Per layer shape, one layer's operators (one micro-batch, one device) as the step of
+    :func:`evaluate` costs ``plan``: the same configuration (attention 'auto' decided by memory) through
+    the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept."""
+    from llmcost.training.layers import layer_operators
+
+    lay = check(spec, plan, hw)
+    p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    return layer_operators(spec, hw, p)
+
+
+def operator_rows(shapes: list[ShapeOperators]) -> list[dict[str, Any]]:
+    """:func:`operator_breakdown` as rows (numbers, SI): per layer shape (``layer``, ``layers`` of it in
+    the model) its forward then backward operators (``phase``; a forward row's ``recompute_s`` is its
+    recomputation) with executed ``flops``, ``hbm_bytes``, ``time_s``, attained ``flops_per_s`` and
+    ``bound``, then its collectives (``phase`` ``exposed``: their time left exposed over the passes).
+    Operators with no work are left out; per shape and phase, the times sum to the layer's in the step."""
+    rows: list[dict[str, Any]] = []
+    for s in shapes:
+        head = {"layer": _shape_label(s.shape, s.window, s.stack), "layers": s.layers}
+        rc = np.broadcast_to(np.asarray(s.t_op_rc, dtype=float), np.shape(s.fwd.time))
+        for phase, ps in (("forward", s.fwd), ("backward", s.bwd)):
+            bound = np.broadcast_to(ps.roofline.bound, np.shape(ps.time))
+            for j, o in enumerate(s.ops):
+                fl, by, t = (float(np.ravel(x[j])[0]) for x in (ps.flops, ps.bytes, ps.time))
+                if t == 0.0:
+                    continue
+                row = {**head, "phase": phase, "op": o.name, "kind": o.kind, "flops": fl, "hbm_bytes": by}
+                rc_j = float(np.ravel(rc[j])[0]) if phase == "forward" else 0.0
+                rows.append(
+                    row
+                    | {
+                        "time_s": t,
+                        "recompute_s": rc_j,
+                        "flops_per_s": fl / t,
+                        "bound": str(np.ravel(bound[j])[0]),
+                    }
+                )
+        for o, t in s.comm:
+            if float(t[0]) > 0.0:
+                row = {
+                    **head,
+                    "phase": "exposed",
+                    "op": o.name,
+                    "kind": "collective",
+                    "flops": 0.0,
+                    "hbm_bytes": 0.0,
+                }
+                rows.append(
+                    row | {"time_s": float(t[0]), "recompute_s": 0.0, "flops_per_s": 0.0, "bound": "network"}
+                )
+    return rows
+
+
+def _shape_label(shape: str, window: int | None, stack: str) -> str:
+    """``dense``, ``moe``, ``mla moe``, ``encoder dense``, ``dense window 4096``: a layer shape in words."""
+    if stack == "io":
+        return "embedding, head, loss"
+    words = [w for w in shape.split("__")[1:] if w != "std"]
+    return " ".join(
+        (["encoder"] if stack == "enc" else []) + words + ([f"window {window}"] if window else [])
+    )
 
 
 def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) -> list[str]:

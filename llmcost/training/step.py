@@ -43,7 +43,18 @@ from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, 
 from llmcost.training.run import run_totals
 from llmcost.units import GIB
 
-__all__ = ["COLS", "ZMODES", "MEMORY", "BREAKDOWN", "VALUES", "evaluate", "memory_fit", "plans", "config_key"]
+__all__ = [
+    "COLS",
+    "ZMODES",
+    "MEMORY",
+    "BREAKDOWN",
+    "VALUES",
+    "evaluate",
+    "costed_plans",
+    "memory_fit",
+    "plans",
+    "config_key",
+]
 
 
 def evaluate(
@@ -67,12 +78,26 @@ def evaluate(
     attention was costed, ``fell_back`` which rows switched. ``memo``: one dict per search, shared
     by its chunks (operator configurations costed once, :func:`llmcost.training.layers.layer_table`);
     ``fit``: the rows' :func:`memory_fit` when the caller has it."""
-    fit = fit if fit is not None else memory_fit(spec, hw, cols, seq, global_batch, gpus_per_node)
-    costed = {**cols, "flash": fit.flash}
-    out = _compose(spec, hw, plans(hw, costed, seq, global_batch, gpus_per_node), tokens, memo)
+    p, fit = costed_plans(spec, hw, cols, seq, global_batch, gpus_per_node, fit)
+    out = _compose(spec, hw, p, tokens, memo)
     out["flash"] = fit.flash.copy()
     out["fell_back"] = fit.fell_back.copy()
     return out
+
+
+def costed_plans(
+    spec: ModelSpec,
+    hw: Hardware,
+    cols: dict[str, np.ndarray],
+    seq: int,
+    global_batch: int,
+    gpus_per_node: int | None = None,
+    fit: MemoryFit | None = None,
+) -> tuple[Plans, MemoryFit]:
+    """(:class:`~llmcost.training.columns.Plans` of the rows as :func:`evaluate` costs them, with the
+    attention :func:`memory_fit` decides, their :class:`MemoryFit`)."""
+    fit = fit if fit is not None else memory_fit(spec, hw, cols, seq, global_batch, gpus_per_node)
+    return plans(hw, {**cols, "flash": fit.flash}, seq, global_batch, gpus_per_node), fit
 
 
 @dataclass
