@@ -102,6 +102,9 @@ class Hardware:
     """``efficiency.memory_experts``: the weight stream of the routed experts' grouped GEMMs at serving
     token counts; None = ``memory``."""
     gemm_shape: GemmShape | None = field(default=None, compare=False)
+    power: dict[str, float] = field(default_factory=dict, compare=False)
+    """Measured draw (W) by kind of work, from ``power: {idle_w, memory_bound_w, compute_bound_w}``
+    (each ``{value, source}``); a kind not given is drawn at ``tdp`` (the upper bound)."""
     """``gemm``: what the GEMM shape efficiency reads (:mod:`llmcost.kernels.gemm`); None = every
     shape runs at the sustained rate."""
     attention_efficiency_by_family: dict[str, float] = field(default_factory=dict, compare=False)
@@ -274,6 +277,7 @@ _ENTRY_KEYS = [
     "pcie",
     "host_memory",
     "tdp",
+    "power",
     "price",
     "efficiency",
     "gemm",
@@ -571,6 +575,28 @@ def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> _OptionalEfficie
     )
 
 
+POWER_KEYS = ("idle_w", "memory_bound_w", "compute_bound_w")
+
+
+def _power(r: _Reader, data: dict[str, Any], tdp: float) -> dict[str, float]:
+    """``power: {idle_w, memory_bound_w, compute_bound_w}``, each ``{value: W, source}`` with
+    ``0 < value <= tdp`` (checked); empty when the entry has no ``power`` section."""
+    sec = data.get("power")
+    if sec is None:
+        return {}
+    if not isinstance(sec, dict) or set(sec) - set(POWER_KEYS):
+        raise r.fail("power", f"a mapping with keys among {', '.join(POWER_KEYS)}", sec)
+    out: dict[str, float] = {}
+    for k, e in sec.items():
+        v = e.get("value") if isinstance(e, dict) else None
+        if not isinstance(e, dict) or not e.get("source") or isinstance(v, bool):
+            raise r.fail(f"power.{k}", "{value: W, source: ...}", e)
+        if not isinstance(v, (int, float)) or not 0 < v <= tdp:
+            raise r.fail(f"power.{k}", f"watts above 0 and at most the tdp ({tdp:g} W)", v)
+        out[k] = float(v)
+    return out
+
+
 def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
     """``gemm: {units, tiles: [[m, n], ...], k_overhead, source}`` when the entry gives it (checked)."""
     if data.get("gemm") is None:
@@ -671,4 +697,5 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         train_efficiency_by_dtype=opt.train_by_dtype,
         expert_memory_efficiency_value=opt.memory_experts,
         gemm_shape=_gemm_shape(r, data),
+        power=_power(r, data, tdp),
     )

@@ -68,7 +68,9 @@ def views(model: str, rep: Any, fmt: str) -> tuple[dict[str, Any], Any, str]:
         "memory GiB per GPU": {k: round(v, 2) for k, v in mem.items()},
         "largest batch that fits": r.max_batch,
         "USD per 1M output tokens": m["usd_per_million_output_tokens"],
-        "J per output token (TDP)": m["joules_per_output_token"],
+        (
+            "J per output token (TDP)" if r.draw is None else f"J per output token ({r.draw:.0f} W mean draw)"
+        ): m["joules_per_output_token"],
         "precision": f"weights {r.formats[0]}, activations {r.formats[1]}, KV {r.formats[2]}; math "
         f"{r.math[0]} (GEMM) / {r.math[1]} (attention)"
         + "".join(f"; {g} {w}" + (f"/{a}" if a != w else "") for g, w, a in plan.op_precision),

@@ -25,6 +25,16 @@ define("usd_hour", "USD/h", "price per device-hour", latex=r"\$_h")
 define("seconds", "s", "wall time the devices are busy", latex="T")
 define("tokens", "token", "tokens produced in that time", latex="n_{tok}")
 define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
+define("t_cb", "s", "time of compute-bound work", latex=r"T_{cb}")
+define("t_mb", "s", "time of memory-bound work", latex=r"T_{mb}")
+define("t_idle", "s", "time of exposed communication, launch gaps and bubbles", latex=r"T_{idle}")
+define("p_cb", "W", "draw of compute-bound work per device", latex=r"P_{cb}")
+define("p_mb", "W", "draw of memory-bound work per device", latex=r"P_{mb}")
+define("p_idle", "W", "idle draw per device", latex=r"P_{idle}")
+define("draw_w", "W", "draw per device", latex="P")
+define("p_cap", "W", "board power limit per device", latex=r"P_{cap}")
+define("joules", "J", "device energy", latex="E")
+define("pue", "1", "facility power usage effectiveness", latex="PUE")
 
 S = sym
 
@@ -40,9 +50,35 @@ def usd_per_million_tokens() -> sp.Expr:
     return usd() * 10**6 / S("tokens")
 
 
+def mean_draw() -> sp.Expr:
+    """Draw per device averaged over a step's kinds of work: ``(T_cb·P_cb + T_mb·P_mb +
+    T_idle·P_idle) / (T_cb + T_mb + T_idle)``, so that energy is the sum over the kinds of their time ×
+    their draw [derived]. Draws differ by kind: memory-bound LLM decode draws 137-300 W on a 700 W
+    H200 (Ma et al. 2026, arXiv 2605.11999); a GPU's static power is drawn whatever its activity
+    (ML.ENERGY Leaderboard v3.0, arXiv 2601.22076, "Static Power Wastage")."""
+    num = S("t_cb") * S("p_cb") + S("t_mb") * S("p_mb") + S("t_idle") * S("p_idle")
+    return num / (S("t_cb") + S("t_mb") + S("t_idle"))
+
+
+def capped_draw() -> sp.Expr:
+    """Draw under a board power limit: ``min(P, P_cap)`` (the driver throttles the GPU to stay within a
+    board-level watt ceiling; Ma et al. 2026, arXiv 2605.11999 §1). The time lost to the throttling
+    is not in it: no published throughput-vs-limit curve for these GPUs."""
+    return sp.Min(S("draw_w"), S("p_cap"))
+
+
+def facility_energy() -> sp.Expr:
+    """Facility energy: ``E·PUE``, PUE being total facility energy over IT equipment energy (The
+    Green Grid, White Paper #49, 2012; ISO/IEC 30134-2:2016)."""
+    return S("joules") * S("pue")
+
+
 FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "usd": usd,
     "usd_per_million_tokens": usd_per_million_tokens,
+    "mean_draw": mean_draw,
+    "capped_draw": capped_draw,
+    "facility_energy": facility_energy,
 }
 
 

@@ -48,6 +48,7 @@ import numpy as np
 
 from llmcost import rules as R
 from llmcost.economics import _generated as E
+from llmcost.economics.power import facility
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.inference import _generated as F
@@ -109,6 +110,7 @@ class InferenceResult:
     price_per_hour: float | None
     tdp: float
     notes: list[str] = field(default_factory=list)
+    draw: float | None = None  # mean draw per device (W) from the catalog power figures; None: TDP
     draft: PhaseCost | None = None  # one draft pass per decode step's context (speculative decoding)
     model_switch_s: float | None = None  # weights per device over the host link (None: no catalog link)
 
@@ -148,8 +150,11 @@ class InferenceResult:
                 if price
                 else None
             ),
-            "joules_per_output_token": F.joules_per_token(
-                devices=self.gpus, tdp_w=self.tdp, s_per_tok=per_tok_s
+            "joules_per_output_token": facility(
+                F.joules_per_token(
+                    devices=self.gpus, tdp_w=self.tdp if self.draw is None else self.draw, s_per_tok=per_tok_s
+                ),
+                self.plan.pue,
             ),
             "output_tokens_per_s_per_user": F.user_rate(tpot=self.tpot),
             **({} if self.model_switch_s is None else {"model_switch_s": self.model_switch_s}),
@@ -677,10 +682,45 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
         formats=ev.formats,
         price_per_hour=hw.price_per_hour,
         tdp=hw.tdp,
-        notes=notes + _plan_notes(spec, hw, p),
+        notes=notes + _plan_notes(spec, hw, p) + _power_notes(hw, p),
+        draw=_draw(hw, p, (r["prefill"], r["decode"])),
         draft=r["draft"],
         model_switch_s=_switch_time(hw, mem["weights"]),
     )
+
+
+def _draw(hw: Hardware, p: Plan, phases: tuple[PhaseCost, ...]) -> float | None:
+    """Mean draw per device over the op time of one prefill and the decode steps, by roofline
+    bound (:func:`llmcost.economics.power.mean_draw`); None when the device has no power figures
+    and there is no cap (energy at TDP, as before)."""
+    from llmcost.economics.power import check_cap, mean_draw
+
+    check_cap(hw, p.power_cap)
+    if not hw.power and p.power_cap is None:
+        return None
+    times: dict[str, Any] = {}
+    for ph in phases:
+        for o in ph.ops:
+            t, b = np.broadcast_arrays(o.count * np.asarray(o.time, dtype=float), np.asarray(o.bound))
+            for bound in np.unique(b):
+                times[str(bound)] = times.get(str(bound), 0.0) + float(np.sum(t[b == bound]))
+    return mean_draw(times, hw, p.power_cap)
+
+
+def _power_notes(hw: Hardware, p: Plan) -> list[str]:
+    """What the energy figure is: TDP bound, or draws by kind of work (and what is missing)."""
+    out = []
+    if hw.power:
+        given = ", ".join(f"{k} {v:g} W" for k, v in hw.power.items())
+        out.append(f"energy from time x draw by roofline bound ({given}; the rest at TDP {hw.tdp:g} W)")
+    if p.power_cap is not None:
+        out.append(
+            f"power cap {p.power_cap:g} W caps the draws only: the time compute-bound work loses to"
+            " throttling is not modelled (no published throughput-vs-limit curve)"
+        )
+    if p.pue != 1.0:
+        out.append(f"energy is facility energy at PUE {p.pue:g}")
+    return out
 
 
 def _switch_time(hw: Hardware, weights: float) -> float | None:
