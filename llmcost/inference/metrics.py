@@ -9,5 +9,6 @@ METRICS = (
     "output_tokens_per_s_per_gpu",
     "input_tokens_per_s_per_gpu",
     "memory_gib_per_gpu",
+    "joules_per_output_token",
 )
 """The validation README's infer metrics, each a key of :meth:`llmcost.inference.serve.InferenceResult.metrics`."""

@@ -48,7 +48,7 @@ INFER_OBJECTIVES = {
 TRAIN_METRICS = (*TR.METRICS, "tokens_per_s", "usd_per_million_tokens", *TR.RUN_METRICS)
 """Metrics a train search reports per plan (:data:`llmcost.training.plan.METRICS` and the run's)."""
 INFER_METRICS = (
-    *INFER_README_METRICS,
+    *(m for m in INFER_README_METRICS if m != "joules_per_output_token"),
     "output_tokens_per_s_per_user",
     "usd_per_million_output_tokens",
     "joules_per_output_token",
