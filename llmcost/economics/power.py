@@ -58,18 +58,17 @@ def draws(hw: Hardware, cap: float | None) -> dict[str, float]:
     return out
 
 
-def mean_draw(times: dict[str, Any], hw: Hardware, cap: float | None) -> float:
-    """The draw averaged over the time spent under each bound (``times``: seconds per bound)."""
+def mean_draw(times: dict[str, Any], hw: Hardware, cap: float | None) -> Any:
+    """The draw averaged over the time spent under each bound (``times``: seconds per bound, a
+    number or one per plan); the compute draw where no time was spent."""
     d = draws(hw, cap)
-    t = {b: float(np.sum(times.get(b, 0.0))) for b in KINDS}
-    if sum(t.values()) <= 0:
-        return d["compute"]
-    return float(
-        E.mean_draw(
-            t_cb=t["compute"], t_mb=t["memory"], t_idle=t["network"] + t["latency"],
-            p_cb=d["compute"], p_mb=d["memory"], p_idle=d["network"],
-        )
+    t = {b: np.asarray(times.get(b, 0.0), dtype=float) for b in KINDS}
+    total = t["compute"] + t["memory"] + t["network"] + t["latency"]
+    mean = E.mean_draw(
+        t_cb=t["compute"], t_mb=t["memory"], t_idle=t["network"] + t["latency"],
+        p_cb=d["compute"], p_mb=d["memory"], p_idle=d["network"],
     )  # fmt: skip
+    return np.where(total > 0, mean, d["compute"])[()]
 
 
 def facility(joules: Any, pue: float) -> Any:

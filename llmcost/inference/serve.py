@@ -110,7 +110,9 @@ class InferenceResult:
     price_per_hour: float | None
     tdp: float
     notes: list[str] = field(default_factory=list)
-    draw: float | None = None  # mean draw per device (W) from the catalog power figures; None: TDP
+    draw: Any = (
+        None  # mean draw per device (W; one per plan in a search) from the catalog power figures; None: TDP
+    )
     draft: PhaseCost | None = None  # one draft pass per decode step's context (speculative decoding)
     model_switch_s: float | None = None  # weights per device over the host link (None: no catalog link)
 
@@ -683,13 +685,13 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
         price_per_hour=hw.price_per_hour,
         tdp=hw.tdp,
         notes=notes + _plan_notes(spec, hw, p) + _power_notes(hw, p),
-        draw=_draw(hw, p, (r["prefill"], r["decode"])),
+        draw=draw_of(hw, p, (r["prefill"], r["decode"])),
         draft=r["draft"],
         model_switch_s=_switch_time(hw, mem["weights"]),
     )
 
 
-def _draw(hw: Hardware, p: Plan, phases: tuple[PhaseCost, ...]) -> float | None:
+def draw_of(hw: Hardware, p: Plan, phases: tuple[PhaseCost, ...]) -> Any:
     """Mean draw per device over the op time of one prefill and the decode steps, by roofline
     bound (:func:`llmcost.economics.power.mean_draw`); None when the device has no power figures
     and there is no cap (energy at TDP, as before)."""
@@ -698,12 +700,15 @@ def _draw(hw: Hardware, p: Plan, phases: tuple[PhaseCost, ...]) -> float | None:
     check_cap(hw, p.power_cap)
     if not hw.power and p.power_cap is None:
         return None
+    plans = np.shape(p.batch)  # () for one plan; (n,) on the last axis for a search's plans
     times: dict[str, Any] = {}
     for ph in phases:
         for o in ph.ops:
             t, b = np.broadcast_arrays(o.count * np.asarray(o.time, dtype=float), np.asarray(o.bound))
             for bound in np.unique(b):
-                times[str(bound)] = times.get(str(bound), 0.0) + float(np.sum(t[b == bound]))
+                m = np.where(b == bound, t, 0.0)
+                s = m.sum() if not plans else m.reshape(-1, m.shape[-1]).sum(axis=0) if m.ndim else m
+                times[str(bound)] = times.get(str(bound), 0.0) + s
     return mean_draw(times, hw, p.power_cap)
 
 

@@ -190,6 +190,7 @@ def _metrics(ev: I.Evaluator) -> dict[str, np.ndarray]:
         formats=ev.formats,  # type: ignore[arg-type]
         price_per_hour=ev.hw.price_per_hour,
         tdp=ev.hw.tdp,
+        draw=I.draw_of(ev.hw, p, (r["prefill"], r["decode"])),
     )
     shape = np.shape(p.batch)
     out = {
