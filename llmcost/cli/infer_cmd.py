@@ -94,10 +94,6 @@ def infer(
         int, typer.Option("--kv-nics", help="With --prefill-pool: NICs each prefill GPU writes its KV over.")
     ] = 1,
     gpus_per_node: GpusPerNodeOpt = None,
-    power_cap: Annotated[
-        str | None,
-        typer.Option("--power-cap", help="Board power limit per device, e.g. 400W (plan key power_cap)."),
-    ] = None,
     pue: Annotated[
         float | None,
         typer.Option("--pue", help="Facility PUE: energy is device energy x PUE (plan key pue)."),
@@ -148,7 +144,6 @@ def infer(
         "stack": stack,
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
-        "power_cap": power_cap,
         "pue": pue,
     }
     _disagg_options(prefill_pool, kv_nics, breakdown or plot is not None, explain)

@@ -24,11 +24,6 @@ def mean_draw(p_cb, p_idle, p_mb, t_cb, t_idle, t_mb):
     return (p_cb*t_cb + p_idle*t_idle + p_mb*t_mb)/(t_cb + t_idle + t_mb)
 
 
-def capped_draw(draw_w, p_cap):
-    """Draw under a board power limit: ``min(P, P_cap)`` (the driver throttles the GPU to stay within a"""
-    return numpy.minimum(draw_w, p_cap)
-
-
 def facility_energy(joules, pue):
     """Facility energy: ``E·PUE``, PUE being total facility energy over IT equipment energy (The"""
     return joules*pue
@@ -38,6 +33,5 @@ FUNCTIONS = {
     'usd': (usd, ('devices', 'seconds', 'usd_hour'), '90aba31f04f5e4c9'),
     'usd_per_million_tokens': (usd_per_million_tokens, ('devices', 'seconds', 'tokens', 'usd_hour'), 'a258ffaca517546e'),
     'mean_draw': (mean_draw, ('p_cb', 'p_idle', 'p_mb', 't_cb', 't_idle', 't_mb'), 'e6cc85f4e1de08a0'),
-    'capped_draw': (capped_draw, ('draw_w', 'p_cap'), '9e50d47d55cd3a49'),
     'facility_energy': (facility_energy, ('joules', 'pue'), '14ccdaea4445593d'),
 }

@@ -31,8 +31,6 @@ define("t_idle", "s", "time of exposed communication, launch gaps and bubbles", 
 define("p_cb", "W", "draw of compute-bound work per device", latex=r"P_{cb}")
 define("p_mb", "W", "draw of memory-bound work per device", latex=r"P_{mb}")
 define("p_idle", "W", "idle draw per device", latex=r"P_{idle}")
-define("draw_w", "W", "draw per device", latex="P")
-define("p_cap", "W", "board power limit per device", latex=r"P_{cap}")
 define("joules", "J", "device energy", latex="E")
 define("pue", "1", "facility power usage effectiveness", latex="PUE")
 
@@ -60,13 +58,6 @@ def mean_draw() -> sp.Expr:
     return num / (S("t_cb") + S("t_mb") + S("t_idle"))
 
 
-def capped_draw() -> sp.Expr:
-    """Draw under a board power limit: ``min(P, P_cap)`` (the driver throttles the GPU to stay within a
-    board-level watt ceiling; Ma et al. 2026, arXiv 2605.11999 §1). The time lost to the throttling
-    is not in it: no published throughput-vs-limit curve for these GPUs."""
-    return sp.Min(S("draw_w"), S("p_cap"))
-
-
 def facility_energy() -> sp.Expr:
     """Facility energy: ``E·PUE``, PUE being total facility energy over IT equipment energy (The
     Green Grid, White Paper #49, 2012; ISO/IEC 30134-2:2016)."""
@@ -77,7 +68,6 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "usd": usd,
     "usd_per_million_tokens": usd_per_million_tokens,
     "mean_draw": mean_draw,
-    "capped_draw": capped_draw,
     "facility_energy": facility_energy,
 }
 

@@ -21,7 +21,6 @@ from llmcost.hardware import Hardware
 from llmcost.rules import Rule
 
 PLAN_KEYS = (
-    "power_cap",
     "pue",
     "tp",
     "pp",
@@ -165,7 +164,6 @@ class Plan:
     """The serving profile the host keys came from, as a note (``stack`` plan key; None: none)."""
     gpus: int | None = None
     gpus_per_node: int | None = None
-    power_cap: float | None = None  # board power limit per device (W); None: none
     pue: float = 1.0  # facility power usage effectiveness; 1.0: device energy only
 
     @property
@@ -420,9 +418,9 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
     kw: dict[str, Any] = host_of(d)
     if d.get("stack") is not None:
         kw["stack"] = note
-    from llmcost.economics.power import power_cap_of, pue_of
+    from llmcost.economics.power import pue_of
 
-    kw["power_cap"], kw["pue"] = power_cap_of(d.get("power_cap")), pue_of(d.get("pue"))
+    kw["pue"] = pue_of(d.get("pue"))
     for k in ("tp", "pp", "dp", "cp", "ep", "prompt_len", "output_len", "gpus", "gpus_per_node"):
         if d.get(k) is not None:
             kw[k] = _int(d[k], k)

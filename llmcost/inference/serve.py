@@ -694,11 +694,10 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
 def draw_of(hw: Hardware, p: Plan, phases: tuple[PhaseCost, ...]) -> Any:
     """Mean draw per device over the op time of one prefill and the decode steps, by roofline
     bound (:func:`llmcost.economics.power.mean_draw`); None when the device has no power figures
-    and there is no cap (energy at TDP, as before)."""
-    from llmcost.economics.power import check_cap, mean_draw
+    (energy at TDP, as before)."""
+    from llmcost.economics.power import mean_draw
 
-    check_cap(hw, p.power_cap)
-    if not hw.power and p.power_cap is None:
+    if not hw.power:
         return None
     plans = np.shape(p.batch)  # () for one plan; (n,) on the last axis for a search's plans
     times: dict[str, Any] = {}
@@ -709,7 +708,7 @@ def draw_of(hw: Hardware, p: Plan, phases: tuple[PhaseCost, ...]) -> Any:
                 m = np.where(b == bound, t, 0.0)
                 s = m.sum() if not plans else m.reshape(-1, m.shape[-1]).sum(axis=0) if m.ndim else m
                 times[str(bound)] = times.get(str(bound), 0.0) + s
-    return mean_draw(times, hw, p.power_cap)
+    return mean_draw(times, hw)
 
 
 def _power_notes(hw: Hardware, p: Plan) -> list[str]:
@@ -718,11 +717,6 @@ def _power_notes(hw: Hardware, p: Plan) -> list[str]:
     if hw.power:
         given = ", ".join(f"{k} {v:g} W" for k, v in hw.power.items())
         out.append(f"energy from time x draw by roofline bound ({given}; the rest at TDP {hw.tdp:g} W)")
-    if p.power_cap is not None:
-        out.append(
-            f"power cap {p.power_cap:g} W caps the draws only: the time compute-bound work loses to"
-            " throttling is not modelled (no published throughput-vs-limit curve)"
-        )
     if p.pue != 1.0:
         out.append(f"energy is facility energy at PUE {p.pue:g}")
     return out
