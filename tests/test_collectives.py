@@ -475,3 +475,47 @@ def test_deepep_normal_two_hop_bounds() -> None:
     assert C.collective(h800, "all_to_all", size, 8, 8).algo != "deepep_normal"
     with pytest.raises(PlanError, match="NVIDIA"):
         C.collective(get_hardware("mi300x"), "all_to_all", size, 8, 8, algo="deepep_normal")
+
+
+def test_star_is_two_steps_and_the_hub_link_carries_p_minus_1_buffers() -> None:
+    """Star (TPI-LLM hub) all-reduce on one level: t_0 + 2α + 2(p-1)·S/(ηW), every protocol Simple."""
+    hw = get_hardware("macbook-pro-m1-max")
+    tier = hw.fabric[0]
+    for p in (2, 4, 8):
+        r = C.collective(hw, "all_reduce", 16384.0, p, algo="star")
+        expect = C.T0 + 2 * tier.latency + 2 * (p - 1) * 16384.0 / (tier.efficiency * tier.bandwidth)
+        assert float(r.time) == pytest.approx(expect, rel=1e-12)
+        assert r.protocol == "simple"
+    assert C.normalize_algo("all_reduce", "parameter_server") == "star"
+    with pytest.raises(UserError, match="has no algorithm 'star'"):
+        C.normalize_algo("all_gather", "star")
+
+
+def test_star_joins_auto_off_nccl_only() -> None:
+    """NCCL runs no star: on GPUs auto keeps NCCL's algorithms; on a laptop or CPU auto compares
+    star too, and picks it at 8 ranks for a small buffer (2 latency steps against log2 8 = 3)."""
+    h100, mac, epyc = get_hardware("h100-sxm"), get_hardware("macbook-pro-m1-max"), get_hardware("epyc-9654")
+    assert "star" not in C.auto_algorithms(h100, "all_reduce", C.placement(h100, 8))
+    for size in (4.0, 16384.0, 2.0**30):
+        assert C.collective(h100, "all_reduce", size, 8).algo != "star"
+    assert "star" in C.auto_algorithms(epyc, "all_reduce", C.placement(epyc, 4, 1))
+    assert C.collective(mac, "all_reduce", 16384.0, 8).algo == "star"
+    assert C.collective(mac, "all_reduce", 2.0**30, 8).algo != "star"  # the hub link is the bottleneck
+
+
+def test_cli_collective_star(cli) -> None:  # type: ignore[no-untyped-def]
+    r = cli(
+        "collective",
+        "all_reduce",
+        "--hw",
+        "macbook-pro-m1-max",
+        "--gpus",
+        "4",
+        "--size",
+        "16KiB",
+        "--algo",
+        "star",
+    )
+    assert r.code == 0 and "star" in r.out
+    bad = cli("collective", "all_gather", "--algo", "star")
+    assert bad.code == 2 and len(bad.err.strip().splitlines()) == 1

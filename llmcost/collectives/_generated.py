@@ -265,6 +265,42 @@ def all_reduce__in_network__torus_switch_switch__inr011(S, W_0, W_1, W_2, alpha_
     return 2*alpha_0*h_0 + alpha_1 + alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*(2*d_0 - 2)/(d_0*eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_1 + 1)/(W_1*d_0*d_1*eta_1*kappa_inr)), S*(d_2 + 1)/(W_2*d_0*d_1*d_2*eta_2*kappa_inr))
 
 
+def all_reduce__star__switch(S, W_0, alpha_0, d_0, eta_0, t_0):
+    return 2*S*(d_0 - 1)/(W_0*eta_0) + 2*alpha_0 + t_0
+
+
+def all_reduce__star__mesh(S, W_0, alpha_0, d_0, eta_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))) + 2*alpha_0 + t_0
+
+
+def all_reduce__star__torus(S, W_0, alpha_0, d_0, eta_0, m_0, t_0, w_0):
+    return 2*S*(d_0 - 1)/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)) + 2*alpha_0 + t_0
+
+
+def all_reduce__star__switch_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return 2*alpha_1 + t_0 + 2*numpy.maximum(S*(d_0 - 1)/(W_0*eta_0), S*(d_0*d_1 - d_0)/(W_1*eta_1))
+
+
+def all_reduce__star__mesh_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return 2*alpha_1 + t_0 + 2*numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*eta_1), S*(d_0 - 1)/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))))
+
+
+def all_reduce__star__torus_switch(S, W_0, W_1, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return 2*alpha_1 + t_0 + 2*numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*eta_1), S*(d_0 - 1)/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)))
+
+
+def all_reduce__star__switch_switch_switch(S, W_0, W_1, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return 2*alpha_2 + t_0 + 2*numpy.maximum(numpy.maximum(S*(d_0 - 1)/(W_0*eta_0), S*(d_0*d_1 - d_0)/(W_1*eta_1)), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*eta_2))
+
+
+def all_reduce__star__mesh_switch_switch(S, W_0, W_1, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return 2*alpha_2 + t_0 + 2*numpy.maximum(numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*eta_1), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*eta_2)), S*(d_0 - 1)/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))))
+
+
+def all_reduce__star__torus_switch_switch(S, W_0, W_1, W_2, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return 2*alpha_2 + t_0 + 2*numpy.maximum(numpy.maximum(S*(d_0*d_1 - d_0)/(W_1*eta_1), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*eta_2)), S*(d_0 - 1)/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)))
+
+
 def reduce_scatter__ring__switch(B_p, S, W_0, alpha_0, d_0, eta_0, kappa_p, t_0):
     return S*(d_0 - 1)/(d_0*numpy.minimum(B_p, W_0*eta_0*kappa_p)) + alpha_0*(d_0 - 1) + t_0
 
@@ -870,6 +906,15 @@ FUNCTIONS = {
     'all_reduce__in_network__torus_switch_switch__inr001': (all_reduce__in_network__torus_switch_switch__inr001, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_1', 'kappa_inr', 'm_0', 't_0', 'w_0'), '9371f16dc8db5ccb'),
     'all_reduce__in_network__torus_switch_switch__inr010': (all_reduce__in_network__torus_switch_switch__inr010, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'h_2', 'kappa_inr', 'm_0', 't_0', 'w_0'), '42932dd52eadf7ce'),
     'all_reduce__in_network__torus_switch_switch__inr011': (all_reduce__in_network__torus_switch_switch__inr011, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'h_0', 'kappa_inr', 'm_0', 't_0', 'w_0'), '73cd90a41dc1e1b9'),
+    'all_reduce__star__switch': (all_reduce__star__switch, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0'), '28170533773b9b78'),
+    'all_reduce__star__mesh': (all_reduce__star__mesh, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 't_0', 'w_0'), 'a566ed4dfcc39aa4'),
+    'all_reduce__star__torus': (all_reduce__star__torus, ('S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'm_0', 't_0', 'w_0'), '361e353670b19baf'),
+    'all_reduce__star__switch_switch': (all_reduce__star__switch_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '20218257ac8800ea'),
+    'all_reduce__star__mesh_switch': (all_reduce__star__mesh_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'f8f73c450364a972'),
+    'all_reduce__star__torus_switch': (all_reduce__star__torus_switch, ('S', 'W_0', 'W_1', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), '20d04247aaab9519'),
+    'all_reduce__star__switch_switch_switch': (all_reduce__star__switch_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '23359e44e04b3988'),
+    'all_reduce__star__mesh_switch_switch': (all_reduce__star__mesh_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'fde28a861a4e2a5a'),
+    'all_reduce__star__torus_switch_switch': (all_reduce__star__torus_switch_switch, ('S', 'W_0', 'W_1', 'W_2', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '151937065366c5d7'),
     'reduce_scatter__ring__switch': (reduce_scatter__ring__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0'), '2a8419f57438eacb'),
     'reduce_scatter__ring__mesh': (reduce_scatter__ring__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0', 'w_0'), 'cfc7b709c8217971'),
     'reduce_scatter__ring__torus': (reduce_scatter__ring__torus, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 'm_0', 't_0', 'w_0'), '220b15e6d5846895'),

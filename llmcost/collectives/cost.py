@@ -8,7 +8,8 @@ Algorithms (the formulas and their sources are the docstrings of
 op            algorithms
 ============  ===========================================================================
 all_reduce    ring, tree (double binary tree), recursive_doubling, rabenseifner
-              (recursive halving-doubling), hierarchical (2/3-level), in_network (NVLS/SHARP)
+              (recursive halving-doubling), hierarchical (2/3-level), in_network (NVLS/SHARP),
+              star (hub reduce and send back: TPI-LLM, parameter server)
 reduce_scat.  ring, recursive_halving, hierarchical
 all_gather    ring, recursive_doubling, hierarchical
 broadcast     ring (pipelined), tree (binomial)
@@ -117,6 +118,8 @@ ALGO_ALIASES = {
     "deepep_nvl": "deepep_normal",
     "normal": "deepep_normal",
     "rdma": "rdma_write",
+    "parameter_server": "star",
+    "hub": "star",
 }
 LIBRARY_ALGORITHMS = ("deepep_low_latency", "deepep_normal", "rdma_write")
 """Algorithms of a library other than NCCL (DeepEP on NVIDIA GPUs; a KV-cache transfer engine's RDMA
@@ -520,7 +523,10 @@ def available(op: str, levels: Sequence[Level]) -> list[str]:
 
 def auto_algorithms(hw: Hardware, op: str, levels: Sequence[Level]) -> list[str]:
     """The algorithms ``auto`` chooses among: on NCCL / RCCL platforms those the library runs
-    (:data:`NCCL_ALGORITHMS`), elsewhere every available one."""
+    (:data:`NCCL_ALGORITHMS`), elsewhere every available one. ``star`` is in the second set only:
+    NCCL runs no hub all-reduce, while off NCCL (CPUs and laptops over TCP, as TPI-LLM's own
+    sockets) the job's code picks its algorithm, and at a high per-step latency its 2 steps beat the
+    ring's 2(p-1) (TPI-LLM §3.2)."""
     avail = available(op, levels)
     if nccl_platform(hw):
         return [a for a in avail if a in NCCL_ALGORITHMS[op]]

@@ -395,6 +395,24 @@ def rdma_write(op: str, L: list[_Lv]) -> sp.Expr:
     return t0 + 2 * out.alpha + S / (N_NIC * bandwidth(out, "multi"))
 
 
+def star(op: str, L: list[_Lv]) -> sp.Expr:
+    """Star (hub) all-reduce: every rank sends its buffer to one hub, which sums and sends the
+    result back (TPI-LLM, Li et al. 2024, arXiv 2410.00531 §3.2 Prop. 2 and App. A.1:
+    ``t_star = 2(t_data + t_link) + t_barrier + t_aggr``, barrier and aggregation ≈ 0 (0.1 ms);
+    Lizonghang/TPI-LLM src/tpi_llm/distributed/comm.py ``CommunicatorMaster.all_reduce``: the
+    master receives each worker's tensor, adds it, sends the sum to each; the parameter-server
+    push / pull of MXNet, Chen et al. 2015). Two steps of latency at the outer level, and the hub's
+    links carry the other ``p-1`` buffers in and the result out: level ``k`` the ``R_{k+1}-R_k``
+    ranks reached across it, levels overlap (max): ``t_0 + 2α + 2·max_k S(R_{k+1}-R_k)/B_k``, one
+    level ``t_0 + 2α + 2(p-1)·S/B`` [derived: TPI-LLM's t_data is one buffer's path time, which
+    leaves out the hub link's (p-1)-fold load]."""
+    if op != "all_reduce":
+        raise KeyError(op)
+    S, t0 = sym("S"), sym("t_0")
+    terms = [S * (_R(L, k + 1) - _R(L, k)) / bandwidth(lv, "multi") for k, lv in enumerate(L)]
+    return t0 + 2 * L[-1].alpha + 2 * sp.Max(*terms)
+
+
 _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
     "ring": ring,
     "tree": tree,
@@ -407,6 +425,7 @@ _BUILDERS: dict[str, Callable[[str, list[_Lv]], sp.Expr]] = {
     "deepep_low_latency": deepep_low_latency,
     "rdma_write": rdma_write,
     "deepep_normal": deepep_normal,
+    "star": star,
 }
 
 

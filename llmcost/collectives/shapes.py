@@ -10,7 +10,15 @@ from dataclasses import dataclass
 
 OPS = ("all_reduce", "reduce_scatter", "all_gather", "broadcast", "all_to_all", "send_recv")
 ALGORITHMS: dict[str, tuple[str, ...]] = {
-    "all_reduce": ("ring", "tree", "recursive_doubling", "rabenseifner", "hierarchical", "in_network"),
+    "all_reduce": (
+        "ring",
+        "tree",
+        "recursive_doubling",
+        "rabenseifner",
+        "hierarchical",
+        "in_network",
+        "star",
+    ),
     "reduce_scatter": ("ring", "recursive_halving", "hierarchical"),
     "all_gather": ("ring", "recursive_doubling", "hierarchical"),
     "broadcast": ("ring", "tree"),
