@@ -189,7 +189,17 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "precision": lay.plan.precision,
         "attention": "flash" if lay.flash else "materialized",
         **{k: getattr(lay.plan, k) for k in STACK_KEYS},
+        **_sync_keys(lay.plan),
     }
+
+
+def _sync_keys(plan: Any) -> dict[str, Any]:
+    """DiLoCo's plan keys where the plan sets them (ordinary data parallelism prints none)."""
+    from llmcost.training.plan import SYNC_BITS
+
+    if plan.sync_interval == 1:
+        return {}
+    return {"sync_interval": plan.sync_interval, "sync_bytes": plan.sync_bytes or SYNC_BITS / 8}
 
 
 @dataclass(repr=False)

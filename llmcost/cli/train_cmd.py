@@ -105,6 +105,21 @@ def train(
             " GPU-hours and cost are over it.",
         ),
     ] = None,
+    sync_interval: Annotated[
+        int | None,
+        typer.Option(
+            "--sync-interval",
+            help="DiLoCo / local SGD: inner steps per outer all-reduce of the data-parallel workers'"
+            " parameter deltas (default 1: ordinary data parallelism; needs zero 0, ep 1, cp 1).",
+        ),
+    ] = None,
+    sync_bytes: Annotated[
+        float | None,
+        typer.Option(
+            "--sync-bytes",
+            help="Bytes per parameter of DiLoCo's outer all-reduce: 4 (fp32, default), 2 (fp16), 0.5 (4-bit).",
+        ),
+    ] = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
@@ -168,6 +183,8 @@ def train(
         "offload": offload,
         "gpus_per_node": gpus_per_node,
         "goodput": goodput,
+        "sync_interval": sync_interval,
+        "sync_bytes": sync_bytes,
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"

@@ -83,7 +83,7 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
     from llmcost.training import formulas as F
 
     plan = r.layout.plan
-    mode = "overlap" if plan.overlap_dp else "serial"
+    mode = "diloco" if plan.sync_interval > 1 else "overlap" if plan.overlap_dp else "serial"
     expr = F.step_expression(plan.schedule, mode, plan.zero == 3)
     builders = {"T": location(F.step_expression)}
     z3 = ["zero3"] if plan.zero == 3 else []

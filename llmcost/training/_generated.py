@@ -65,6 +65,26 @@ def dp__serial(n_red, t_ag, t_dp):
     return n_red*t_dp + t_ag
 
 
+def dp__diloco(sync_interval, t_outer):
+    """DiLoCo / local SGD (Douillard et al. 2023, arXiv 2311.08105, Algorithm 1): each data-parallel"""
+    return t_outer/sync_interval
+
+
+def diloco__outer_bytes(b_sync, psi, psi_e):
+    """Bytes of DiLoCo's outer all-reduce per device: every parameter the device holds,"""
+    return b_sync*(psi + psi_e)
+
+
+def diloco__comm_reduction(b_g, b_sync, sync_interval):
+    """Data-parallel bytes per token of ordinary data parallelism (one gradient all-reduce of"""
+    return b_g*sync_interval/b_sync
+
+
+def memory__outer_state(psi, psi_e):
+    """DiLoCo's outer optimizer state per device, ``8·(Ψ + Ψ_e)``: the global parameters"""
+    return 8*psi + 8*psi_e
+
+
 def zero3(layers_stage, n_micro, s_comm, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
     """ZeRO-3 / FSDP FULL_SHARD, overlapped layer by layer (not per step): per micro-batch, each"""
     return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(s_comm*(t_z3_ag + t_z3_rs), t_z3_ag + t_z3_rs - t_bwd/layers_stage))
@@ -378,6 +398,10 @@ FUNCTIONS = {
     'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'e125ecdd123884cf'),
     'dp__overlap': (dp__overlap, ('n_buckets', 'n_red', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), 'fac3e037a27d81a8'),
     'dp__serial': (dp__serial, ('n_red', 't_ag', 't_dp'), '81a71cc14b80a178'),
+    'dp__diloco': (dp__diloco, ('sync_interval', 't_outer'), 'c33a64b0c0ec9643'),
+    'diloco__outer_bytes': (diloco__outer_bytes, ('b_sync', 'psi', 'psi_e'), '405caf34df043e6a'),
+    'diloco__comm_reduction': (diloco__comm_reduction, ('b_g', 'b_sync', 'sync_interval'), '07c7af897538de02'),
+    'memory__outer_state': (memory__outer_state, ('psi', 'psi_e'), '54de3ee6ae0126db'),
     'zero3': (zero3, ('layers_stage', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), '3658184aed560224'),
     'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),
     'zero3__collective_bytes': (zero3__collective_bytes, ('layer_bytes', 'n_z3'), 'cdecf2bb964551bc'),

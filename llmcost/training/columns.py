@@ -43,6 +43,8 @@ COLS = (
     "fce",
     "tpb",
     "aoff",
+    "sync",
+    "syncb",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -52,7 +54,8 @@ one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 qua
 (plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
 overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
 collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host
-(plan ``offload_activations``)."""
+(plan ``offload_activations``), DiLoCo's inner steps per outer sync (plan ``sync_interval``; 1:
+ordinary data parallelism) and bits per parameter of its outer all-reduce (plan ``sync_bytes``)."""
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 layer, and the optimizer step or host offload (runtime: no sympy).
 
 Gradients are reduced over the ``d·c`` data x context ranks (experts over their expert-data-
-parallel ranks); the sharded optimizer (ZeRO-1/2, Megatron distributed optimizer) reduce-scatters
+parallel ranks) every step, or, with DiLoCo (plan ``sync_interval`` H > 1), every parameter's delta
+once per H steps (``dp__diloco``); the sharded optimizer (ZeRO-1/2, Megatron distributed optimizer) reduce-scatters
 the gradients and all-gathers the parameters once per step, ZeRO-3 one layer at a time (in
 prefetch buckets, one collective each, where the plan sets ``zero3_bucket``). What is
 exposed: ``dp__overlap`` / ``dp__serial`` and ``zero3`` of :mod:`llmcost.training.formulas`;
@@ -56,12 +57,15 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
     moves one layer at a time (the average layer of the busiest stage), in ``n_z3`` collectives
     of ``1/n_z3`` of it each where the plan sets ``zero3_bucket`` (:func:`zero3_collectives`);
     the sharded optimizer (ZeRO-1/2, distributed optimizer) the whole shard once per step; plain
-    DP all-reduces."""
+    DP all-reduces, DiLoCo (``sync`` > 1) all-reduces ``diloco__outer_bytes`` (``t_dp`` is then the
+    outer all-reduce, once per H steps)."""
     c, tp, dpc, exp_dp, dense, expert = p.c, p.tp, p.dpc, p.exp_dp, sp.dense, sp.expert
     gpn_dp = group_gpn(p.gpn, dpc, tp)
     gpn_edp = np.where(exp_dp > 1, group_gpn(p.gpn, exp_dp, tp * p.ep), 1)
     z3, dist_opt = p.zero == 3, p.dist_opt
-    df, dinv = key(c["gpus"], tp, p.pp, p.v, p.cp, p.ep, c["zmode"], c["prec"], c["z3b"])
+    df, dinv = key(
+        c["gpus"], tp, p.pp, p.v, p.cp, p.ep, c["zmode"], c["prec"], c["z3b"], c["sync"], c["syncb"]
+    )
 
     def coll(op: str, size: np.ndarray, group: np.ndarray, gpn: np.ndarray) -> np.ndarray:
         return collective_v(hw, op, size[df], group[df], gpn[df])[dinv]
@@ -80,8 +84,12 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
     rs_d = moved("reduce_scatter", dense, p.b_g, n_d, dpc, gpn_dp)
     rs_e = moved("reduce_scatter", expert, p.b_g, n_e, exp_dp, gpn_edp)
     plain = ~(z3 | dist_opt)
-    ar_d = coll("all_reduce", np.where(plain, dense * p.b_g, 0.0), dpc, gpn_dp)
-    ar_e = coll("all_reduce", np.where(plain, expert * p.b_g, 0.0), exp_dp, gpn_edp)
+    diloco = c["sync"] > 1  # the outer all-reduce of every parameter (dp__diloco), ep 1: one group
+    ar_size = dense * p.b_g
+    if diloco.any():
+        ar_size = np.where(diloco, G.diloco__outer_bytes(c["syncb"] / 8.0, dense, expert), ar_size)
+    ar_d = coll("all_reduce", np.where(plain, ar_size, 0.0), dpc, gpn_dp)
+    ar_e = coll("all_reduce", np.where(plain & ~diloco, expert * p.b_g, 0.0), exp_dp, gpn_edp)
     fetch = param_fetch(hw, p, (dense / dpc + expert / np.maximum(exp_dp, 1)) * per)
     return DPCollectives(
         t_dp=np.where(z3, 0.0, np.where(dist_opt, rs_d + rs_e, ar_d + ar_e)),
@@ -130,6 +138,9 @@ def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> Da
     dp_exposed = G.dp__overlap(n_buckets, n_red, s_comm, dc.t_ag, st.t_b, dc.t_dp, st.t_f)
     if not overlap.all():
         dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(n_red, dc.t_ag, dc.t_dp))
+    diloco = p.c["sync"] > 1  # t_dp is then the outer all-reduce, once per sync_interval steps
+    if diloco.any():
+        dp_exposed = np.where(diloco, G.dp__diloco(p.c["sync"], dc.t_dp), dp_exposed)
     z3_exposed = np.where(
         z3, G.zero3(st.n_lay, p.m, s_comm, st.t_b, st.t_f, st.t_rc, dc.z3_ag, dc.z3_rs, z3_rc), 0.0
     )

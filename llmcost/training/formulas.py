@@ -276,6 +276,19 @@ define(
     "host offload per step: link transfers and the CPU optimizer step (ZeRO-Offload)",
     latex=r"T_{host}",
 )
+define(
+    "sync_interval",
+    "1",
+    "inner steps between outer synchronizations of DiLoCo workers (H; 1: ordinary data parallelism)",
+    latex="H",
+)
+define("b_sync", "B", "bytes per parameter of DiLoCo's outer all-reduce (plan sync_bytes)", latex=r"b_{s}")
+define(
+    "t_outer",
+    "s",
+    "DiLoCo outer all-reduce of the parameter deltas over the data-parallel workers (once per H steps)",
+    latex=r"T_{out}",
+)
 define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
 define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
 define("psi_opt", "1", "parameters one device updates (Ψ/z_o)", latex=r"\Psi_{opt}")
@@ -499,6 +512,44 @@ def tp_exposed_overlap() -> sp.Expr:
     fwd = sp.Max(ag - gi, 0) + sp.Max(rs - go, 0)
     bwd = sp.Max(ag - go, 0) + sp.Max(rs - gi, 0)
     return S("n_fpass") * fwd + bwd
+
+
+def dp_exposed_diloco() -> sp.Expr:
+    """DiLoCo / local SGD (Douillard et al. 2023, arXiv 2311.08105, Algorithm 1): each data-parallel
+    replica (a worker) takes ``H`` inner AdamW steps on its own shard with no cross-worker
+    communication, then the workers all-reduce their outer gradients (parameter deltas) once and
+    apply the outer Nesterov step; the all-reduce blocks (plain DiLoCo does not overlap it with
+    compute; Streaming DiLoCo, arXiv 2501.18512, does), so per step it adds ``T_out/H`` [derived:
+    one blocking collective every H steps, amortized]. It replaces the per-step gradient reduction
+    over the data-parallel ranks (:func:`dp_exposed_overlap`)."""
+    return S("t_outer") / S("sync_interval")
+
+
+def diloco_outer_bytes() -> sp.Expr:
+    """Bytes of DiLoCo's outer all-reduce per device: every parameter the device holds,
+    ``(Ψ + Ψ_e)·b_s``, the worker's outer gradient ``θ^(t−H) − θ^(t)`` (Douillard et al. 2023,
+    Algorithm 1, line 8) at ``b_s`` bytes per element: 4 (fp32, the precision of the parameters the
+    outer step updates; the default), 2 (OpenDiLoCo, Jaghouar et al. 2024, arXiv 2407.07852: the
+    pseudo-gradients all-reduced in FP16 "without any performance degradation") or fewer
+    (Streaming DiLoCo, arXiv 2501.18512, quantizes outer gradients to 4 bits)."""
+    return (S("psi") + S("psi_e")) * S("b_sync")
+
+
+def diloco_comm_reduction() -> sp.Expr:
+    """Data-parallel bytes per token of ordinary data parallelism (one gradient all-reduce of
+    ``Ψ·b_g`` per step) over DiLoCo's (one all-reduce of ``Ψ·b_s`` per ``H`` steps) on the same
+    plan, ``H·b_g/b_s``: the DiLoCo paper's "communicating 500 times less" at H = 500 with
+    equal element widths (Douillard et al. 2023, abstract and §3) [derived]."""
+    return S("sync_interval") * S("b_g") / S("b_sync")
+
+
+def diloco_outer_state_bytes() -> sp.Expr:
+    """DiLoCo's outer optimizer state per device, ``8·(Ψ + Ψ_e)``: the global parameters
+    ``θ^(t−1)`` the outer gradient is taken against and the outer Nesterov momentum, both fp32
+    (Douillard et al. 2023, Algorithm 1: the outer step ``OuterOpt(θ^(t−1), Δ^(t))`` with Nesterov
+    momentum), kept on the device beside the inner AdamW state, not sharded (each worker holds a
+    whole replica) [derived]."""
+    return 8 * (S("psi") + S("psi_e"))
 
 
 def optimizer_time() -> sp.Expr:
@@ -955,6 +1006,10 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "pipeline__zero_bubble": lambda: pipeline_time(bubble_zero_bubble),
     "dp__overlap": dp_exposed_overlap,
     "dp__serial": dp_exposed_serial,
+    "dp__diloco": dp_exposed_diloco,
+    "diloco__outer_bytes": diloco_outer_bytes,
+    "diloco__comm_reduction": diloco_comm_reduction,
+    "memory__outer_state": diloco_outer_state_bytes,
     "zero3": zero3_exposed,
     "zero3__collectives": zero3_collectives,
     "zero3__collective_bytes": zero3_collective_bytes,

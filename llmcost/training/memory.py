@@ -149,7 +149,8 @@ def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.n
     [MEG-distopt]); with offload the fp16 gradients (streamed down as the backward produces them)
     and the fp32 master weights and Adam state live on the host (ZeRO-Offload, Ren et al. 2021 §4.1:
     "g16" and the optimizer states on the CPU, p16 on the GPU) or its NVMe (ZeRO-Infinity), the
-    fourth figure."""
+    fourth figure. DiLoCo (plan ``sync_interval`` > 1) adds its outer state to the optimizer's
+    (``memory__outer_state``)."""
     c, zero, dpc, dense, expert = p.c, p.zero, p.dpc, sp.dense, sp.expert
     z_w = np.where(zero == 3, dpc, 1)
     z_g = np.where(zero >= 2, dpc, 1)
@@ -157,6 +158,9 @@ def model_state(p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray, np.n
     weights = G.memory__weights(p.b_w, p.exp_dp, dense, expert, z_w)
     grads = G.memory__gradients(p.b_g, p.exp_dp, dense, expert, z_g)
     optim = G.memory__optimizer(p.b_o, p.exp_dp, dense, expert, z_o)
+    diloco = c["sync"] > 1  # DiLoCo's outer state: global parameters and Nesterov momentum, fp32
+    if diloco.any():
+        optim = np.where(diloco, optim + G.memory__outer_state(dense, expert), optim)
     off = c["offload"] > 0  # the offload tier holds the gradients and optimizer state instead
     params = offload_params(c["offload"])  # and with '+params' the parameter shards (ZeRO-3)
     host = np.where(off, optim + grads, 0.0) + np.where(params, weights, 0.0)

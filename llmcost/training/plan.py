@@ -112,6 +112,8 @@ _PLAN_KEYS = (
     "goodput",
     "micro_batches",
     "offload_activations",
+    "sync_interval",
+    "sync_bytes",
 )
 
 
@@ -191,6 +193,14 @@ class TrainPlan:
     goodput: float | None = None
     """Share of the run's wall time that trains (failures, restarts, checkpoints lost): the
     run's time, GPU-hours, energy and cost are over it. None: :data:`llmcost.training.run.GOODPUT`."""
+    sync_interval: int = 1
+    """DiLoCo / local SGD (Douillard et al. 2023): every data-parallel rank is a worker (one model
+    replica over its tp x pp ranks) that takes this many inner steps without cross-worker
+    communication, then all-reduces its parameter delta once (``dp__diloco``). 1: ordinary data
+    parallelism (a gradient all-reduce every step)."""
+    sync_bytes: float | None = None
+    """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
+    default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -475,6 +485,46 @@ def bucket_column(b: Any) -> int:
     return int(round(b))
 
 
+SYNC_BITS = 32
+"""Bits per parameter of DiLoCo's outer all-reduce when the plan sets no ``sync_bytes``: fp32, the
+precision of the parameters the outer step updates (``diloco__outer_bytes``)."""
+
+
+def sync_columns(plan: TrainPlan) -> tuple[int, int]:
+    """(``sync`` column: inner steps per outer sync H, ``syncb`` column: bits per parameter of the
+    outer all-reduce), checked: H an integer >= 1, ``sync_bytes`` a whole number of bits from 1
+    to 64, only with H > 1."""
+    h, b = plan.sync_interval, plan.sync_bytes
+    if isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= checks.MAX_COUNT:
+        raise PlanError(f"sync_interval must be an integer >= 1 (inner steps per DiLoCo sync), got {h!r}")
+    if b is None:
+        return h, SYNC_BITS
+    bits = b * 8 if isinstance(b, (int, float)) and not isinstance(b, bool) and math.isfinite(b) else -1
+    if not (1 <= bits <= 64 and bits == int(bits)):
+        raise PlanError(
+            f"sync_bytes must be bytes per parameter in whole bits, 0.125 to 8 (e.g. 4, 2, 0.5), got {b!r}"
+        )
+    if h == 1:
+        raise PlanError("sync_bytes needs sync_interval > 1 (DiLoCo's outer all-reduce)")
+    return h, int(bits)
+
+
+def diloco_error(plan: TrainPlan, f: RuleFields) -> None:
+    """PlanError for what DiLoCo (``sync_interval`` > 1) does not combine with: workers hold whole
+    replicas, so no ZeRO / distributed optimizer across them; experts (ep) and context parallel
+    ranks span the data-parallel group, which workers do not share (not modelled)."""
+    if plan.sync_interval == 1:
+        return
+    if f.zero > 0 or f.distopt:
+        raise PlanError(
+            "sync_interval > 1 (DiLoCo) keeps a whole optimizer per worker: use zero 0 without the distributed optimizer"
+        )
+    if f.ep > 1 or f.cp > 1:
+        raise PlanError(
+            "sync_interval > 1 (DiLoCo) is modelled with ep 1 and cp 1 (workers = data-parallel ranks)"
+        )
+
+
 def goodput_of(plan: TrainPlan) -> float:
     """The plan's goodput, checked: a fraction in (0, 1]; None gives the sourced default."""
     from llmcost.training.run import GOODPUT
@@ -512,6 +562,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
     goodput_of(plan)
+    sync_columns(plan)
     sched = SCHEDULES.index(plan.schedule)
     if sched == _INTERLEAVED:
         v = _int(plan.virtual_stages if plan.virtual_stages is not None else 2, "virtual_stages")
@@ -552,6 +603,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     for rule in RULES:
         if rule.broken(spec, f):
             raise PlanError(rule.message(spec, f))
+    diloco_error(plan, f)
     m = f.gb // (f.dp * f.mb)
     given = plan.micro_batches
     if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float)) or given != m):
@@ -611,6 +663,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fce": int(p.fused_ce),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
         "aoff": int(p.offload_activations),
+        **dict(zip(("sync", "syncb"), sync_columns(p), strict=True)),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
@@ -631,9 +684,22 @@ def _bucket_note(bucket: int) -> str:
     )
 
 
+def diloco_note(res: TrainResult) -> str:
+    """What a DiLoCo plan's data-parallel line is: the outer all-reduce, how often, the reduction."""
+    lay = res.layout
+    return (
+        f"DiLoCo: {lay.dp} workers (the data-parallel ranks) all-reduce their parameter deltas every "
+        f"{lay.plan.sync_interval} steps ({res.values['t_dp']:.3g} s, blocking; dp comm is it per step): "
+        f"{res.row['dp_comm_reduction']:.4g}x fewer data-parallel bytes per token than ordinary data "
+        "parallelism; the outer Nesterov step (once per sync) is not costed"
+    )
+
+
 def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
     """What would shrink the largest memory component (one suggestion line for the error)."""
     big = max(memory, key=lambda k: memory[k])
+    if plan.sync_interval > 1 and big in ("optimizer", "gradients"):
+        return "raise tp/pp (DiLoCo workers keep whole optimizer states: no ZeRO across them)"
     if big in ("optimizer", "gradients") and plan.zero < 3 and not plan.distributed_optimizer:
         return "shard the optimizer state (--zero 1/2/3 or --distributed-optimizer) or raise tp/pp"
     if big == "activations" and plan.recompute != "full":
@@ -699,8 +765,10 @@ class TrainResult:
         return self.row["memory_bytes"]
 
     def metrics(self) -> dict[str, float]:
-        """The validation README's train metric names (per step)."""
-        return {k: self.row[k] for k in METRICS}
+        """The validation README's train metric names (per step); with DiLoCo (``sync_interval``
+        > 1) also :data:`SYNC_METRICS`."""
+        diloco = self.layout.plan.sync_interval > 1
+        return {k: self.row[k] for k in (*METRICS, *(SYNC_METRICS if diloco else ()))}
 
 
 METRICS = (
@@ -713,6 +781,9 @@ METRICS = (
     "memory_gib_per_gpu",
 )
 """The validation README's per-step train metrics."""
+SYNC_METRICS = ("dp_comm_reduction",)
+"""DiLoCo's metric: data-parallel bytes per token of ordinary data parallelism over the plan's
+(``diloco__comm_reduction``; 1 for ordinary data parallelism)."""
 RUN_METRICS = ("time_to_train_s", "gpu_hours", "total_flops", "cost_usd")
 """Metrics of a whole training run (they need its token count; ``cost_usd`` also a price)."""
 
@@ -835,6 +906,8 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
             ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(bucket_column(plan.zero3_bucket))
         )
     notes += [n for n in (hw.assumed_note(),) if n]
+    if plan.sync_interval > 1:
+        notes.append(diloco_note(res))
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:
         notes.append(

@@ -215,9 +215,20 @@ def _compose(
         **{f"memory_{k}": x for k, x in mem.items()},
         **_times(p, st, pipe, dpt, comm_share(hw)),
     }
+    out["dp_comm_reduction"] = comm_reduction(p)
     out.update(_rates(hw, p, fl, total, step, out["tokens_per_s"], tokens))
     out["fits"] &= host_fits(hw, p, mem["host"], mem["activations_host"])
     return out
+
+
+def comm_reduction(p: Plans) -> np.ndarray:
+    """Data-parallel bytes per token of ordinary data parallelism over the plan's: DiLoCo's
+    ``diloco__comm_reduction`` where ``sync_interval`` > 1, else 1 (the plan is ordinary data
+    parallelism)."""
+    diloco = p.c["sync"] > 1
+    if not diloco.any():
+        return np.ones(p.n)
+    return np.where(diloco, G.diloco__comm_reduction(p.b_g, p.c["syncb"] / 8.0, p.c["sync"]), 1.0)
 
 
 def _times(
@@ -258,6 +269,8 @@ def _times(
         "z3_rc": dpt.z3_rc,
         "t_opt": dpt.t_opt,
         "t_offload": dpt.t_off,
+        "sync_interval": p.c["sync"],
+        "t_outer": np.where(p.c["sync"] > 1, dpt.coll.t_dp, 0.0),
     }
 
 
@@ -387,5 +400,7 @@ VALUES = (
     "z3_rc",
     "t_opt",
     "t_offload",
+    "sync_interval",
+    "t_outer",
 )
 """Symbols of the step expression (:func:`llmcost.training.formulas.step_expression`)."""

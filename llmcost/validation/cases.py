@@ -208,10 +208,17 @@ MEMORY_METRICS = ("memory_gib_per_gpu",)
 a speed figure."""
 
 
+COMM_METRICS = ("dp_comm_reduction",)
+"""Metrics that count communication volume, not time (DiLoCo's): summarized apart (``<kind>_comm``)
+and never used to fit a speed figure or an error band."""
+
+
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
-    both)."""
+    both), ``<kind>_comm`` for a communication-volume metric."""
+    if metric in COMM_METRICS:
+        return f"{kind}_comm"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 

@@ -1,0 +1,88 @@
+"""DiLoCo / local SGD (plan ``sync_interval``, ``sync_bytes``): the default is ordinary data
+parallelism bit for bit; with H > 1 the data-parallel line is the outer all-reduce over H, the
+outer state adds 8 bytes per parameter, and what DiLoCo does not combine with is one line."""
+
+from __future__ import annotations
+
+import pytest
+
+import llmcost
+from llmcost.errors import PlanError
+from llmcost.training import _generated as G
+
+BASE = dict(gpus=64, tp=8, global_batch=256, seq_len=4096)
+
+
+def test_sync_interval_1_is_ordinary_data_parallelism_bit_for_bit() -> None:
+    plain = llmcost.train("llama-3-8b", "h100-sxm", **BASE).as_dict()
+    one = llmcost.train("llama-3-8b", "h100-sxm", sync_interval=1, **BASE).as_dict()
+    assert one == plain
+    assert "sync_interval" not in plain["plan"] and "dp_comm_reduction" not in plain
+
+
+def test_diloco_amortizes_the_outer_all_reduce_and_keeps_the_outer_state() -> None:
+    plain = llmcost.train("llama-3-8b", "h100-sxm", **BASE)
+    dil = llmcost.train("llama-3-8b", "h100-sxm", sync_interval=500, **BASE)
+    half = llmcost.train("llama-3-8b", "h100-sxm", sync_interval=500, sync_bytes=2, **BASE)
+    r, h = dil.result, half.result
+    t_out = r.values["t_outer"]
+    assert r.breakdown["dp_comm"] == G.dp__diloco(500, t_out) == pytest.approx(t_out / 500)
+    assert 0 < h.values["t_outer"] < t_out  # half the bytes over the same group
+    # everything but the data-parallel line and the optimizer memory is unchanged
+    for k, v in plain.result.breakdown.items():
+        if k != "dp_comm":
+            assert r.breakdown[k] == v, k
+    psi = 8.03e9 / 8  # parameters one tp rank holds (Llama 3 8B, tp 8), roughly
+    extra = r.memory["optimizer"] - plain.result.memory["optimizer"]
+    assert extra == pytest.approx(8 * psi, rel=0.01)
+    assert dil.as_dict()["dp_comm_reduction"] == 500.0
+    assert half.as_dict()["dp_comm_reduction"] == 1000.0
+    assert dil.as_dict()["plan"]["sync_interval"] == 500
+    assert any(n.startswith("DiLoCo: 8 workers") for n in r.notes)
+
+
+def test_costed_diloco_plan_recosts_the_same() -> None:
+    d = llmcost.train("llama-3-8b", "h100-sxm", sync_interval=100, sync_bytes=0.5, **BASE).as_dict()
+    again = llmcost.train("llama-3-8b", "h100-sxm", plan=d["plan"]).as_dict()
+    assert again["iteration_time_s"] == d["iteration_time_s"]
+
+
+@pytest.mark.parametrize(
+    ("keys", "words"),
+    [
+        (dict(sync_interval=10, zero=1), "zero 0"),
+        (dict(sync_interval=10, distributed_optimizer=True), "zero 0"),
+        (dict(sync_interval=0), "sync_interval must be an integer"),
+        (dict(sync_interval=2.5), "sync_interval must be an integer"),
+        (dict(sync_bytes=2), "needs sync_interval > 1"),
+        (dict(sync_interval=10, sync_bytes=0.3), "whole bits"),
+        (dict(sync_interval=10, sync_bytes=float("nan")), "whole bits"),
+    ],
+)
+def test_what_diloco_refuses(keys: dict, words: str) -> None:
+    with pytest.raises(PlanError, match=words):
+        llmcost.train("llama-3-8b", "h100-sxm", **{**BASE, **keys})
+
+
+def test_diloco_refuses_cp_and_ep() -> None:
+    with pytest.raises(PlanError, match="ep 1 and cp 1"):
+        llmcost.train("llama-3-8b", "h100-sxm", gpus=64, tp=8, cp=2, global_batch=256, sync_interval=10)
+
+
+def test_cli_sync_interval_and_its_bad_input(cli) -> None:  # noqa: ANN001
+    r = cli(
+        "train", "llama-3-8b", "--gpus", "64", "--tp", "8", "--global-batch", "256", "--sync-interval", "500"
+    )
+    assert r.code == 0, r.err
+    assert "sync_interval=500" in r.out and "DiLoCo" in r.out
+    bad = cli("train", "llama-3-8b", "--gpus", "64", "--tp", "8", "--sync-interval", "4", "--zero", "1")
+    assert bad.code == 2 and bad.err.startswith("error: ") and bad.err.count("\n") == 1, bad.err
+
+
+def test_the_diloco_case_predicts_the_papers_500x(cli) -> None:  # noqa: ANN001
+    import json
+
+    r = cli("validate", "validation/local-sgd.yaml", "--format", "json")
+    assert r.code == 0, r.err
+    (case,) = json.loads(r.out)["cases"]
+    assert case["predicted"] == 500.0 and case["error"] == 0.0
