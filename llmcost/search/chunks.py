@@ -136,6 +136,38 @@ def _worker(span: tuple[int, int]) -> Chunk:
     return ch
 
 
+_PREFILL: tuple[Any, Any] | None = None
+"""(model, device) a forked prefill worker costs configurations for (set before the processes start)."""
+
+
+def _prefill_worker(p: Any) -> tuple[list[tuple[int, ...]], dict[str, np.ndarray]]:
+    """A worker's batch of new configurations, costed (:func:`llmcost.training.layers.costed`)."""
+    from llmcost.training import layers as L
+
+    assert _PREFILL is not None
+    spec, hw = _PREFILL
+    return L.costed(spec, hw, L.ModelLayers.of(spec), p, L.config_key(p)[0])
+
+
+def prefill(en: Any, memo: Any, hw: Any, plans: int, gpus_per_node: int | None, jobs: int) -> None:
+    """:meth:`llmcost.search.train.Enumerated.prefill`, its batches costed on ``jobs`` forked
+    processes when ``jobs`` > 1 and added to ``memo`` in order (the values do not depend on which
+    process costed them, nor on the batch: each configuration is costed on its own)."""
+    global _PREFILL
+    if jobs <= 1 or not can_fork():
+        en.prefill(memo, hw, plans, gpus_per_node)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    _PREFILL = (en.spec, hw)
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            for keys, table in pool.map(_prefill_worker, en.new_configs(memo, hw, plans, gpus_per_node)):
+                memo.add(keys, table)
+    finally:
+        _PREFILL = None
+
+
 def can_fork() -> bool:
     """Whether ``--jobs`` can start worker processes here (POSIX fork)."""
     return "fork" in multiprocessing.get_all_start_methods()

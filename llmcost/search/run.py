@@ -169,7 +169,7 @@ def train_search(
         "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),
     }
     memo = _memo(memos, hw, space)
-    en.prefill(memo, hw, CHUNK, space.gpus_per_node)
+    C.prefill(en, memo, hw, CHUNK, space.gpus_per_node, jobs)
     job = C.Job(en, hw, tokens, limits, memo, _constraints)
     acc = C.Pass()
     with progress(en.candidates, show_progress, "search train") as advance:

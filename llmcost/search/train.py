@@ -424,11 +424,19 @@ class Enumerated:
 
     def prefill(self, memo: ConfigMemo, hw: Hardware, plans: int, gpus_per_node: int | None) -> None:
         """Cost into ``memo``, on ``hw`` (the device the chunks are costed on: as the stack sees it),
-        every operator configuration the plans can be costed with (each with
-        its attention and, for attention 'auto', FlashAttention too), in one pass over the chunks,
-        about :data:`llmcost.training.layers.PREFILL_BATCH` new ones at a time: costing them
-        together rather than chunk by chunk is what pays (each configuration group carries a fixed
-        cost). Counts nothing; holds one row per configuration not yet costed."""
+        every operator configuration the plans can be costed with (:meth:`new_configs`), about
+        :data:`llmcost.training.layers.PREFILL_BATCH` at a time: costing them together rather than
+        chunk by chunk is what pays (each configuration group carries a fixed cost)."""
+        for p in self.new_configs(memo, hw, plans, gpus_per_node):
+            memo.prefill(self.spec, hw, TS.ModelLayers.of(self.spec), p)
+
+    def new_configs(
+        self, memo: ConfigMemo, hw: Hardware, plans: int, gpus_per_node: int | None
+    ) -> Iterator[TS.Plans]:
+        """The operator configurations of the space not in ``memo`` (each with its attention and, for
+        attention 'auto', FlashAttention too), one row each, in batches of about
+        :data:`llmcost.training.layers.PREFILL_BATCH`, from one pass over the chunks. Counts
+        nothing; holds one row per configuration not yet yielded."""
         seen = set(memo.index)
         pending: list[dict[str, np.ndarray]] = []
         n_pending = 0
@@ -447,19 +455,15 @@ class Enumerated:
             pending.append({k: v[first[new]] for k, v in both.items()})
             n_pending += len(new)
             if n_pending >= PREFILL_BATCH:
-                self._cost(memo, hw, pending, gpus_per_node)
+                yield self._rows(hw, pending, gpus_per_node)
                 pending, n_pending = [], 0
-        self._cost(memo, hw, pending, gpus_per_node)
+        if n_pending:
+            yield self._rows(hw, pending, gpus_per_node)
 
-    def _cost(
-        self, memo: ConfigMemo, hw: Hardware, rows: list[dict[str, np.ndarray]], gpus_per_node: int | None
-    ) -> None:
-        """Cost the configurations of ``rows`` (one row each) into ``memo``."""
-        if not rows or not sum(len(r["tp"]) for r in rows):
-            return
+    def _rows(self, hw: Hardware, rows: list[dict[str, np.ndarray]], gpus_per_node: int | None) -> TS.Plans:
+        """The configurations of ``rows`` (one row each) as plan rows."""
         cols = {k: np.concatenate([r[k] for r in rows]) for k in rows[0]}
-        p = TS.plans(hw, cols, self.space.seq_len, self.space.global_batch, gpus_per_node)
-        memo.prefill(self.spec, hw, TS.ModelLayers.of(self.spec), p)
+        return TS.plans(hw, cols, self.space.seq_len, self.space.global_batch, gpus_per_node)
 
 
 def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:

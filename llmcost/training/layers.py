@@ -158,19 +158,20 @@ class ConfigMemo:
     ) -> np.ndarray:
         """Positions of the configurations of rows ``first`` (one row each), costing at once those
         not costed before."""
-        bwa, fused = _bytes_fused(p)
         keys = config_tuples(p, first)
         todo = [i for i, k in enumerate(keys) if k not in self.index]
         if todo:
-            new = _configs(spec, hw, mdl, p, first[np.array(todo, dtype=np.int64)], bwa, fused)
-            base = len(self.index)
-            for j, i in enumerate(todo):
-                self.index.setdefault(keys[i], base + j)
-            self.table = {
-                f: np.concatenate([self.table[f], v], axis=-1) if f in self.table else v
-                for f, v in new.items()
-            }
+            self.add(*costed(spec, hw, mdl, p, first[np.array(todo, dtype=np.int64)]))
         return np.array([self.index[k] for k in keys], dtype=np.int64)
+
+    def add(self, keys: list[tuple[int, ...]], table: dict[str, np.ndarray]) -> None:
+        """Append costed configurations (``keys`` in the order of ``table``'s last axis)."""
+        base = len(self.index)
+        for j, k in enumerate(keys):
+            self.index.setdefault(k, base + j)
+        self.table = {
+            f: np.concatenate([self.table[f], v], axis=-1) if f in self.table else v for f, v in table.items()
+        }
 
     def prefill(self, spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans) -> None:
         """Cost every configuration of the rows ``p`` not costed yet, :data:`PREFILL_BATCH` at a time
@@ -178,6 +179,14 @@ class ConfigMemo:
         first = config_key(p)[0]
         for s in range(0, first.size, PREFILL_BATCH):
             self.positions(spec, hw, mdl, p, first[s : s + PREFILL_BATCH])
+
+
+def costed(
+    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, first: np.ndarray
+) -> tuple[list[tuple[int, ...]], dict[str, np.ndarray]]:
+    """(keys, :class:`LayerTable` fields) of the configurations of rows ``first`` (one row each)."""
+    bwa, fused = _bytes_fused(p)
+    return config_tuples(p, first), _configs(spec, hw, mdl, p, first, bwa, fused)
 
 
 def layer_table(
