@@ -98,12 +98,11 @@ def install() -> None:
 
     def runtime_param(descriptor: Any) -> Any:
         try:
-            if descriptor.file_annotation is None and fast_kind(
+            fast = descriptor.file_annotation is None and fast_kind(
                 descriptor.annotation, descriptor.parameter_info
-            ):
-                return FastParam(descriptor)
+            )
+            return FastParam(descriptor) if fast else build_runtime_param(descriptor)
         except Exception:  # noqa: BLE001 (a typer whose internals moved: its own coercion, as without us)
-            pass
-        return build_runtime_param(descriptor)
+            return build_runtime_param(descriptor)
 
     core.build_runtime_param = runtime_param

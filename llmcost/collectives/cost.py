@@ -553,13 +553,6 @@ def compiled(sh: Shape) -> tuple[Any, tuple[str, ...]]:
     return _FALLBACK[sh.name]
 
 
-def evaluate(sh: Shape, vals: dict[str, Any]) -> Any:
-    """Time in seconds of shape ``sh`` at ``vals`` (scalars or broadcastable arrays)."""
-    fn, names = compiled(sh)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return fn(*(vals[n] for n in names))
-
-
 @dataclass(frozen=True)
 class CollectiveCost:
     """Time, algbw and busbw of one algorithm (arrays when ``size`` is an array)."""

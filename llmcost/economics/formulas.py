@@ -24,7 +24,9 @@ define("devices", "1", "devices serving the query", latex="n_{dev}")
 define("usd_hour", "USD/h", "price per device-hour", latex=r"\$_h")
 define("seconds", "s", "wall time the devices are busy", latex="T")
 define("tokens", "token", "tokens produced in that time", latex="n_{tok}")
-define("tdp_w", "W", "power per device (TDP: an upper bound)", latex=r"P_{TDP}")
+define(
+    "tdp_w", "W", "draw per device: the TDP (an upper bound) or its mean by kind of work", latex=r"P_{TDP}"
+)
 define("t_cb", "s", "time of compute-bound work", latex=r"T_{cb}")
 define("t_mb", "s", "time of memory-bound work", latex=r"T_{mb}")
 define("t_idle", "s", "time of exposed communication, launch gaps and bubbles", latex=r"T_{idle}")

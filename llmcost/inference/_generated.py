@@ -210,7 +210,7 @@ def user_rate(tpot):
 
 
 def joules_per_token(devices, s_per_tok, tdp_w):
-    """Energy per output token at TDP: ``(n_dev·P_TDP)·τ`` with ``τ = 1/R_out`` (TDP × time: an"""
+    """Energy per output token: ``(n_dev·P)·τ`` with ``τ = 1/R_out``, ``P`` the draw per device: the"""
     return s_per_tok*(devices*tdp_w)
 
 

@@ -479,8 +479,9 @@ def user_rate() -> sp.Expr:
 
 
 def joules_per_token() -> sp.Expr:
-    """Energy per output token at TDP: ``(n_dev·P_TDP)·τ`` with ``τ = 1/R_out`` (TDP × time: an
-    upper bound on the draw) [derived]."""
+    """Energy per output token: ``(n_dev·P)·τ`` with ``τ = 1/R_out``, ``P`` the draw per device: the
+    TDP (an upper bound) or, where the catalog gives draws by kind of work, their mean over the
+    time (:func:`llmcost.economics.formulas.mean_draw`) [derived]."""
     return Ordered(S("devices") * S("tdp_w")) * S("s_per_tok")
 
 

@@ -30,7 +30,8 @@ emits the accepted tokens (:func:`draft_evaluator`; :mod:`llmcost.inference.form
   :data:`RESERVED_FRACTION` of usable memory.
 * money and energy: ``$ / 1M output tokens = gpus·price·e2e / 3600 / (batch·output_len)·1e6``
   (:func:`llmcost.economics.formulas.usd_per_million_tokens`);
-  ``J / output token = gpus·TDP·e2e / (batch·output_len)`` (TDP is an upper bound on the draw) [derived].
+  ``J / output token = gpus·P·e2e / (batch·output_len)``, ``P`` the TDP (an upper bound on the draw) or the
+  mean draw by kind of work where the catalog gives draws (:func:`draw_of`) [derived].
 
 Every figure above is a generated function of a sympy expression
 (:mod:`llmcost.inference.formulas`, generated :mod:`llmcost.inference._generated`). This module

@@ -75,8 +75,9 @@ def evaluate(
     only have run with a memory-efficient fused attention (FlashAttention, Dao et al. 2022; what
     Megatron-Core / Transformer Engine select), so it is costed with FlashAttention instead
     (:func:`memory_fit` decides, from memory alone); the ``flash`` column of the result says which
-    attention was costed, ``fell_back`` which rows switched. ``memo``: one dict per search, shared
-    by its chunks (operator configurations costed once, :func:`llmcost.training.layers.layer_table`);
+    attention was costed, ``fell_back`` which rows switched. ``memo``: one
+    :class:`~llmcost.training.layers.ConfigMemo` per search, shared by its chunks (operator
+    configurations costed once, :func:`llmcost.training.layers.layer_table`);
     ``fit``: the rows' :func:`memory_fit` when the caller has it."""
     p, fit = costed_plans(spec, hw, cols, seq, global_batch, gpus_per_node, fit)
     out = _compose(spec, hw, p, tokens, memo)
