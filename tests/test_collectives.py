@@ -519,3 +519,23 @@ def test_cli_collective_star(cli) -> None:  # type: ignore[no-untyped-def]
     assert r.code == 0 and "star" in r.out
     bad = cli("collective", "all_gather", "--algo", "star")
     assert bad.code == 2 and len(bad.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("hw_id", ["h100-sxm", "mi300x", "tpu-v5p", "epyc-9654", "gb200-nvl72"])
+@pytest.mark.parametrize("op", ["all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send_recv"])
+def test_auto_time_is_the_collective_commands_time(hw_id: str, op: str) -> None:
+    """The arrays-of-plans path (``auto_time``, training and searches) and ``llmcost collective``'s
+    (``collective``: the fastest algorithm and protocol, named) give the same bits."""
+    from llmcost.collectives.cost import auto_time, collective
+
+    hw = get_hardware(hw_id)
+    sizes = np.array([4.0, 1e3, 3e5, 7e7, 2e10])
+    for gpus, gpn in ((2, None), (8, None), (64, None), (64, 4)):
+        if op == "send_recv" and gpus != 2:
+            continue
+        try:
+            want = collective(hw, op, sizes, gpus, gpn).time
+        except (PlanError, UserError):
+            continue
+        assert np.array_equal(auto_time(hw, op, sizes, gpus, gpn), want)
+        assert auto_time(hw, op, 5e6, gpus, gpn) == collective(hw, op, 5e6, gpus, gpn).time

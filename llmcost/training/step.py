@@ -128,24 +128,30 @@ def memory_fit(
     attention 'auto' rows whose materialized scores do not fit, with FlashAttention. The memory
     stage of :func:`evaluate` without its times, so a search can set aside the plans that do not fit
     before costing them."""
-    total, fits = _memory_only(spec, hw, plans(hw, cols, seq, global_batch, gpus_per_node))
+    total, ok = _memory_only(spec, hw, plans(hw, cols, seq, global_batch, gpus_per_node))
     flash = cols["flash"].astype(np.int64, copy=True)
-    redo = np.flatnonzero((flash == 0) & (cols["auto"] == 1) & ~fits)
+    redo = np.flatnonzero((flash == 0) & (cols["auto"] == 1) & ~ok)
     if redo.size:
         sub = {k: v[redo] for k, v in cols.items()}
         sub["flash"] = np.ones(redo.size, dtype=np.int64)
-        total[redo], fits[redo] = _memory_only(spec, hw, plans(hw, sub, seq, global_batch, gpus_per_node))
+        total[redo], ok[redo] = _memory_only(spec, hw, plans(hw, sub, seq, global_batch, gpus_per_node))
         flash[redo] = 1
     fell = np.zeros(flash.size, dtype=bool)
     fell[redo] = True
-    return MemoryFit(flash, fell, total, fits)
+    return MemoryFit(flash, fell, total, ok)
 
 
 def _memory_only(spec: ModelSpec, hw: Hardware, p: Plans) -> tuple[np.ndarray, np.ndarray]:
     """(bytes per device, fits) of the rows ``p``: :func:`_compose`'s memory and fit, nothing else."""
     mem = memory(spec, p, stage_params(spec, p), config_key(p))
     total = _device_bytes(mem)
-    return total, ~(total > hw.memory_usable) & host_fits(hw, p, mem["host"], mem["activations_host"])
+    return total, fits(hw, p, total, mem)
+
+
+def fits(hw: Hardware, p: Plans, total: np.ndarray, mem: dict[str, np.ndarray]) -> np.ndarray:
+    """Whether each row fits: its device bytes ``total`` within the usable memory and what it offloads
+    within the node's host tiers (:func:`host_fits`)."""
+    return ~(total > hw.memory_usable) & host_fits(hw, p, mem["host"], mem["activations_host"])
 
 
 def _device_bytes(mem: dict[str, np.ndarray]) -> np.ndarray:
@@ -217,8 +223,8 @@ def _compose(
         **_times(p, st, pipe, dpt, comm_share(hw)),
     }
     out["dp_comm_reduction"] = comm_reduction(p)
-    out.update(_rates(hw, p, fl, total, step, out["tokens_per_s"], tokens))
-    out["fits"] &= host_fits(hw, p, mem["host"], mem["activations_host"])
+    out.update(_rates(hw, p, fl, step, out["tokens_per_s"], tokens))
+    out["fits"] = fits(hw, p, total, mem)
     return out
 
 
@@ -315,12 +321,11 @@ def _rates(
     hw: Hardware,
     p: Plans,
     fl: Flops,
-    total: np.ndarray,
     step: np.ndarray,
     tokens_per_s: np.ndarray,
     tokens: float | None,
 ) -> dict[str, np.ndarray]:
-    """Per-GPU rates, MFU / HFU, fit, price per token and, with ``tokens``, the run's figures."""
+    """Per-GPU rates, MFU / HFU, price per token and, with ``tokens``, the run's figures."""
     peak = np.array([hw.peak.get(x, np.nan) for x in PRECISIONS])[p.c["prec"]]
     tokens_step = float(p.global_batch * p.seq)
     gpus = p.c["gpus"].astype(float)
@@ -331,7 +336,6 @@ def _rates(
         "mfu": G.mfu(fl.model, gpus, peak, step),
         "hfu": G.mfu(fl.hw, gpus, peak, step),
         **_full_attention(fl, gpus, peak, step),
-        "fits": ~(total > hw.memory_usable),
     }
     price = hw.price_per_hour
     if price:
