@@ -13,11 +13,33 @@ def what(res: Any, n: int) -> str:
     return f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {n} by {res.objective}"
 
 
+def network_note(b: dict[str, Any]) -> str:
+    """One line of a network bill (:meth:`llmcost.api.SearchReport.networks`, ``train``'s ``network``)."""
+    tiers = f"{b['tiers']} tier{'s' if b['tiers'] > 1 else ''} of {b['radix']}-port switches"
+    rails = f", {b['rails']} rails" if b["rails"] > 1 else ""
+    head = (
+        f"network {b['topology']} for {b['devices']:,} GPUs: {b['switches']:,} switches ({tiers}{rails}), "
+        f"{b['nics']:,} NICs, {b['transceivers']:,} transceivers, {b['cables']:,} cables ({b['parts']})"
+    )
+    if b["cost_usd"] is None:
+        return head + "; no public prices for these parts"
+    tail = f": ${b['cost_usd'] / 1e6:,.2f}M, ${b['usd_per_device_hour']:.3f} per GPU-hour over {b['life_years']:g} years"
+    if b.get("share_of_price") is not None:
+        tail += f" ({100 * b['share_of_price']:.1f}% of the device-hour price)"
+    return head + tail
+
+
 def emit_search(
-    res: Any, fmt: str, rows: list[dict[str, Any]], title: str, launch: list[str] | None = None
+    res: Any,
+    fmt: str,
+    rows: list[dict[str, Any]],
+    title: str,
+    launch: list[str] | None = None,
+    network: list[dict[str, Any]] | None = None,
 ) -> None:
     """The search result: the document (JSON / YAML), flat plan rows (CSV) or ``rows`` as a table;
-    with ``launch`` (``--emit``), the top plan's launch config alone, or each plan's under ``emit``."""
+    with ``launch`` (``--emit``), the top plan's launch config alone, or each plan's under ``emit``;
+    ``network`` (a train search's bills): under ``network``, or a note line each."""
     from llmcost.report import emit
 
     if launch is not None and fmt == "table":
@@ -31,6 +53,8 @@ def emit_search(
         doc = res.to_dict()
         for plan, text in zip(doc["plans"], launch or [], strict=False):
             plan["emit"] = text
+        if network is not None:
+            doc["network"] = network
         emit(doc, fmt)
         return
     if fmt == "csv":
@@ -51,6 +75,7 @@ def emit_search(
         f"{res.plans_evaluated:,} plans evaluated in {res.elapsed_s:.2f} s; {res.feasible:,} feasible; "
         f"rejected: {rej or 'none'}",
         *res.notes,
+        *(network_note(b) for b in network or ()),
     ]
     emit(rows, "table", title=title, notes=notes)
 

@@ -66,6 +66,9 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
             if v > 0
         ),
     ]
+    net = out.get("network")
+    if net:
+        rows += _network_rows(net)
     if "time_to_train_s" in out:
         rows += [
             {"quantity": "total FLOPs", "value": f"{out['total_flops']:.3e}"},
@@ -74,6 +77,17 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
             {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
             {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
         ]
+    return rows
+
+
+def _network_rows(net: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows of the plan's scale-out network (:meth:`llmcost.api.TrainReport.network`)."""
+    from llmcost.cli.search_views import network_note
+
+    rows = [{"quantity": "network", "value": network_note(net).removeprefix("network ")}]
+    if net["network_cost_ratio"] is not None:
+        rows.append({"quantity": "  cost / fat tree's", "value": f"{net['network_cost_ratio']:.3f}"})
+    rows.append({"quantity": "  step time / on a fat tree", "value": f"{net['network_step_time_ratio']:.4f}"})
     return rows
 
 

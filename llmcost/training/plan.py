@@ -114,6 +114,7 @@ _PLAN_KEYS = (
     "offload_activations",
     "sync_interval",
     "sync_bytes",
+    "network",
 )
 
 
@@ -201,6 +202,10 @@ class TrainPlan:
     sync_bytes: float | None = None
     """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
     default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
+    network: str | None = None
+    """The scale-out network's topology (:data:`llmcost.hardware.NETWORK_CHOICES`: ``fat_tree``,
+    ``rail_fat_tree`` or ``rail_only``), every scale-out tier of the device set to it
+    (:meth:`llmcost.hardware.Hardware.with_network`); None: as the catalog has it."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -798,6 +803,7 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     plan does not fit, else a note."""
     from dataclasses import replace
 
+    hw = hw.with_network(plan.network)
     lay = check(spec, plan, hw)
     out = TS.evaluate(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     row = {k: float(v[0]) for k, v in out.items()}
@@ -833,6 +839,7 @@ def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[S
     the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept."""
     from llmcost.training.layers import layer_operators
 
+    hw = hw.with_network(plan.network)
     lay = check(spec, plan, hw)
     p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     return layer_operators(spec, hw, p)

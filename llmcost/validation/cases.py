@@ -211,14 +211,20 @@ a speed figure."""
 COMM_METRICS = ("dp_comm_reduction",)
 """Metrics that count communication volume, not time (DiLoCo's): summarized apart (``<kind>_comm``)
 and never used to fit a speed figure or an error band."""
+NETWORK_METRICS = ("network_cost_ratio", "network_step_time_ratio")
+"""Metrics of a network design (its cost, and the step time it gives, over a full-bisection fat
+tree's: :mod:`llmcost.training.network`): summarized apart (``<kind>_network``) and never used to fit
+a speed figure or an error band."""
 
 
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
-    both), ``<kind>_comm`` for a communication-volume metric."""
+    both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_network`` for a network design's."""
     if metric in COMM_METRICS:
         return f"{kind}_comm"
+    if metric in NETWORK_METRICS:
+        return f"{kind}_network"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 
