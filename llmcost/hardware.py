@@ -265,7 +265,9 @@ class Hardware:
         if not tiers:
             raise UserError(f"{self.id} has no scale-out network tier to set the network topology of")
         if tiers[0] is self.fabric[0]:
-            raise UserError(f"{self.id}: its innermost tier is the network; a network topology needs a scale-up tier below it")
+            raise UserError(
+                f"{self.id}: its innermost tier is the network; a network topology needs a scale-up tier below it"
+            )
         if all(t.topology == topology for t in tiers):
             return self
         return self.with_overrides({"fabric": {t.key: {"topology": topology} for t in tiers}})

@@ -11,8 +11,8 @@ from llmcost.cli.options import (
     HtmlOpt,
     HwOpt,
     ModelArg,
-    NetworkOpt,
     ModelOrFileArg,
+    NetworkOpt,
     ParetoOpt,
     PlotOpt,
     QuietOpt,
@@ -317,7 +317,7 @@ def search_infer(
         f"search infer {rep.model} on {', '.join(h.id for h in rep.hardware)}, {prompt_len} in / "
         f"{output_len} out: {what(res, len(rows))}"
     )
-    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt), network=rep.networks())
+    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
     slos = {"ttft_s": ("--max-ttft", max_ttft), "tpot_s": ("--max-tpot", max_tpot)}
     slos["e2e_latency_s"] = ("--max-latency", max_latency)
     for t in H.targets(target, page):

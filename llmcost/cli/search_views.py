@@ -5,28 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmcost.cli.train_view import band_text
+from llmcost.cli.train_view import band_text, network_note
 
 
 def what(res: Any, n: int) -> str:
     """``Pareto front (a vs b)`` or ``top N by OBJECTIVE``: the end of a search table's title."""
     return f"Pareto front ({' vs '.join(res.pareto)})" if res.pareto else f"top {n} by {res.objective}"
-
-
-def network_note(b: dict[str, Any]) -> str:
-    """One line of a network bill (:meth:`llmcost.api.SearchReport.networks`, ``train``'s ``network``)."""
-    tiers = f"{b['tiers']} tier{'s' if b['tiers'] > 1 else ''} of {b['radix']}-port switches"
-    rails = f", {b['rails']} rails" if b["rails"] > 1 else ""
-    head = (
-        f"network {b['topology']} for {b['devices']:,} GPUs: {b['switches']:,} switches ({tiers}{rails}), "
-        f"{b['nics']:,} NICs, {b['transceivers']:,} transceivers, {b['cables']:,} cables ({b['parts']})"
-    )
-    if b["cost_usd"] is None:
-        return head + "; no public prices for these parts"
-    tail = f": ${b['cost_usd'] / 1e6:,.2f}M, ${b['usd_per_device_hour']:.3f} per GPU-hour over {b['life_years']:g} years"
-    if b.get("share_of_price") is not None:
-        tail += f" ({100 * b['share_of_price']:.1f}% of the device-hour price)"
-    return head + tail
 
 
 def emit_search(

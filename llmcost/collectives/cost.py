@@ -511,7 +511,9 @@ def shape(op: str, algo: str, levels: Sequence[Level]) -> Shape:
     pipeline-parallel group of a whole-node stride does."""
     topos = tuple(lv.kind for lv in levels)
     if algo in RAIL_FORWARDED.get(op, ()) and levels and levels[0].tier.topology != "rail_only":
-        topos = tuple(RAIL_KIND if lv.tier.topology == "rail_only" else t for lv, t in zip(levels, topos, strict=True))
+        topos = tuple(
+            RAIL_KIND if lv.tier.topology == "rail_only" else t for lv, t in zip(levels, topos, strict=True)
+        )
     inr = tuple(lv.in_network for lv in levels) if algo == "in_network" else ()
     return Shape(op, algo, topos, inr)
 

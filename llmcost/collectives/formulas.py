@@ -383,7 +383,8 @@ def deepep_low_latency(op: str, L: list[_Lv]) -> sp.Expr:
     p = _P(L, 0)
     r = _rail_level(L)
     terms = [
-        S * ((_R(L, k + 1) - _R(L, k)) / p + (_forwarded(L, r) if r is not None and k == r - 1 else 0))
+        S
+        * ((_R(L, k + 1) - _R(L, k)) / p + (_forwarded(L, r) if r is not None and k == r - 1 else 0))
         / bandwidth(lv, "multi")
         for k, lv in enumerate(L)
     ]

@@ -78,7 +78,9 @@ def tiers(endpoints: int, radix: int) -> int:
     while endpoints > cap:
         t, cap = t + 1, cap * (radix // 2)
         if t > MAX_TIERS:
-            raise UserError(f"{endpoints} network ports need more than {MAX_TIERS} tiers of {radix}-port switches")
+            raise UserError(
+                f"{endpoints} network ports need more than {MAX_TIERS} tiers of {radix}-port switches"
+            )
     return t
 
 
@@ -94,7 +96,9 @@ def _parts_for(hw: Hardware, rate: float) -> tuple[str, dict[str, Any]] | None:
     named = (hw.raw.get("network") or {}).get("parts")
     if named is not None:
         if named not in sets:
-            raise CatalogError(f"{hw.where}: key 'network.parts': '{named}' is not a part set ({', '.join(sets)})")
+            raise CatalogError(
+                f"{hw.where}: key 'network.parts': '{named}' is not a part set ({', '.join(sets)})"
+            )
         return named, sets[named]
     from llmcost.units import parse
 
@@ -117,7 +121,9 @@ def hb_domain(hw: Hardware) -> int:
     return max(inner, default=max(hw.node_devices, 1))
 
 
-def bill(hw: Hardware, devices: int, topology: str | None = None, price_h: float | None = None) -> NetworkBill | None:
+def bill(
+    hw: Hardware, devices: int, topology: str | None = None, price_h: float | None = None
+) -> NetworkBill | None:
     """The bill of ``hw``'s scale-out network for ``devices`` devices, of ``topology`` (default: the
     outermost network tier's). None where no network is needed (the devices fit one scale-up domain),
     the topology is not a switched network, or no part set matches the NIC rate. ``price_h`` (the
@@ -141,7 +147,9 @@ def bill(hw: Hardware, devices: int, topology: str | None = None, price_h: float
     rails = max(1, math.ceil(hb * nics_node / node)) if topo == "rail_only" else 1
     t = tiers(math.ceil(endpoints / rails), radix)
     if topo == "rail_only":
-        switches = E.network__rail_switches(net_endpoints=endpoints, net_radix=radix, net_rails=rails, net_tiers=t)
+        switches = E.network__rail_switches(
+            net_endpoints=endpoints, net_radix=radix, net_rails=rails, net_tiers=t
+        )
     else:
         switches = E.network__clos_switches(net_endpoints=endpoints, net_radix=radix, net_tiers=t)
     links = int(E.network__links(net_endpoints=endpoints, net_tiers=t))
@@ -157,10 +165,14 @@ def bill(hw: Hardware, devices: int, topology: str | None = None, price_h: float
         sw_usd = float(switches) * prices[0]  # type: ignore[operator]
     per_h = share = None
     if cost is not None:
-        per_h = float(E.network__usd_per_device_hour(life_years=LIFE_YEARS, net_devices=devices, usd_network=cost))
+        per_h = float(
+            E.network__usd_per_device_hour(life_years=LIFE_YEARS, net_devices=devices, usd_network=cost)
+        )
         if price_h:
             share = float(
-                E.network__share_of_price(life_years=LIFE_YEARS, net_devices=devices, usd_hour=price_h, usd_network=cost)
+                E.network__share_of_price(
+                    life_years=LIFE_YEARS, net_devices=devices, usd_hour=price_h, usd_network=cost
+                )
             )
     return NetworkBill(
         topology=topo,

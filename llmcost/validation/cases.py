@@ -33,7 +33,7 @@ from llmcost.hardware import Hardware
 from llmcost.validation.case_hw import case_hardware  # noqa: F401  (re-exported)
 from llmcost.validation.prediction import Prediction
 
-KINDS = ("train", "infer", "collective", "tts", "fit")
+KINDS = ("train", "infer", "collective", "tts", "fit", "network")
 
 
 Evaluator = Callable[[dict[str, Any], Hardware], Prediction]
@@ -211,20 +211,14 @@ a speed figure."""
 COMM_METRICS = ("dp_comm_reduction",)
 """Metrics that count communication volume, not time (DiLoCo's): summarized apart (``<kind>_comm``)
 and never used to fit a speed figure or an error band."""
-NETWORK_METRICS = ("network_cost_ratio", "network_step_time_ratio")
-"""Metrics of a network design (its cost, and the step time it gives, over a full-bisection fat
-tree's: :mod:`llmcost.training.network`): summarized apart (``<kind>_network``) and never used to fit
-a speed figure or an error band."""
 
 
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
-    both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_network`` for a network design's."""
+    both), ``<kind>_comm`` for a communication-volume metric."""
     if metric in COMM_METRICS:
         return f"{kind}_comm"
-    if metric in NETWORK_METRICS:
-        return f"{kind}_network"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 
@@ -331,5 +325,14 @@ def _train(case: dict[str, Any], hw: Hardware) -> Prediction:
 def _tts(case: dict[str, Any], hw: Hardware) -> Prediction:
     """Test-time-scaling case: eFLOPs, FLOPs, bytes, latency, KV size per query (llmcost.validation.tts)."""
     from llmcost.validation.tts import evaluate_case
+
+    return evaluate_case(case, hw)
+
+
+@register_evaluator("network")
+def _network(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Network-design case: a training plan's network cost and step time over a fat tree's
+    (llmcost.validation.network)."""
+    from llmcost.validation.network import evaluate_case
 
     return evaluate_case(case, hw)

@@ -14,15 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from llmcost.hardware import Hardware
-from llmcost.training.network import NETWORK_METRICS
 from llmcost.training.plan import METRICS, RUN_METRICS, SYNC_METRICS
 from llmcost.training.step import FULL_ATTENTION_METRICS
 from llmcost.validation.prediction import Prediction
 
-TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *NETWORK_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
-"""Metrics a train case may name: every per-step metric, DiLoCo's communication reduction, a network
-design's cost and step time over a fat tree's, and the run's (published runs give no price, so no
-``cost_usd``)."""
+TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
+"""Metrics a train case may name: every per-step metric, DiLoCo's communication reduction and the
+run's (published runs give no price, so no ``cost_usd``)."""
 
 
 def case_spec(case: dict[str, Any]) -> Any:
@@ -65,12 +63,6 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     plan = TrainPlan.from_mapping(choice.plan, cluster.get("gpus"), cluster.get("gpus_per_node"))
     r = evaluate(spec, plan, choice.hardware)
     metrics = r.metrics() | {k: r.row[k] for k in SYNC_METRICS}
-    if name in NETWORK_METRICS:
-        from llmcost.training.network import network_figures
-
-        metrics |= {k: v for k, v in network_figures(spec, plan, choice.hardware, r).items() if k != "bill"}
-        if metrics[name] is None:
-            return Prediction(None, f"{name}: no priced network bill for this hardware and GPU count")
     if full:  # the source's convention: the full s², the masked half of causal attention credited
         metrics |= {k: r.row[f"{k}_full_attention"] for k in FULL_ATTENTION_METRICS if k in metrics}
     if tokens is not None:
