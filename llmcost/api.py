@@ -899,7 +899,7 @@ def search_train(
     """Search training plans, as ``llmcost search train``: the ``top`` plans by ``objective``, or
     the Pareto front (``pareto``, on ``axes``); ``jobs`` processes evaluate the chunks of the space
     (the same result bit for bit); ``network``: the scale-out topology every plan runs on
-    (:data:`llmcost.hardware.NETWORK_CHOICES`; default the catalog's), whose bill of materials the
+    (:data:`llmcost.hardware.NETWORK_TOPOLOGIES`; default the catalog's), whose bill of materials the
     report carries (:meth:`SearchReport.networks`).
 
     ``space``: a :class:`llmcost.search.train.TrainSpace`, or a mapping of the space options

@@ -31,13 +31,11 @@ others read only their own, else ``attention``."""
 DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")
 TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree", "rail_only")
 NETWORK_TOPOLOGIES = ("fat_tree", "rail_fat_tree", "rail_only")
-"""Topologies of a scale-out network tier (NICs and switches): a full-bisection fat tree, the same
-wired rail by rail (NIC i of every node on leaf i, NVIDIA DGX SuperPOD), and ``rail_only``: rails with
-no spine between them (Wang et al., "Rail-only", arXiv 2307.12169), so traffic between different local
-indices is forwarded inside the scale-up domain first (:mod:`llmcost.collectives.formulas`)."""
-NETWORK_CHOICES = ("fat_tree", "rail_fat_tree", "rail_only")
-"""Values of ``--network`` / plan key ``network``: the topology every scale-out tier takes
-(:meth:`Hardware.with_network`)."""
+"""Topologies of a scale-out network tier (NICs and switches), also the values of ``--network`` / plan
+key ``network`` (:meth:`Hardware.with_network`): a full-bisection fat tree, the same wired rail by rail
+(NIC i of every node on leaf i, NVIDIA DGX SuperPOD), and ``rail_only``: rails with no spine between
+them (Wang et al., "Rail-only", arXiv 2307.12169), so traffic between different local indices is
+forwarded inside the scale-up domain first (:mod:`llmcost.collectives.formulas`)."""
 CONFIDENCE = ("high", "medium", "low")
 
 
@@ -251,15 +249,15 @@ class Hardware:
         return tuple(t for t in self.fabric if t.devices is None or t.topology in NETWORK_TOPOLOGIES)
 
     def with_network(self, topology: str | None) -> Hardware:
-        """This device with every scale-out tier of ``topology`` (:data:`NETWORK_CHOICES`; None: as the
+        """This device with every scale-out tier of ``topology`` (:data:`NETWORK_TOPOLOGIES`; None: as the
         catalog has it). UserError for another value or a device with no scale-out tier."""
         if topology is None:
             return self
-        if topology not in NETWORK_CHOICES:
+        if topology not in NETWORK_TOPOLOGIES:
             from llmcost.errors import did_you_mean
 
             raise UserError(
-                f"network '{topology}': use one of {', '.join(NETWORK_CHOICES)}{did_you_mean(str(topology), NETWORK_CHOICES)}"
+                f"network '{topology}': use one of {', '.join(NETWORK_TOPOLOGIES)}{did_you_mean(str(topology), NETWORK_TOPOLOGIES)}"
             )
         tiers = self.network_tiers()
         if not tiers:

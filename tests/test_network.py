@@ -34,7 +34,7 @@ def test_tiers_are_the_fewest_that_fit(endpoints: int, radix: int, expected: int
 
 
 def test_clos_counts_match_published_tables() -> None:
-    """k-ary fat tree: 5k²/4 switches for k³/4 hosts (Al-Fares 2008); DeepSeek ISCA 2025 Table 3: FT2
+    """k-ary fat tree: 5k²/4 switches for k³/4 hosts (Al-Fares 2008); DeepSeek ISCA 2025 (arXiv 2505.09343) topology table: FT2
     2,048 endpoints 96 switches, FT3 65,536 endpoints 5,120 switches, MPFT (8 planes of FT2) 768."""
     assert E.network__clos_switches(net_endpoints=65536, net_radix=64, net_tiers=3) == 5120
     assert E.network__clos_switches(net_endpoints=2048, net_radix=64, net_tiers=2) == 96

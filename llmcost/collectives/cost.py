@@ -207,8 +207,6 @@ P2P_NET_BYTES = 2 * 128 * 1024
 """p2p bytes in flight per peer per network step: NCCL_NCHANNELS_PER_NET_PEER 2 (NVIDIA/nccl #1189
 log) × NCCL_P2P_NET_CHUNKSIZE 128 KiB (NCCL env docs, since 2.14)."""
 
-_NET_TOPOLOGIES = NETWORK_TOPOLOGIES
-
 
 def busbw_factor(op: str, n: int | float) -> float:
     """nccl-tests bus-bandwidth factor of ``op`` on ``n`` ranks (doc/PERFORMANCE.md)."""
@@ -287,7 +285,7 @@ class Level:
     @property
     def network(self) -> bool:
         """True for a NIC tier (p2p goes through NCCL's network proxy chunk pipeline)."""
-        return self.tier.devices is None or self.tier.topology in _NET_TOPOLOGIES
+        return self.tier.devices is None or self.tier.topology in NETWORK_TOPOLOGIES
 
     @property
     def in_network(self) -> bool:

@@ -314,7 +314,7 @@ def _forwarded(L: list[_Lv], r: int) -> sp.Expr:
     """Share of a rank's all-to-all buffer that a rail-only network forwards through level ``r-1``:
     of the ``S·(p - R_r)/p`` bytes bound beyond its domain, those for another local index,
     ``(R_r - 1)/R_r`` of them, first cross the domain to the rank on the destination's rail, which
-    sends them on its own NIC (Wang et al., "Rail-only", arXiv 2307.12169, §4 forwarding through the
+    sends them on its own NIC (Wang et al., "Rail-only", arXiv 2307.12169: cross-rail traffic forwarded through the
     HB domain; NCCL's PXN relays the same way, NCCL 2.12 release notes) [derived]."""
     p, R = _P(L, 0), _R(L, r)
     return (p - R) / p * (R - 1) / R

@@ -83,9 +83,10 @@ def clos_switches() -> sp.Expr:
     radix-``k`` switches: every tier below the top has ``⌈2E/k⌉`` switches (half their ports down, half
     up), the top ``⌈E/k⌉`` (every port down): ``(t-1)·⌈2E/k⌉ + ⌈E/k⌉``. A k-ary fat tree of 3 tiers is
     ``5k²/4`` switches for ``k³/4`` hosts (Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data
-    Center Network Architecture", SIGCOMM 2008, §3.4), 5E/k; 2 tiers (leaf-spine) 3E/k; DeepSeek's
+    Center Network Architecture", SIGCOMM 2008), 5E/k; 2 tiers (leaf-spine) 3E/k; DeepSeek's
     FT2 of 2,048 and FT3 of 65,536 endpoints with 64-port switches: 96 and 5,120 (Zhao et al.,
-    "Insights into DeepSeek-V3", ISCA 2025, arXiv 2505.09343, Table 3) [derived for partial trees]."""
+    "Insights into DeepSeek-V3", ISCA 2025, arXiv 2505.09343, network-topology cost table) [derived
+    for partial trees]."""
     E, k, t = S("net_endpoints"), S("net_radix"), S("net_tiers")
     return (t - 1) * sp.ceiling(2 * E / k) + sp.ceiling(E / k)
 
@@ -94,8 +95,8 @@ def rail_switches() -> sp.Expr:
     """Switches of a rail-only network: ``ρ`` rails (the NICs of one scale-up domain, each on its own
     rail), each a full-bisection Clos of ``t`` tiers over its ``⌈E/ρ⌉`` ports and no spine joining the
     rails: ``ρ·((t-1)·⌈2⌈E/ρ⌉/k⌉ + ⌈⌈E/ρ⌉/k⌉)`` (Wang et al., "Rail-only", HOTI 2024, arXiv
-    2307.12169, §4: per-rail Clos networks, the spine removed; DeepSeek's multi-plane fat tree, 8
-    planes of 2-tier trees = 768 switches for 16,384 endpoints, arXiv 2505.09343 Table 3)."""
+    2307.12169: per-rail Clos networks, the spine removed; DeepSeek's multi-plane fat tree, 8
+    planes of 2-tier trees = 768 switches for 16,384 endpoints, arXiv 2505.09343)."""
     E, k, t, rho = S("net_endpoints"), S("net_radix"), S("net_tiers"), S("net_rails")
     per_rail = sp.ceiling(E / rho)
     return rho * ((t - 1) * sp.ceiling(2 * per_rail / k) + sp.ceiling(per_rail / k))
@@ -104,7 +105,7 @@ def rail_switches() -> sp.Expr:
 def network_links() -> sp.Expr:
     """Links of a ``t``-tier full-bisection tree (fat tree, or each rail of a rail-only network): ``E``
     NIC-to-switch links and ``E`` switch-to-switch links at each of the ``t-1`` tier boundaries,
-    ``t·E`` (full bisection: every tier carries all ``E`` ports' bandwidth; Al-Fares et al. 2008 §3.4:
+    ``t·E`` (full bisection: every tier carries all ``E`` ports' bandwidth; Al-Fares et al. 2008:
     k³/4 hosts, 3 tiers, 3·k³/4 links). Each is one cable with a transceiver at both ends [derived]."""
     return S("net_tiers") * S("net_endpoints")
 

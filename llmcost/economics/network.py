@@ -73,7 +73,7 @@ def part_sets() -> dict[str, dict[str, Any]]:
 def tiers(endpoints: int, radix: int) -> int:
     """Switch tiers a full-bisection folded Clos of radix-``k`` switches needs for ``E`` ports: the
     fewest ``t`` with ``E <= 2·(k/2)^t`` (one switch: k ports; two tiers: k²/2; three: k³/4; Al-Fares
-    et al., SIGCOMM 2008 §3.4), in integers."""
+    et al., SIGCOMM 2008), in integers."""
     t, cap = 1, radix
     while endpoints > cap:
         t, cap = t + 1, cap * (radix // 2)

@@ -203,7 +203,7 @@ class TrainPlan:
     """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
     default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
     network: str | None = None
-    """The scale-out network's topology (:data:`llmcost.hardware.NETWORK_CHOICES`: ``fat_tree``,
+    """The scale-out network's topology (:data:`llmcost.hardware.NETWORK_TOPOLOGIES`: ``fat_tree``,
     ``rail_fat_tree`` or ``rail_only``), every scale-out tier of the device set to it
     (:meth:`llmcost.hardware.Hardware.with_network`); None: as the catalog has it."""
     micro_batches: int | None = None
