@@ -314,8 +314,9 @@ def _forwarded(L: list[_Lv], r: int) -> sp.Expr:
     """Share of a rank's all-to-all buffer that a rail-only network forwards through level ``r-1``:
     of the ``S·(p - R_r)/p`` bytes bound beyond its domain, those for another local index,
     ``(R_r - 1)/R_r`` of them, first cross the domain to the rank on the destination's rail, which
-    sends them on its own NIC (Wang et al., "Rail-only", arXiv 2307.12169: cross-rail traffic forwarded through the
-    HB domain; NCCL's PXN relays the same way, NCCL 2.12 release notes) [derived]."""
+    sends them on its own NIC (Wang et al., "Rail-only", arXiv 2307.12169: cross-rail traffic
+    forwarded through the HB domain; NCCL's PXN relays the same way, NCCL 2.12 release notes)
+    [derived]."""
     p, R = _P(L, 0), _R(L, r)
     return (p - R) / p * (R - 1) / R
 
@@ -324,10 +325,11 @@ def direct(op: str, L: list[_Lv]) -> sp.Expr:
     """All-to-all, all peers at once (NCCL grouped send/recv; MPICH isend/irecv): level k carries
     the S·(R_{k+1}-R_k)/p bytes bound to peers across it, levels overlap (max); latency one
     rendezvous (clear-to-send + data, 2α) at the outer level ([SB-gpus] intra/cross-node
-    all-to-all) [derived]. Over a rail-only network (a ``rail`` level ``r``) the bytes for another local
-    index beyond the domain also cross level ``r-1`` (:func:`_forwarded`), pipelined with the rail
-    transfer (levels still overlap), one more step ``α_{r-1}`` of latency. Send/recv: ``2α + S/B`` on the outermost level, nccl-tests
-    sendrecv pattern rank -> rank+1 ([NT-perf] SendRecvGetBw factor 1)."""
+    all-to-all) [derived]. Over a rail-only network (a ``rail`` level ``r``) the bytes for another
+    local index beyond the domain also cross level ``r-1`` (:func:`_forwarded`), pipelined with the
+    rail transfer (levels still overlap), one more step ``α_{r-1}`` of latency. Send/recv:
+    ``2α + S/B`` on the outermost level, nccl-tests sendrecv pattern rank -> rank+1 ([NT-perf]
+    SendRecvGetBw factor 1)."""
     S, t0 = sym("S"), sym("t_0")
     out = L[-1]
     if op == "send_recv":

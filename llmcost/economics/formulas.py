@@ -121,7 +121,8 @@ def network_capex() -> sp.Expr:
 def network_usd_per_device_hour() -> sp.Expr:
     """The network's capital cost per device-hour, spread evenly over ``Y`` years of 8,760 hours at
     full use and no cost of capital: ``$_net / (N·Y·8760)`` (straight-line depreciation; Microsoft and
-    AWS depreciate network equipment over six years, Microsoft FY2023 10-K, Amazon 2022 10-K) [derived]."""
+    AWS depreciate network equipment over six years, Microsoft FY2023 10-Q, Amazon 2022 10-K)
+    [derived]."""
     return S("usd_network") / (S("net_devices") * S("life_years") * 8760)
 
 

@@ -24,7 +24,6 @@ LIFE_YEARS = 6.0
 """Years the network's capital cost is spread over: Microsoft extended the useful life of its server
 and network equipment from four to six years in fiscal 2023 (10-Q, quarter ended 2022-12-31); Amazon
 depreciates networking equipment over six years since 2022 (2022 10-K)."""
-LIFE_SOURCE = "Microsoft FY2023 10-Q (server and network equipment 4 -> 6 years); Amazon 2022 10-K (networking equipment 6 years)"
 MAX_TIERS = 6
 
 
