@@ -124,9 +124,18 @@ class TrainReport(_ReadsThrough):
 
         return operator_rows(operator_breakdown(self.spec, self.result.layout.plan, self.hardware))
 
+    def network(self) -> dict[str, Any] | None:
+        """The plan's scale-out network (:func:`llmcost.training.network.network_dict`): its bill of
+        materials, cost per device-hour and share of the device-hour price, cost and step time over a
+        full-bisection fat tree's; None when the plan needs no billed network."""
+        from llmcost.training.network import network_dict, network_figures
+
+        return network_dict(network_figures(self.spec, self.result.layout.plan, self.hardware, self.result))
+
     def as_dict(self) -> dict[str, Any]:
         """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
-        (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""
+        (SI units), the network (:meth:`network`) and, with ``tokens``, the run's FLOPs, time,
+        GPU-hours, energy and cost."""
         from llmcost.training.plan import goodput_of
         from llmcost.training.run import run_totals
         from llmcost.training.step import FLOPS_CONVENTION
@@ -144,6 +153,7 @@ class TrainReport(_ReadsThrough):
         out["time_breakdown_s"] = dict(r.breakdown)
         out["memory_bytes"] = dict(r.memory)
         out["band"] = band_range(hw, r.layout.plan.zero == 3, self.spec.is_moe)
+        out["network"] = self.network()
         if tokens is not None:
             run = run_totals(
                 tokens,
@@ -191,6 +201,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         **{k: getattr(lay.plan, k) for k in STACK_KEYS},
         "grad_reduce_in_fp32": grad_fp32(lay.plan),
         **_sync_keys(lay.plan),
+        **({"network": lay.plan.network} if lay.plan.network is not None else {}),
     }
 
 
@@ -299,9 +310,31 @@ class SearchReport(_ReadsThrough):
     hardware: list[Hardware]
     space: TrainSpace | InferSpace
 
+    def networks(self) -> list[dict[str, Any]]:
+        """A train search's scale-out network, one bill of materials per hardware and GPU count
+        searched (:func:`llmcost.economics.network.bill`); empty for an inference search or where no
+        network is billed."""
+        from llmcost.economics.network import bill
+        from llmcost.search.train import TrainSpace
+
+        if not isinstance(self.space, TrainSpace):
+            return []
+        out = []
+        for hw in self.hardware:
+            for g in self.space.gpus:
+                b = bill(hw, int(g), price_h=hw.price_per_hour)
+                if b is not None:
+                    out.append({"hardware": hw.id, **b.as_dict()})
+        return out
+
     def as_dict(self) -> dict[str, Any]:
-        """``llmcost search train | infer --format json``."""
-        return self.result.to_dict()
+        """``llmcost search train | infer --format json`` (a train search also its ``network``)."""
+        from llmcost.search.train import TrainSpace
+
+        out = self.result.to_dict()
+        if isinstance(self.space, TrainSpace):
+            out["network"] = self.networks()
+        return out
 
 
 # ------------------------------------------------------------------------------ arguments
@@ -861,11 +894,14 @@ def search_train(
     max_memory: float | None = None,
     progress: bool = False,
     jobs: int = 1,
+    network: str | None = None,
     **space_keys: Any,
 ) -> SearchReport:
     """Search training plans, as ``llmcost search train``: the ``top`` plans by ``objective``, or
     the Pareto front (``pareto``, on ``axes``); ``jobs`` processes evaluate the chunks of the space
-    (the same result bit for bit).
+    (the same result bit for bit); ``network``: the scale-out topology every plan runs on
+    (:data:`llmcost.hardware.NETWORK_TOPOLOGIES`; default the catalog's), whose bill of materials the
+    report carries (:meth:`SearchReport.networks`).
 
     ``space``: a :class:`llmcost.search.train.TrainSpace`, or a mapping of the space options
     (:data:`llmcost.search.space.TRAIN_KEYS`: each one value, several, or comma-separated text;
@@ -885,7 +921,7 @@ def search_train(
     max_memory = checks.optional_positive(max_memory, "--max-memory")
     run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
     spec = _spec(model)
-    hw = _hardware(hardware)
+    hw = _hardware(hardware).with_network(network)
     if isinstance(space, TrainSpace):
         _no_options(space, space_keys)
         checks.gpus_per_node(hw, space.gpus_per_node)

@@ -29,7 +29,13 @@ kernels of its design) runs no faster than FlashAttention-2 on the same device (
 arXiv 2307.08691, abstract: FA2 is ~2x FA1), so it reads FA2's figure as an upper bound; the
 others read only their own, else ``attention``."""
 DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")
-TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree")
+TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree", "rail_only")
+NETWORK_TOPOLOGIES = ("fat_tree", "rail_fat_tree", "rail_only")
+"""Topologies of a scale-out network tier (NICs and switches), also the values of ``--network`` / plan
+key ``network`` (:meth:`Hardware.with_network`): a full-bisection fat tree, the same wired rail by rail
+(NIC i of every node on leaf i, NVIDIA DGX SuperPOD), and ``rail_only``: rails with no spine between
+them (Wang et al., "Rail-only", arXiv 2307.12169), so traffic between different local indices is
+forwarded inside the scale-up domain first (:mod:`llmcost.collectives.formulas`)."""
 CONFIDENCE = ("high", "medium", "low")
 
 
@@ -238,6 +244,32 @@ class Hardware:
             raise UserError(f"{self.id} has no {dtype} compute; it supports {have}")
         return self.peak[dtype]
 
+    def network_tiers(self) -> tuple[FabricTier, ...]:
+        """The scale-out tiers: those of a network topology (:data:`NETWORK_TOPOLOGIES`) or unbounded."""
+        return tuple(t for t in self.fabric if t.devices is None or t.topology in NETWORK_TOPOLOGIES)
+
+    def with_network(self, topology: str | None) -> Hardware:
+        """This device with every scale-out tier of ``topology`` (:data:`NETWORK_TOPOLOGIES`; None: as the
+        catalog has it). UserError for another value or a device with no scale-out tier."""
+        if topology is None:
+            return self
+        if topology not in NETWORK_TOPOLOGIES:
+            from llmcost.errors import did_you_mean
+
+            raise UserError(
+                f"network '{topology}': use one of {', '.join(NETWORK_TOPOLOGIES)}{did_you_mean(str(topology), NETWORK_TOPOLOGIES)}"
+            )
+        tiers = self.network_tiers()
+        if not tiers:
+            raise UserError(f"{self.id} has no scale-out network tier to set the network topology of")
+        if tiers[0] is self.fabric[0]:
+            raise UserError(
+                f"{self.id}: its innermost tier is the network; a network topology needs a scale-up tier below it"
+            )
+        if all(t.topology == topology for t in tiers):
+            return self
+        return self.with_overrides({"fabric": {t.key: {"topology": topology} for t in tiers}})
+
     def tier(self, key: str) -> FabricTier:
         """The fabric tier named ``key``."""
         for t in self.fabric:
@@ -281,6 +313,7 @@ _ENTRY_KEYS = [
     "price",
     "efficiency",
     "gemm",
+    "network",
     "sources",
     "confidence",
     "notes",
@@ -488,6 +521,12 @@ def _fabric(r: _Reader) -> tuple[FabricTier, ...]:
             key=lambda t: float("inf") if t.devices is None else t.devices,
         )
     )
+    if tiers[0].topology == "rail_only":
+        raise r.fail(
+            f"fabric.{tiers[0].key}.topology",
+            "a scale-out tier above a scale-up domain: rail_only joins the same local index of many domains",
+            "rail_only",
+        )
     for inner, outer in zip(tiers[:-1], tiers[1:], strict=True):
         if inner.devices is None:
             raise r.fail(
@@ -573,6 +612,24 @@ def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> _OptionalEfficie
         train_by_dtype=_optional_family(r, data, "compute_train", DTYPES),
         memory_experts=_optional_efficiency(r, data, "memory_experts"),
     )
+
+
+NETWORK_KEYS = ("parts", "nics_per_node", "source")
+
+
+def _check_network(r: _Reader, data: dict[str, Any], node_devices: int) -> None:
+    """``network: {parts, nics_per_node, source}`` (optional): the part set of the bill of materials
+    (an id of hardware/network/parts.yaml) and the scale-out NICs of one node (default: one per device)."""
+    sec = data.get("network")
+    if sec is None:
+        return
+    if not isinstance(sec, dict) or set(sec) - set(NETWORK_KEYS):
+        raise r.fail("network", f"a mapping with keys among {', '.join(NETWORK_KEYS)}", sec)
+    if sec.get("parts") is not None:
+        r.text("network.parts")
+    n = r.integer("network.nics_per_node", required=False)
+    if n is not None and n > max(node_devices, 1) * 8:
+        raise r.fail("network.nics_per_node", f"at most 8 per device ({8 * max(node_devices, 1)})", n)
 
 
 POWER_KEYS = ("idle_w", "memory_bound_w", "compute_bound_w")
@@ -671,6 +728,7 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
     opt = _optional_efficiencies(r, data)
     node_devices = r.integer("node.devices", required=False) or 1
     _check_host_memory(r, data)
+    _check_network(r, data, node_devices)
     tdp = r.quantity("tdp", "power")
     assert tdp is not None
     return Hardware(

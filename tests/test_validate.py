@@ -53,7 +53,7 @@ def test_unmodelled_kinds_are_listed_with_reason(monkeypatch) -> None:  # type: 
     """A kind with no evaluator keeps every case in the table, predicted None with a reason."""
     monkeypatch.delitem(EVALUATORS, "train", raising=False)
     results, summary = run(shipped_files())
-    assert {r.kind for r in results} == {"train", "infer", "collective", "tts", "fit"}
+    assert {r.kind for r in results} == {"train", "infer", "collective", "tts", "fit", "network"}
     for r in results:
         if r.kind not in EVALUATORS:
             assert r.predicted is None and r.error is None and "not modelled" in (r.reason or "")

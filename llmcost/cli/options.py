@@ -11,6 +11,14 @@ FormatOpt = Annotated[
 ]
 
 GpusPerNodeOpt = Annotated[int | None, typer.Option("--gpus-per-node", help="GPUs per host.")]
+NetworkOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--network",
+        help="Scale-out network topology: fat_tree, rail_fat_tree or rail_only (no spine: traffic between"
+        " rails forwarded over NVLink); default the catalog's. Its bill of materials and cost are reported.",
+    ),
+]
 EmitOpt = Annotated[
     str | None,
     typer.Option(

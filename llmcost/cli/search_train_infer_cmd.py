@@ -12,6 +12,7 @@ from llmcost.cli.options import (
     HwOpt,
     ModelArg,
     ModelOrFileArg,
+    NetworkOpt,
     ParetoOpt,
     PlotOpt,
     QuietOpt,
@@ -101,6 +102,7 @@ def search_train(
     jobs: Annotated[
         int, Opt("--jobs", help="Processes evaluating the space's chunks (same result; POSIX).")
     ] = 1,
+    network: NetworkOpt = None,
     quiet: QuietOpt = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
@@ -151,6 +153,7 @@ def search_train(
         max_memory=max_memory,
         progress=_progress_on(fmt, quiet),
         jobs=jobs,
+        network=network,
     )
     res, space = rep.result, rep.space
     rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]
@@ -158,7 +161,7 @@ def search_train(
         f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
         f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
     )
-    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
+    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt), network=rep.networks())
     for t in H.targets(target, page):
         P.search_train(t, rep, max_memory, min_throughput)
     H.finish(page, lambda: H.area_formulas("training"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from llmcost.cli.train_view import band_text
+from llmcost.cli.train_view import band_text, network_note
 
 
 def what(res: Any, n: int) -> str:
@@ -14,10 +14,16 @@ def what(res: Any, n: int) -> str:
 
 
 def emit_search(
-    res: Any, fmt: str, rows: list[dict[str, Any]], title: str, launch: list[str] | None = None
+    res: Any,
+    fmt: str,
+    rows: list[dict[str, Any]],
+    title: str,
+    launch: list[str] | None = None,
+    network: list[dict[str, Any]] | None = None,
 ) -> None:
     """The search result: the document (JSON / YAML), flat plan rows (CSV) or ``rows`` as a table;
-    with ``launch`` (``--emit``), the top plan's launch config alone, or each plan's under ``emit``."""
+    with ``launch`` (``--emit``), the top plan's launch config alone, or each plan's under ``emit``;
+    ``network`` (a train search's bills): under ``network``, or a note line each."""
     from llmcost.report import emit
 
     if launch is not None and fmt == "table":
@@ -31,6 +37,8 @@ def emit_search(
         doc = res.to_dict()
         for plan, text in zip(doc["plans"], launch or [], strict=False):
             plan["emit"] = text
+        if network is not None:
+            doc["network"] = network
         emit(doc, fmt)
         return
     if fmt == "csv":
@@ -51,6 +59,7 @@ def emit_search(
         f"{res.plans_evaluated:,} plans evaluated in {res.elapsed_s:.2f} s; {res.feasible:,} feasible; "
         f"rejected: {rej or 'none'}",
         *res.notes,
+        *(network_note(b) for b in network or ()),
     ]
     emit(rows, "table", title=title, notes=notes)
 

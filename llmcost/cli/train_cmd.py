@@ -5,7 +5,16 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HtmlOpt, HwOpt, ModelOrFileArg, PlotOpt
+from llmcost.cli.options import (
+    EmitOpt,
+    FormatOpt,
+    GpusPerNodeOpt,
+    HtmlOpt,
+    HwOpt,
+    ModelOrFileArg,
+    NetworkOpt,
+    PlotOpt,
+)
 
 
 def train(
@@ -102,6 +111,7 @@ def train(
         ),
     ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
+    network: NetworkOpt = None,
     tokens: Annotated[
         str | None, typer.Option("--tokens", help="Training tokens of the run, e.g. 15T.")
     ] = None,
@@ -194,6 +204,7 @@ def train(
         "goodput": goodput,
         "sync_interval": sync_interval,
         "sync_bytes": sync_bytes,
+        "network": network,
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"

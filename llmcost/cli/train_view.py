@@ -66,6 +66,9 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
             if v > 0
         ),
     ]
+    net = out.get("network")
+    if net:
+        rows += _network_rows(net)
     if "time_to_train_s" in out:
         rows += [
             {"quantity": "total FLOPs", "value": f"{out['total_flops']:.3e}"},
@@ -74,6 +77,50 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
             {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
             {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
         ]
+    return rows
+
+
+def network_note(b: dict[str, Any]) -> str:
+    """One line of a network bill (:meth:`llmcost.api.SearchReport.networks`, ``train``'s ``network``)."""
+    tiers = f"{b['tiers']} tier{'s' if b['tiers'] > 1 else ''} of {b['radix']}-port switches"
+    rails = f", {b['rails']} rails" if b["rails"] > 1 else ""
+    head = (
+        f"network {b['topology']} for {b['devices']:,} GPUs: {b['switches']:,} switches ({tiers}{rails}), "
+        f"{b['nics']:,} NICs, {b['transceivers']:,} transceivers, {b['cables']:,} cables ({b['parts']})"
+    )
+    if b["cost_usd"] is None:
+        return head + "; no public prices for these parts"
+    tail = f": ${b['cost_usd'] / 1e6:,.2f}M, ${b['usd_per_device_hour']:.3f} per GPU-hour over {b['life_years']:g} years"
+    if b.get("share_of_price") is not None:
+        tail += f" ({100 * b['share_of_price']:.1f}% of the device-hour price)"
+    return head + tail
+
+
+def _network_rows(net: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rows of the plan's scale-out network (:meth:`llmcost.api.TrainReport.network`), short enough
+    for the table."""
+    rails = f", {net['rails']} rails" if net["rails"] > 1 else ""
+    rows = [
+        {
+            "quantity": "network",
+            "value": f"{net['topology']}: {net['tiers']} tier{'s' if net['tiers'] > 1 else ''} of {net['radix']}-port{rails}",
+        },
+        {"quantity": "  switches, NICs", "value": f"{net['switches']:,}, {net['nics']:,} ({net['parts']})"},
+        {"quantity": "  transceivers, cables", "value": f"{net['transceivers']:,}, {net['cables']:,}"},
+    ]
+    if net["cost_usd"] is not None:
+        rows.append({"quantity": "  capital cost", "value": f"${net['cost_usd'] / 1e6:,.2f}M"})
+        share = net.get("share_of_price")
+        per_h = f"${net['usd_per_device_hour']:.3f} over {net['life_years']:g} years"
+        rows.append(
+            {
+                "quantity": "  per GPU-hour",
+                "value": per_h + ("" if share is None else f" ({100 * share:.1f}% of the price)"),
+            }
+        )
+    if net["network_cost_ratio"] is not None:
+        rows.append({"quantity": "  cost / fat tree's", "value": f"{net['network_cost_ratio']:.3f}"})
+    rows.append({"quantity": "  step time / on a fat tree", "value": f"{net['network_step_time_ratio']:.4f}"})
     return rows
 
 

@@ -841,6 +841,78 @@ def send_recv__rdma_write__torus_switch_switch(S, W_2, alpha_2, eta_2, n_nic, t_
     return S/(W_2*eta_2*n_nic) + 2*alpha_2 + t_0
 
 
+def all_to_all__direct__switch_rail(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0):
+    return alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*((d_0 - 1)/(d_0*d_1) + (d_0 - 1)*(d_0*d_1 - d_0)/(d_0**2*d_1))/numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0), S*(d_0*d_1 - d_0)/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1)))
+
+
+def all_to_all__direct__mesh_rail(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0, w_0):
+    return alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*((d_0 - 1)/(d_0*d_1) + (d_0 - 1)*(d_0*d_1 - d_0)/(d_0**2*d_1))/numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0), S*(d_0*d_1 - d_0)/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1)))
+
+
+def all_to_all__direct__torus_rail(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, q_0, q_1, t_0, w_0):
+    return alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*((d_0 - 1)/(d_0*d_1) + (d_0 - 1)*(d_0*d_1 - d_0)/(d_0**2*d_1))/numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0), S*(d_0*d_1 - d_0)/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1)))
+
+
+def all_to_all__direct__switch_rail_rail(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0):
+    return alpha_0 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*((d_0 - 1)/(d_0*d_1*d_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)/(d_0**2*d_1*d_2))/numpy.minimum(W_0*eta_0, q_0*(d_0 - 1)/alpha_0), S*(d_0*d_1 - d_0)/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1))), S*(d_0*d_1*d_2 - d_0*d_1)/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2*(d_0*d_1*d_2 - d_0*d_1)/alpha_2)))
+
+
+def all_to_all__direct__mesh_rail_rail(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0, w_0):
+    return alpha_0 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*((d_0 - 1)/(d_0*d_1*d_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)/(d_0**2*d_1*d_2))/numpy.minimum(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1)), q_0*(d_0 - 1)/alpha_0), S*(d_0*d_1 - d_0)/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1))), S*(d_0*d_1*d_2 - d_0*d_1)/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2*(d_0*d_1*d_2 - d_0*d_1)/alpha_2)))
+
+
+def all_to_all__direct__torus_rail_rail(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, q_0, q_1, q_2, t_0, w_0):
+    return alpha_0 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*((d_0 - 1)/(d_0*d_1*d_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)/(d_0**2*d_1*d_2))/numpy.minimum(eta_0*numpy.minimum(W_0, 2*m_0*w_0), q_0*(d_0 - 1)/alpha_0), S*(d_0*d_1 - d_0)/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1*(d_0*d_1 - d_0)/alpha_1))), S*(d_0*d_1*d_2 - d_0*d_1)/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2*(d_0*d_1*d_2 - d_0*d_1)/alpha_2)))
+
+
+def all_to_all__pairwise__switch_rail(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*numpy.minimum(W_0*eta_0, q_0/alpha_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0 - 1)*(d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(W_0*eta_0, q_0/alpha_0)) + alpha_0)/d_0
+
+
+def all_to_all__pairwise__mesh_rail(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0 - 1)*(d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + alpha_0)/d_0
+
+
+def all_to_all__pairwise__torus_rail(S, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, q_0, q_1, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0 - 1)*(d_0*d_1 - d_0)*(S/(d_0*d_1*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + alpha_0)/d_0
+
+
+def all_to_all__pairwise__switch_rail_rail(S, W_0, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*d_2*numpy.minimum(W_0*eta_0, q_0/alpha_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0*d_1*d_2 - d_0*d_1)*(S/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2/alpha_2)) + 2*alpha_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(W_0*eta_0, q_0/alpha_0)) + alpha_0)/d_0
+
+
+def all_to_all__pairwise__mesh_rail_rail(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*d_2*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0*d_1*d_2 - d_0*d_1)*(S/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2/alpha_2)) + 2*alpha_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + alpha_0)/d_0
+
+
+def all_to_all__pairwise__torus_rail_rail(S, W_1, W_2, alpha_0, alpha_1, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, q_0, q_1, q_2, t_0, w_0):
+    return t_0 + (d_0 - 1)*(S/(d_0*d_1*d_2*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + 2*alpha_0) + (d_0*d_1 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(W_1*eta_1, q_1/alpha_1)) + 2*alpha_1) + (d_0*d_1*d_2 - d_0*d_1)*(S/(d_0*d_1*d_2*numpy.minimum(W_2*eta_2, q_2/alpha_2)) + 2*alpha_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)*(S/(d_0*d_1*d_2*numpy.minimum(q_0/alpha_0, eta_0*w_0)) + alpha_0)/d_0
+
+
+def all_to_all__deepep_low_latency__switch_rail(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0):
+    return alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*((d_0 - 1)/(d_0*d_1) + (d_0 - 1)*(d_0*d_1 - d_0)/(d_0**2*d_1))/(W_0*eta_0), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*eta_1))
+
+
+def all_to_all__deepep_low_latency__mesh_rail(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, t_0, w_0):
+    return alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*((d_0 - 1)/(d_0*d_1) + (d_0 - 1)*(d_0*d_1 - d_0)/(d_0**2*d_1))/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*eta_1))
+
+
+def all_to_all__deepep_low_latency__torus_rail(S, W_0, W_1, alpha_0, alpha_1, d_0, d_1, eta_0, eta_1, m_0, t_0, w_0):
+    return alpha_0 + 2*alpha_1 + t_0 + numpy.maximum(S*((d_0 - 1)/(d_0*d_1) + (d_0 - 1)*(d_0*d_1 - d_0)/(d_0**2*d_1))/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*eta_1))
+
+
+def all_to_all__deepep_low_latency__switch_rail_rail(S, W_0, W_1, W_2, alpha_0, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0):
+    return alpha_0 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*((d_0 - 1)/(d_0*d_1*d_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)/(d_0**2*d_1*d_2))/(W_0*eta_0), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*d_2*eta_1)), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_to_all__deepep_low_latency__mesh_rail_rail(S, W_0, W_1, W_2, alpha_0, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, t_0, w_0):
+    return alpha_0 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*((d_0 - 1)/(d_0*d_1*d_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)/(d_0**2*d_1*d_2))/(eta_0*numpy.minimum(W_0, w_0*(d_0 - 1))), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*d_2*eta_1)), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*d_0*d_1*d_2*eta_2))
+
+
+def all_to_all__deepep_low_latency__torus_rail_rail(S, W_0, W_1, W_2, alpha_0, alpha_2, d_0, d_1, d_2, eta_0, eta_1, eta_2, m_0, t_0, w_0):
+    return alpha_0 + 2*alpha_2 + t_0 + numpy.maximum(numpy.maximum(S*((d_0 - 1)/(d_0*d_1*d_2) + (d_0 - 1)*(d_0*d_1*d_2 - d_0)/(d_0**2*d_1*d_2))/(eta_0*numpy.minimum(W_0, 2*m_0*w_0)), S*(d_0*d_1 - d_0)/(W_1*d_0*d_1*d_2*eta_1)), S*(d_0*d_1*d_2 - d_0*d_1)/(W_2*d_0*d_1*d_2*eta_2))
+
+
 FUNCTIONS = {
     'all_reduce__ring__switch': (all_reduce__ring__switch, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0'), '633f922b11d852c4'),
     'all_reduce__ring__mesh': (all_reduce__ring__mesh, ('B_p', 'S', 'W_0', 'alpha_0', 'd_0', 'eta_0', 'kappa_p', 't_0', 'w_0'), '0dd5be488e9f426f'),
@@ -1050,4 +1122,22 @@ FUNCTIONS = {
     'send_recv__rdma_write__switch_switch_switch': (send_recv__rdma_write__switch_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'n_nic', 't_0'), '3212e02ce30ff610'),
     'send_recv__rdma_write__mesh_switch_switch': (send_recv__rdma_write__mesh_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'n_nic', 't_0'), '3212e02ce30ff610'),
     'send_recv__rdma_write__torus_switch_switch': (send_recv__rdma_write__torus_switch_switch, ('S', 'W_2', 'alpha_2', 'eta_2', 'n_nic', 't_0'), '3212e02ce30ff610'),
+    'all_to_all__direct__switch_rail': (all_to_all__direct__switch_rail, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0'), '390ef6a3ff1d5984'),
+    'all_to_all__direct__mesh_rail': (all_to_all__direct__mesh_rail, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0', 'w_0'), 'cf04284259768fc9'),
+    'all_to_all__direct__torus_rail': (all_to_all__direct__torus_rail, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 'q_0', 'q_1', 't_0', 'w_0'), '2d81e6a4f9193a36'),
+    'all_to_all__direct__switch_rail_rail': (all_to_all__direct__switch_rail_rail, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0'), '81509c726b7582cb'),
+    'all_to_all__direct__mesh_rail_rail': (all_to_all__direct__mesh_rail_rail, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '8e64ce096951b6df'),
+    'all_to_all__direct__torus_rail_rail': (all_to_all__direct__torus_rail_rail, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '07f30cc75ccbb253'),
+    'all_to_all__pairwise__switch_rail': (all_to_all__pairwise__switch_rail, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0'), 'dc6d7b21dc08c12c'),
+    'all_to_all__pairwise__mesh_rail': (all_to_all__pairwise__mesh_rail, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0', 'w_0'), 'c5224e0b6c531545'),
+    'all_to_all__pairwise__torus_rail': (all_to_all__pairwise__torus_rail, ('S', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'q_0', 'q_1', 't_0', 'w_0'), 'c5224e0b6c531545'),
+    'all_to_all__pairwise__switch_rail_rail': (all_to_all__pairwise__switch_rail_rail, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0'), 'f63714f74a4c5ced'),
+    'all_to_all__pairwise__mesh_rail_rail': (all_to_all__pairwise__mesh_rail_rail, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '3195e0d351f61543'),
+    'all_to_all__pairwise__torus_rail_rail': (all_to_all__pairwise__torus_rail_rail, ('S', 'W_1', 'W_2', 'alpha_0', 'alpha_1', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'q_0', 'q_1', 'q_2', 't_0', 'w_0'), '3195e0d351f61543'),
+    'all_to_all__deepep_low_latency__switch_rail': (all_to_all__deepep_low_latency__switch_rail, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0'), '91cf7afe1a06d075'),
+    'all_to_all__deepep_low_latency__mesh_rail': (all_to_all__deepep_low_latency__mesh_rail, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 't_0', 'w_0'), 'ef310c204c23f2e1'),
+    'all_to_all__deepep_low_latency__torus_rail': (all_to_all__deepep_low_latency__torus_rail, ('S', 'W_0', 'W_1', 'alpha_0', 'alpha_1', 'd_0', 'd_1', 'eta_0', 'eta_1', 'm_0', 't_0', 'w_0'), 'a448433ea85cec00'),
+    'all_to_all__deepep_low_latency__switch_rail_rail': (all_to_all__deepep_low_latency__switch_rail_rail, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0'), '1a78f541f3b11613'),
+    'all_to_all__deepep_low_latency__mesh_rail_rail': (all_to_all__deepep_low_latency__mesh_rail_rail, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 't_0', 'w_0'), 'f55cfc659354dd83'),
+    'all_to_all__deepep_low_latency__torus_rail_rail': (all_to_all__deepep_low_latency__torus_rail_rail, ('S', 'W_0', 'W_1', 'W_2', 'alpha_0', 'alpha_2', 'd_0', 'd_1', 'd_2', 'eta_0', 'eta_1', 'eta_2', 'm_0', 't_0', 'w_0'), '7b713cea49582a2c'),
 }

@@ -55,9 +55,9 @@ from typing import Any
 import numpy as np
 
 from llmcost import checks
-from llmcost.collectives.shapes import ALGORITHMS, OPS, Shape
+from llmcost.collectives.shapes import ALGORITHMS, OPS, RAIL_FORWARDED, RAIL_KIND, Shape
 from llmcost.errors import PlanError, UserError
-from llmcost.hardware import FabricTier, Hardware
+from llmcost.hardware import NETWORK_TOPOLOGIES, FabricTier, Hardware
 from llmcost.kernels.roofline import T_KERNEL
 
 # What NCCL / RCCL actually run (NVIDIA/nccl src/enqueue.cc algorithm selection, tuning.cc:
@@ -207,8 +207,6 @@ P2P_NET_BYTES = 2 * 128 * 1024
 """p2p bytes in flight per peer per network step: NCCL_NCHANNELS_PER_NET_PEER 2 (NVIDIA/nccl #1189
 log) × NCCL_P2P_NET_CHUNKSIZE 128 KiB (NCCL env docs, since 2.14)."""
 
-_NET_TOPOLOGIES = ("fat_tree", "rail_fat_tree")
-
 
 def busbw_factor(op: str, n: int | float) -> float:
     """nccl-tests bus-bandwidth factor of ``op`` on ``n`` ranks (doc/PERFORMANCE.md)."""
@@ -287,7 +285,7 @@ class Level:
     @property
     def network(self) -> bool:
         """True for a NIC tier (p2p goes through NCCL's network proxy chunk pipeline)."""
-        return self.tier.devices is None or self.tier.topology in _NET_TOPOLOGIES
+        return self.tier.devices is None or self.tier.topology in NETWORK_TOPOLOGIES
 
     @property
     def in_network(self) -> bool:
@@ -505,8 +503,15 @@ def values(
 
 
 def shape(op: str, algo: str, levels: Sequence[Level]) -> Shape:
-    """The expression shape of ``op``/``algo`` on these levels."""
+    """The expression shape of ``op``/``algo`` on these levels. A rail-only network level above an
+    inner level is of kind ``rail`` for the algorithms it forwards (:data:`RAIL_FORWARDED`): ranks one
+    per domain (gpus_per_node 1) are taken to share one rail (the same local index), as a data- or
+    pipeline-parallel group of a whole-node stride does."""
     topos = tuple(lv.kind for lv in levels)
+    if algo in RAIL_FORWARDED.get(op, ()) and levels and levels[0].tier.topology != "rail_only":
+        topos = tuple(
+            RAIL_KIND if lv.tier.topology == "rail_only" else t for lv, t in zip(levels, topos, strict=True)
+        )
     inr = tuple(lv.in_network for lv in levels) if algo == "in_network" else ()
     return Shape(op, algo, topos, inr)
 

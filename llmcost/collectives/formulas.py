@@ -49,7 +49,7 @@ from pathlib import Path
 
 import sympy as sp
 
-from llmcost.collectives.shapes import ALGORITHMS, OPS, TOPOLOGY_KINDS, Shape
+from llmcost.collectives.shapes import ALGORITHMS, OPS, RAIL_FORWARDED, RAIL_KIND, TOPOLOGY_KINDS, Shape
 from llmcost.symbolic.compile import arguments, generated_header, write_generated
 from llmcost.symbolic.symbols import define, define_family, level, sym
 
@@ -140,7 +140,7 @@ def _lg(x: sp.Expr) -> sp.Expr:
 
 def bandwidth(lv: _Lv, pattern: str) -> sp.Expr:
     """Effective per-device bandwidth at a level: ``pattern`` 'multi' (all links) or 'single' (one peer)."""
-    if lv.topo == "switch":
+    if lv.topo in ("switch", RAIL_KIND):
         return lv.eta * lv.W
     if pattern == "single":
         return lv.eta * lv.w
@@ -303,39 +303,70 @@ def in_network(op: str, L: list[_Lv], inr: tuple[bool, ...]) -> sp.Expr:
     return t0 + sp.Add(*lat) + sp.Max(*bw)
 
 
+def _rail_level(L: list[_Lv]) -> int | None:
+    """Index ``r`` of the first rail-only level when levels lie below it (so that some peers sit at
+    another local index of another domain), else None."""
+    r = next((k for k, lv in enumerate(L) if lv.topo == RAIL_KIND), None)
+    return r if r else None
+
+
+def _forwarded(L: list[_Lv], r: int) -> sp.Expr:
+    """Share of a rank's all-to-all buffer that a rail-only network forwards through level ``r-1``:
+    of the ``S·(p - R_r)/p`` bytes bound beyond its domain, those for another local index,
+    ``(R_r - 1)/R_r`` of them, first cross the domain to the rank on the destination's rail, which
+    sends them on its own NIC (Wang et al., "Rail-only", arXiv 2307.12169: cross-rail traffic
+    forwarded through the HB domain; NCCL's PXN relays the same way, NCCL 2.12 release notes)
+    [derived]."""
+    p, R = _P(L, 0), _R(L, r)
+    return (p - R) / p * (R - 1) / R
+
+
 def direct(op: str, L: list[_Lv]) -> sp.Expr:
     """All-to-all, all peers at once (NCCL grouped send/recv; MPICH isend/irecv): level k carries
     the S·(R_{k+1}-R_k)/p bytes bound to peers across it, levels overlap (max); latency one
     rendezvous (clear-to-send + data, 2α) at the outer level ([SB-gpus] intra/cross-node
-    all-to-all) [derived]. Send/recv: ``2α + S/B`` on the outermost level, nccl-tests
-    sendrecv pattern rank -> rank+1 ([NT-perf] SendRecvGetBw factor 1)."""
+    all-to-all) [derived]. Over a rail-only network (a ``rail`` level ``r``) the bytes for another
+    local index beyond the domain also cross level ``r-1`` (:func:`_forwarded`), pipelined with the
+    rail transfer (levels still overlap), one more step ``α_{r-1}`` of latency. Send/recv:
+    ``2α + S/B`` on the outermost level, nccl-tests sendrecv pattern rank -> rank+1 ([NT-perf]
+    SendRecvGetBw factor 1)."""
     S, t0 = sym("S"), sym("t_0")
     out = L[-1]
     if op == "send_recv":
         return t0 + 2 * out.alpha + S / p2p_bandwidth(out, "single", sp.Integer(1))
     if op == "all_to_all":
         p = _P(L, 0)
+        r = _rail_level(L)
         terms = []
         for k, lv in enumerate(L):
             peers = _R(L, k + 1) - _R(L, k)
-            terms.append(S * peers / p / p2p_bandwidth(lv, "multi", peers))
-        return t0 + 2 * out.alpha + sp.Max(*terms)
+            share = peers / p + (_forwarded(L, r) if r is not None and k == r - 1 else 0)
+            terms.append(S * share / p2p_bandwidth(lv, "multi", peers))
+        hop = L[r - 1].alpha if r is not None else 0
+        return t0 + 2 * out.alpha + hop + sp.Max(*terms)
     raise KeyError(op)
 
 
 def pairwise(op: str, L: list[_Lv]) -> sp.Expr:
     """All-to-all by pairwise exchange: p-1 rounds, one peer each, ``(p-1)(2α) + ((p-1)/p)·S/B``
-    ([MPICH] alltoall_intra_pairwise.c)."""
+    ([MPICH] alltoall_intra_pairwise.c). Over a rail-only network each round to another local index
+    beyond the domain first crosses level ``r-1`` (one more ``α_{r-1} + (S/p)/B_{r-1}``;
+    :func:`_forwarded`) [derived]."""
     if op != "all_to_all":
         raise KeyError(op)
     S, t0 = sym("S"), sym("t_0")
     p = _P(L, 0)
-    return t0 + sp.Add(
+    r = _rail_level(L)
+    out = t0 + sp.Add(
         *[
             (_R(L, k + 1) - _R(L, k)) * (2 * lv.alpha + S / p / p2p_bandwidth(lv, "single", sp.Integer(1)))
             for k, lv in enumerate(L)
         ]
     )
+    if r is None:
+        return out
+    fwd = L[r - 1]
+    return out + p * _forwarded(L, r) * (fwd.alpha + S / p / p2p_bandwidth(fwd, "single", sp.Integer(1)))
 
 
 def deepep_low_latency(op: str, L: list[_Lv]) -> sp.Expr:
@@ -346,13 +377,21 @@ def deepep_low_latency(op: str, L: list[_Lv]) -> sp.Expr:
     ``(R_{k+1}-R_k)/p`` of it crossing level ``k`` at the level's line rate (levels overlap: max).
     Fixed cost: ``t_0`` (the send and the receive kernels, each a kernel launch: DeepEP splits the
     two phases, the receive run by a hook) and one write plus its completion signal at the outer
-    level, ``2α`` [derived]."""
+    level, ``2α`` [derived]. Over a rail-only network the copies for another local index beyond the
+    domain are forwarded through level ``r-1`` first, as :func:`direct`."""
     if op != "all_to_all":
         raise KeyError(op)
     S, t0 = sym("S"), sym("t_0")
     p = _P(L, 0)
-    terms = [S * (_R(L, k + 1) - _R(L, k)) / p / bandwidth(lv, "multi") for k, lv in enumerate(L)]
-    return t0 + 2 * L[-1].alpha + sp.Max(*terms)
+    r = _rail_level(L)
+    terms = [
+        S
+        * ((_R(L, k + 1) - _R(L, k)) / p + (_forwarded(L, r) if r is not None and k == r - 1 else 0))
+        / bandwidth(lv, "multi")
+        for k, lv in enumerate(L)
+    ]
+    hop = L[r - 1].alpha if r is not None else 0
+    return t0 + 2 * L[-1].alpha + hop + sp.Max(*terms)
 
 
 def deepep_normal(op: str, L: list[_Lv]) -> sp.Expr:
@@ -441,7 +480,8 @@ def expression(shape: Shape) -> sp.Expr:
 
 def generated_shapes() -> list[Shape]:
     """Shapes pre-generated into the runtime module: every op/algorithm on 1-3 levels whose
-    inner level is a switch, mesh or torus and whose outer levels are switches."""
+    inner level is a switch, mesh or torus and whose outer levels are switches, and the forwarded
+    all-to-alls (:data:`RAIL_FORWARDED`) with rail-only outer levels."""
     out: list[Shape] = []
     topo_sets = [(t,) + ("switch",) * extra for extra in range(3) for t in TOPOLOGY_KINDS]
     for op in OPS:
@@ -453,6 +493,8 @@ def generated_shapes() -> list[Shape]:
                 for inr in itertools.product((False, True), repeat=len(topos)):
                     if any(inr) and all(not f or t == "switch" for f, t in zip(inr, topos, strict=True)):
                         out.append(Shape(op, algo, topos, inr))
+    rails = [(t,) + (RAIL_KIND,) * extra for extra in (1, 2) for t in TOPOLOGY_KINDS]
+    out += [Shape(op, a, topos) for op, algos in RAIL_FORWARDED.items() for a in algos for topos in rails]
     return out
 
 

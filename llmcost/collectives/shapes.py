@@ -26,6 +26,14 @@ ALGORITHMS: dict[str, tuple[str, ...]] = {
     "send_recv": ("direct", "rdma_write"),
 }
 TOPOLOGY_KINDS = ("switch", "mesh", "torus")
+RAIL_KIND = "rail"
+"""The kind of a rail-only network level (topology ``rail_only``) in a shape whose algorithm sends
+between different local indices: that traffic is forwarded through the level below first
+(:func:`llmcost.collectives.formulas.direct`). Every other algorithm sees such a level as a switch."""
+RAIL_FORWARDED: dict[str, tuple[str, ...]] = {"all_to_all": ("direct", "pairwise", "deepep_low_latency")}
+"""Algorithms whose peers include other local indices across domains, so that a rail-only network
+forwards part of their bytes: the flat all-to-alls. Rings, trees and hierarchical / rail-aligned
+algorithms (2DH all-to-all, DeepEP's normal kernels) keep each network transfer on one rail."""
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,45 @@ def facility_energy(joules, pue):
     return joules*pue
 
 
+def network__clos_switches(net_endpoints, net_radix, net_tiers):
+    """Switches of a full-bisection folded Clos (fat tree) of ``t`` tiers joining ``E`` NIC ports with"""
+    return (net_tiers - 1)*numpy.ceil(2*net_endpoints/net_radix) + numpy.ceil(net_endpoints/net_radix)
+
+
+def network__rail_switches(net_endpoints, net_radix, net_rails, net_tiers):
+    """Switches of a rail-only network: ``ρ`` rails (the NICs of one scale-up domain, each on its own"""
+    return net_rails*((net_tiers - 1)*numpy.ceil(2*numpy.ceil(net_endpoints/net_rails)/net_radix) + numpy.ceil(numpy.ceil(net_endpoints/net_rails)/net_radix))
+
+
+def network__links(net_endpoints, net_tiers):
+    """Links of a ``t``-tier full-bisection tree (fat tree, or each rail of a rail-only network): ``E``"""
+    return net_endpoints*net_tiers
+
+
+def network__capex(net_endpoints, net_switches, net_tiers, usd_host_link, usd_switch, usd_switch_link):
+    """Capital cost of the network: ``n_sw·$_sw + E·$_hl + (t-1)·E·$_sl``, switches plus NIC-to-switch"""
+    return net_endpoints*usd_host_link + net_endpoints*usd_switch_link*(net_tiers - 1) + net_switches*usd_switch
+
+
+def network__usd_per_device_hour(life_years, net_devices, usd_network):
+    """The network's capital cost per device-hour, spread evenly over ``Y`` years of 8,760 hours at"""
+    return (1/8760)*usd_network/(life_years*net_devices)
+
+
+def network__share_of_price(life_years, net_devices, usd_hour, usd_network):
+    """Share of the device-hour price the network's capital cost accounts for:"""
+    return (1/8760)*usd_network/(life_years*net_devices*usd_hour)
+
+
 FUNCTIONS = {
     'usd': (usd, ('devices', 'seconds', 'usd_hour'), '90aba31f04f5e4c9'),
     'usd_per_million_tokens': (usd_per_million_tokens, ('devices', 'seconds', 'tokens', 'usd_hour'), 'a258ffaca517546e'),
     'mean_draw': (mean_draw, ('p_cb', 'p_idle', 'p_mb', 't_cb', 't_idle', 't_mb'), 'e6cc85f4e1de08a0'),
     'facility_energy': (facility_energy, ('joules', 'pue'), '14ccdaea4445593d'),
+    'network__clos_switches': (network__clos_switches, ('net_endpoints', 'net_radix', 'net_tiers'), '168a5471df9bf3e2'),
+    'network__rail_switches': (network__rail_switches, ('net_endpoints', 'net_radix', 'net_rails', 'net_tiers'), 'e6f6c37371b3df17'),
+    'network__links': (network__links, ('net_endpoints', 'net_tiers'), 'c7fb3b9b5b09cd5e'),
+    'network__capex': (network__capex, ('net_endpoints', 'net_switches', 'net_tiers', 'usd_host_link', 'usd_switch', 'usd_switch_link'), '99c0cc87326c45fd'),
+    'network__usd_per_device_hour': (network__usd_per_device_hour, ('life_years', 'net_devices', 'usd_network'), '654ae33fbc7bd79c'),
+    'network__share_of_price': (network__share_of_price, ('life_years', 'net_devices', 'usd_hour', 'usd_network'), 'faff17ff1f163740'),
 }

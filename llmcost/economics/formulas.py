@@ -1,5 +1,5 @@
-"""Rental cost of devices (sympy): the one source of the price formulas of training, inference and
-test-time scaling.
+"""Rental cost of devices and the scale-out network's bill of materials (sympy): the one source of
+the price formulas of training, inference and test-time scaling.
 
 Devices are rented by the device-hour, so ``n_dev`` devices busy for ``T`` seconds cost
 ``n_dev·$_h·T/3600`` [derived: device-hours × price per device-hour]; a rate of tokens is priced
@@ -38,6 +38,18 @@ define("pue", "1", "facility power usage effectiveness", latex="PUE")
 
 S = sym
 
+define("net_endpoints", "1", "NIC ports on the scale-out network", latex="E")
+define("net_radix", "1", "ports of one network switch", latex="k")
+define("net_tiers", "1", "switch tiers of a full-bisection folded Clos (fat tree)", latex="t")
+define("net_rails", "1", "rails of a rail-only network (NICs per scale-up domain)", latex=r"\rho")
+define("net_switches", "1", "network switches", latex="n_{sw}")
+define("usd_switch", "USD", "price of one network switch", latex=r"\$_{sw}")
+define("usd_host_link", "USD", "price of one NIC-to-switch link (optics and fiber)", latex=r"\$_{hl}")
+define("usd_switch_link", "USD", "price of one switch-to-switch link (optics and fiber)", latex=r"\$_{sl}")
+define("usd_network", "USD", "capital cost of the scale-out network", latex=r"\$_{net}")
+define("life_years", "year", "years the network's capital cost is spread over", latex="Y")
+define("net_devices", "1", "devices the network joins", latex="N")
+
 
 def usd() -> sp.Expr:
     """Rental cost: ``n_dev·$_h·T/3600`` (device-hours × price per device-hour)."""
@@ -66,11 +78,72 @@ def facility_energy() -> sp.Expr:
     return S("joules") * S("pue")
 
 
+def clos_switches() -> sp.Expr:
+    """Switches of a full-bisection folded Clos (fat tree) of ``t`` tiers joining ``E`` NIC ports with
+    radix-``k`` switches: every tier below the top has ``⌈2E/k⌉`` switches (half their ports down, half
+    up), the top ``⌈E/k⌉`` (every port down): ``(t-1)·⌈2E/k⌉ + ⌈E/k⌉``. A k-ary fat tree of 3 tiers is
+    ``5k²/4`` switches for ``k³/4`` hosts (Al-Fares, Loukissas, Vahdat, "A Scalable, Commodity Data
+    Center Network Architecture", SIGCOMM 2008), 5E/k; 2 tiers (leaf-spine) 3E/k; DeepSeek's
+    FT2 of 2,048 and FT3 of 65,536 endpoints with 64-port switches: 96 and 5,120 (Zhao et al.,
+    "Insights into DeepSeek-V3", ISCA 2025, arXiv 2505.09343, network-topology cost table) [derived
+    for partial trees]."""
+    E, k, t = S("net_endpoints"), S("net_radix"), S("net_tiers")
+    return (t - 1) * sp.ceiling(2 * E / k) + sp.ceiling(E / k)
+
+
+def rail_switches() -> sp.Expr:
+    """Switches of a rail-only network: ``ρ`` rails (the NICs of one scale-up domain, each on its own
+    rail), each a full-bisection Clos of ``t`` tiers over its ``⌈E/ρ⌉`` ports and no spine joining the
+    rails: ``ρ·((t-1)·⌈2⌈E/ρ⌉/k⌉ + ⌈⌈E/ρ⌉/k⌉)`` (Wang et al., "Rail-only", HOTI 2024, arXiv
+    2307.12169: per-rail Clos networks, the spine removed; DeepSeek's multi-plane fat tree, 8
+    planes of 2-tier trees = 768 switches for 16,384 endpoints, arXiv 2505.09343)."""
+    E, k, t, rho = S("net_endpoints"), S("net_radix"), S("net_tiers"), S("net_rails")
+    per_rail = sp.ceiling(E / rho)
+    return rho * ((t - 1) * sp.ceiling(2 * per_rail / k) + sp.ceiling(per_rail / k))
+
+
+def network_links() -> sp.Expr:
+    """Links of a ``t``-tier full-bisection tree (fat tree, or each rail of a rail-only network): ``E``
+    NIC-to-switch links and ``E`` switch-to-switch links at each of the ``t-1`` tier boundaries,
+    ``t·E`` (full bisection: every tier carries all ``E`` ports' bandwidth; Al-Fares et al. 2008:
+    k³/4 hosts, 3 tiers, 3·k³/4 links). Each is one cable with a transceiver at both ends [derived]."""
+    return S("net_tiers") * S("net_endpoints")
+
+
+def network_capex() -> sp.Expr:
+    """Capital cost of the network: ``n_sw·$_sw + E·$_hl + (t-1)·E·$_sl``, switches plus NIC-to-switch
+    and switch-to-switch links (transceivers and fiber) at the part set's prices
+    (hardware/network/parts.yaml); NICs are priced in the servers [derived]."""
+    E, t = S("net_endpoints"), S("net_tiers")
+    return S("net_switches") * S("usd_switch") + E * S("usd_host_link") + (t - 1) * E * S("usd_switch_link")
+
+
+def network_usd_per_device_hour() -> sp.Expr:
+    """The network's capital cost per device-hour, spread evenly over ``Y`` years of 8,760 hours at
+    full use and no cost of capital: ``$_net / (N·Y·8760)`` (straight-line depreciation; Microsoft and
+    AWS depreciate network equipment over six years, Microsoft FY2023 10-Q, Amazon 2022 10-K)
+    [derived]."""
+    return S("usd_network") / (S("net_devices") * S("life_years") * 8760)
+
+
+def network_share_of_price() -> sp.Expr:
+    """Share of the device-hour price the network's capital cost accounts for:
+    ``($_net/(N·Y·8760)) / $_h`` (:func:`network_usd_per_device_hour` over the catalog's rental price,
+    which covers servers, network, power, facility and margin) [derived]."""
+    return network_usd_per_device_hour() / S("usd_hour")
+
+
 FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "usd": usd,
     "usd_per_million_tokens": usd_per_million_tokens,
     "mean_draw": mean_draw,
     "facility_energy": facility_energy,
+    "network__clos_switches": clos_switches,
+    "network__rail_switches": rail_switches,
+    "network__links": network_links,
+    "network__capex": network_capex,
+    "network__usd_per_device_hour": network_usd_per_device_hour,
+    "network__share_of_price": network_share_of_price,
 }
 
 

@@ -116,6 +116,7 @@ _PLAN_KEYS = (
     "sync_interval",
     "sync_bytes",
     "grad_reduce_in_fp32",
+    "network",
 )
 
 
@@ -209,6 +210,10 @@ class TrainPlan:
     distributed optimizer and ZeRO-1/2; ZeRO-3 is unaffected (:func:`llmcost.training.base.
     precision_bytes`). None: the stack's, else yes except in fp16 (:func:`llmcost.training.base.
     grad_fp32_default`)."""
+    network: str | None = None
+    """The scale-out network's topology (:data:`llmcost.hardware.NETWORK_TOPOLOGIES`: ``fat_tree``,
+    ``rail_fat_tree`` or ``rail_only``), every scale-out tier of the device set to it
+    (:meth:`llmcost.hardware.Hardware.with_network`); None: as the catalog has it."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -817,6 +822,7 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     plan does not fit, else a note."""
     from dataclasses import replace
 
+    hw = hw.with_network(plan.network)
     lay = check(spec, plan, hw)
     out = TS.evaluate(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     row = {k: float(v[0]) for k, v in out.items()}
@@ -852,6 +858,7 @@ def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[S
     the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept."""
     from llmcost.training.layers import layer_operators
 
+    hw = hw.with_network(plan.network)
     lay = check(spec, plan, hw)
     p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     return layer_operators(spec, hw, p)

@@ -33,7 +33,7 @@ from llmcost.hardware import Hardware
 from llmcost.validation.case_hw import case_hardware  # noqa: F401  (re-exported)
 from llmcost.validation.prediction import Prediction
 
-KINDS = ("train", "infer", "collective", "tts", "fit")
+KINDS = ("train", "infer", "collective", "tts", "fit", "network")
 
 
 Evaluator = Callable[[dict[str, Any], Hardware], Prediction]
@@ -325,5 +325,14 @@ def _train(case: dict[str, Any], hw: Hardware) -> Prediction:
 def _tts(case: dict[str, Any], hw: Hardware) -> Prediction:
     """Test-time-scaling case: eFLOPs, FLOPs, bytes, latency, KV size per query (llmcost.validation.tts)."""
     from llmcost.validation.tts import evaluate_case
+
+    return evaluate_case(case, hw)
+
+
+@register_evaluator("network")
+def _network(case: dict[str, Any], hw: Hardware) -> Prediction:
+    """Network-design case: a training plan's network cost and step time over a fat tree's
+    (llmcost.validation.network)."""
+    from llmcost.validation.network import evaluate_case
 
     return evaluate_case(case, hw)
