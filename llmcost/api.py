@@ -124,6 +124,14 @@ class TrainReport(_ReadsThrough):
 
         return operator_rows(operator_breakdown(self.spec, self.result.layout.plan, self.hardware))
 
+    def sublayers(self) -> list[dict[str, Any]]:
+        """``llmcost train --sublayers``: each TP sublayer (a GEMM and the collective(s) that reduce
+        its output) per layer shape and pass, alone, one after the other and as the plan runs them,
+        with its speed-up (:func:`llmcost.training.plan.sublayer_rows`); none without TP."""
+        from llmcost.training.plan import sublayer_rows
+
+        return sublayer_rows(self.spec, self.result.layout.plan, self.hardware)
+
     def as_dict(self) -> dict[str, Any]:
         """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
         (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""
@@ -165,7 +173,7 @@ class TrainReport(_ReadsThrough):
 
 def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
     """The plan as costed (defaults resolved), in train plan keys."""
-    from llmcost.training.plan import STACK_KEYS
+    from llmcost.training.plan import OPTION_KEYS, STACK_KEYS
 
     lay = r.layout
     return {
@@ -190,6 +198,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "attention": "flash" if lay.flash else "materialized",
         **{k: getattr(lay.plan, k) for k in STACK_KEYS},
         **_sync_keys(lay.plan),
+        **{k: True for k in OPTION_KEYS if getattr(lay.plan, k)},
     }
 
 

@@ -335,6 +335,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["aoff"] = np.zeros(n, dtype=np.int64)  # activations kept on the device (the plan default)
     cols["sync"] = np.ones(n, dtype=np.int64)  # ordinary data parallelism (sync_interval 1)
     cols["syncb"] = np.full(n, TR.SYNC_BITS, dtype=np.int64)
+    cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
