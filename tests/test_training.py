@@ -273,7 +273,9 @@ def test_zero3_more_dp_bandwidth_never_slower(p: dict, k: float) -> None:
     assert _z3(p, 3, fast).step_time <= _z3(p, 3, hw).step_time * (1 + 1e-12)
 
 
-def _z3f(L: float, m: float, s: float, t_b: float, t_f: float, t_rc: float, ag: float, rs: float, rc: float) -> float:
+def _z3f(
+    L: float, m: float, s: float, t_b: float, t_f: float, t_rc: float, ag: float, rs: float, rc: float
+) -> float:
     """``zero3`` with no HBM contention counted (its ``m_*`` HBM times 0, the plan default)."""
     return G.zero3(L, 0.0, 0.0, 0.0, 0.0, 0.0, m, s, t_b, t_f, t_rc, ag, rs, rc)
 
@@ -287,9 +289,7 @@ def test_zero3_overlap_is_per_layer_not_per_step() -> None:
     x = float(_z3f(L, 1, 0.0, t_b, t_f, 0.0, ag, rs, 0.0))
     assert x == pytest.approx(ag + (L - 1) * (ag - t_f / L) + ag + rs)
     # compute-bound: only the first gathers and the last reduce-scatter are exposed, per micro-batch
-    assert float(_z3f(L, 4, 0.0, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0)) == pytest.approx(
-        4 * (3 * 0.01 + 0.01)
-    )
+    assert float(_z3f(L, 4, 0.0, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0)) == pytest.approx(4 * (3 * 0.01 + 0.01))
     # ... plus, where the collectives hold a share s of the SMs, that share of the overlapped ones
     s = 0.15
     got = float(_z3f(L, 4, s, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0))
@@ -342,7 +342,9 @@ def test_tp_overlap_hides_tp_comm_under_gemms() -> None:
     assert on.step_time < off.step_time
     # the generated formula: forward pairs (AG with the input GEMM, RS with the output GEMM) per
     # forward pass, swapped in the backward
-    assert float(G.tp__overlap(0.0, 0.0, 0.0, 0.0, 1, 1.0, 2.0, 1.5, 2.5)) == pytest.approx(0.5 + 0.5 + 1.5 + 0.0)
+    assert float(G.tp__overlap(0.0, 0.0, 0.0, 0.0, 1, 1.0, 2.0, 1.5, 2.5)) == pytest.approx(
+        0.5 + 0.5 + 1.5 + 0.0
+    )
 
 
 def test_single_plan_and_arrays_agree() -> None:

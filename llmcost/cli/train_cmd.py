@@ -250,7 +250,12 @@ def _breakdown(rep: Any, fmt: str, title: str, sublayers: bool = False) -> None:
     if sublayers:
         rows = rep.sublayers()
         title += ": per TP sublayer of one layer, one micro-batch on one GPU (x: layers of that shape)"
-        emit(sublayer_table(rows, fmt == "table"), fmt, title=title, notes=[sublayer_note(rows), *rep.result.notes])
+        emit(
+            sublayer_table(rows, fmt == "table"),
+            fmt,
+            title=title,
+            notes=[sublayer_note(rows), *rep.result.notes],
+        )
         return
     title += ": per operator of one layer, one micro-batch on one GPU (x: layers of that shape)"
     emit(ops_rows(rep.operators(), fmt == "table"), fmt, title=title, notes=rep.result.notes)

@@ -175,8 +175,12 @@ define(
     latex=r"t_{c}",
 )
 define("t_exposed", "s", "what of those collectives the plan leaves exposed after the GEMM", latex=r"t_{x}")
-define("m_g_in", "s", "HBM time of the column-parallel GEMM (t_gemm_in), 0 when not counted", latex=r"m_{g,in}")
-define("m_g_out", "s", "HBM time of the row-parallel GEMM (t_gemm_out), 0 when not counted", latex=r"m_{g,out}")
+define(
+    "m_g_in", "s", "HBM time of the column-parallel GEMM (t_gemm_in), 0 when not counted", latex=r"m_{g,in}"
+)
+define(
+    "m_g_out", "s", "HBM time of the row-parallel GEMM (t_gemm_out), 0 when not counted", latex=r"m_{g,out}"
+)
 define("m_tp_ag", "s", "HBM time of the TP all-gather (ring), 0 when not counted", latex=r"m_{tp,ag}")
 define("m_tp_rs", "s", "HBM time of the TP reduce-scatter (ring), 0 when not counted", latex=r"m_{tp,rs}")
 define("m_tp_ar", "s", "HBM time of the TP all-reduce (ring), 0 when not counted", latex=r"m_{tp,ar}")
@@ -187,7 +191,12 @@ define(
     latex=r"m_{tp,rsf}",
 )
 define("m_dp", "s", "HBM time of the data-parallel gradient reduction, 0 when not counted", latex=r"m_{dp}")
-define("m_ag", "s", "HBM time of the sharded optimizer's parameter all-gather, 0 when not counted", latex=r"m_{ag}")
+define(
+    "m_ag",
+    "s",
+    "HBM time of the sharded optimizer's parameter all-gather, 0 when not counted",
+    latex=r"m_{ag}",
+)
 define("m_z3_ag", "s", "HBM time of one ZeRO-3 layer gather, 0 when not counted", latex=r"m_{z3,ag}")
 define("m_z3_rs", "s", "HBM time of one ZeRO-3 layer reduce-scatter, 0 when not counted", latex=r"m_{z3,rs}")
 define(
@@ -197,7 +206,12 @@ define(
     latex=r"m_f",
 )
 define("m_bwd", "s", "HBM time of one micro-batch's backward on one device, 0 when not counted", latex=r"m_b")
-define("m_rc", "s", "HBM time of one micro-batch's recomputation on one device, 0 when not counted", latex=r"m_{rc}")
+define(
+    "m_rc",
+    "s",
+    "HBM time of one micro-batch's recomputation on one device, 0 when not counted",
+    latex=r"m_{rc}",
+)
 define("b_ce", "B", "bytes per logit at the loss's peak (4 fused cross-entropy, 10 eager)", latex=r"b_{ce}")
 define("t_pp_p2p", "s", "pipeline send/recv time left on the critical path over the step", latex=r"T_{p2p}")
 define(
@@ -645,7 +659,10 @@ def tp_exposed_sp_async() -> sp.Expr:
     column-parallel GEMM's forward time), each adding what :func:`_overlapped` says."""
     ag, rs, gi, mg = S("t_tp_ag"), S("t_tp_rs"), S("t_gemm_in"), S("m_g_in")
     return (
-        S("n_fpass") * (ag + rs) + ag + _overlapped(ag, gi, S("m_tp_ag"), mg) + _overlapped(rs, gi, S("m_tp_rs"), mg)
+        S("n_fpass") * (ag + rs)
+        + ag
+        + _overlapped(ag, gi, S("m_tp_ag"), mg)
+        + _overlapped(rs, gi, S("m_tp_rs"), mg)
     )
 
 

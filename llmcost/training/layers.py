@@ -577,7 +577,9 @@ def _tp_exposed(
         x_sp = 0.0
     ar = collective_v(hw, "all_reduce", size, tp, gpn_tp) if (sp == 0).any() else 0.0
     x_ar = np.where(
-        tpb == 1, G.tp__all_reduce_async(m.g_in, m.ar, n_fpass, s_comm, g_in, ar), G.tp__all_reduce(n_fpass, ar)
+        tpb == 1,
+        G.tp__all_reduce_async(m.g_in, m.ar, n_fpass, s_comm, g_in, ar),
+        G.tp__all_reduce(n_fpass, ar),
     )
     x = np.where(sp == 1, x_sp, x_ar)
     if (tpo == 1).any() and sp.any():
@@ -617,7 +619,9 @@ def sublayers(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> list[Sublayer]:
             continue
         size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
         m = TpHbm.of(hw, cfg, size, gops)
-        ag, rs, ar = (collective_v(hw, op, size, tp, gpn_tp) for op in ("all_gather", "reduce_scatter", "all_reduce"))
+        ag, rs, ar = (
+            collective_v(hw, op, size, tp, gpn_tp) for op in ("all_gather", "reduce_scatter", "all_reduce")
+        )
         t_c, m_c = np.where(sp, rs, ar), np.where(sp, m.rs, m.ar)
         g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (n,)) for g in gemms)
         for phase, g, mg, op in (("forward", g_out, m.g_out, gops[1]), ("backward", g_in, m.g_in, gops[0])):
@@ -630,7 +634,9 @@ def sublayers(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> list[Sublayer]:
     return out
 
 
-def layer_sublayers(spec: ModelSpec, hw: Hardware, p: Plans) -> list[tuple[str, int | None, str, int, list[Sublayer]]]:
+def layer_sublayers(
+    spec: ModelSpec, hw: Hardware, p: Plans
+) -> list[tuple[str, int | None, str, int, list[Sublayer]]]:
     """(shape, window, stack, layers of that shape, its :func:`sublayers`) of each layer shape of
     the first plan row of ``p``, the configuration :func:`layer_table` costs."""
     mdl = ModelLayers.of(spec)
