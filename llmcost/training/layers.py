@@ -70,8 +70,8 @@ class ModelLayers:
 
 class OpConfig(NamedTuple):
     """Operator configurations sharing recompute, precision, bytes, attention, ranks per node and
-    fusion: per-configuration arrays ``tp`` ... ``tpo`` and the shared scalars (``eager``: the
-    unfused elementwise chains, :class:`llmcost.training.compute.Eager`)."""
+    fusion: per-configuration arrays ``tp`` ... ``tpb`` (and ``hbm``) and the shared scalars (``eager``:
+    the unfused elementwise chains, :class:`llmcost.training.compute.Eager`)."""
 
     tp: np.ndarray
     cp: np.ndarray
@@ -80,7 +80,6 @@ class OpConfig(NamedTuple):
     sp: np.ndarray
     tpo: np.ndarray  # TP overlap: 0 none, 1 pipelined with the GEMMs (tp_overlap), 2 fused RS (tp_fused_rs)
     tpb: np.ndarray
-    hbm: np.ndarray  # 1: overlapped collectives' HBM traffic competes with the compute (hbm_contention)
     rc: str
     prec: str
     b_w: float
@@ -89,6 +88,7 @@ class OpConfig(NamedTuple):
     gpn: int
     eager: TC.Eager = TC.FUSED
     fp8: str | None = None  # quantization recipe when the GEMMs run in fp8 / fp4
+    hbm: Any = 0  # 1: overlapped collectives' HBM traffic competes with the compute (hbm_contention)
 
 
 @dataclass
@@ -312,7 +312,7 @@ def _groups(
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
         cfg = OpConfig(
-            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "hbmc")),
+            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb")),
             rc=RECOMPUTE[u["rc"][f0]],
             prec=PRECISIONS[u["prec"][f0]],
             b_w=float(ubw[f0]),
@@ -321,6 +321,7 @@ def _groups(
             gpn=int(ugpn[f0]),
             eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
+            hbm=u["hbmc"][sel],
         )
         out.append((sel, cfg))
     return out
