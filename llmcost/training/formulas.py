@@ -464,7 +464,7 @@ def ring_rs_hbm() -> sp.Expr:
     result is written once (NVIDIA/nccl src/device/reduce_scatter.h ``runRing``: ``send``, ``n − 2``
     × ``recvReduceSend``, ``recvReduceCopy``; Simple protocol through the connection's buffer in the
     receiver's memory). T3 §6.2 counts the same reads: its fused reduce-scatter reads ``n − 2``
-    chunks against the ring's ``2n − 1``, "2.5× (TP=8)" and "2.2× (TP=16)" fewer, as it reports
+    chunks against the ring's ``2n − 1``, 2.5x fewer at TP 8 and 2.2x at TP 16, as it reports
     [derived]."""
     n = S("ranks")
     return (3 * n - 1) / n * S("coll_bytes")
@@ -492,7 +492,7 @@ def fused_rs_hbm() -> sp.Expr:
     ``N``-byte buffer, ``(2n − 4)/n·N`` (Pati et al. 2024, T3, arXiv 2401.16677, §4, Fig. 7): the
     first stage's chunk is stored straight into the next rank's memory (one local GEMM write fewer),
     the DMA engine reads each of the ``n − 2`` locally reduced chunks it sends, and each of the
-    ``n − 1`` chunks that arrive is one near-memory add-and-store ("op-and-store"), no read-back
+    ``n − 1`` chunks that arrive is one near-memory add-and-store (T3's op-and-store), no read-back
     [derived from T3's mechanism; its measured reads fall 2.5× at TP=8, 2.2× at TP=16 against the
     ring's (:func:`ring_rs_hbm`), as ``(2n − 1)/(n − 2)`` gives]."""
     n = S("ranks")
@@ -536,7 +536,7 @@ def sublayer_speedup() -> sp.Expr:
     """Speed-up of one TP sublayer, a GEMM and the collective(s) that reduce its output, over
     running them one after the other: ``(t_g + t_c)/(t_g + t_x)``, ``t_x`` what the plan leaves
     exposed (T3's metric: Pati et al. 2024, arXiv 2401.16677, §6.1, Fig. 16, speed-up of the
-    output projection and FC-2 forward, FC-1 and input projection backward over "Sequential")."""
+    output projection and FC-2 forward, FC-1 and input projection backward over its sequential baseline)."""
     return (S("t_gemm") + S("t_coll")) / (S("t_gemm") + S("t_exposed"))
 
 
@@ -707,7 +707,7 @@ def tp_exposed_fused_rs() -> sp.Expr:
     projection, FFN down); backward, the column-parallel data-gradient GEMM's (FFN up, QKV), each
     the forward GEMM's time. Without sequence parallelism the all-reduce runs as that
     reduce-scatter and an all-gather of the same buffer, with it the all-gather is the block's
-    input gather; the all-gather stays on the critical path, as in T3 ("AG ... unchanged"), and the
+    input gather; the all-gather stays on the critical path, as in T3 (its all-gather traffic is unchanged, §6.2), and the
     fused reduce-scatter adds what :func:`_fused` says; a recomputed forward repeats the forward's:
     ``n_fp·(t_ag + X(t_g,out)) + t_ag + X(t_g,in)``."""
     ag, rs, m_rs = S("t_tp_ag"), S("t_tp_rs"), S("m_tp_rsf")
