@@ -707,9 +707,9 @@ def tp_exposed_fused_rs() -> sp.Expr:
     projection, FFN down); backward, the column-parallel data-gradient GEMM's (FFN up, QKV), each
     the forward GEMM's time. Without sequence parallelism the all-reduce runs as that
     reduce-scatter and an all-gather of the same buffer, with it the all-gather is the block's
-    input gather; the all-gather stays on the critical path, as in T3 (its all-gather traffic is unchanged, §6.2), and the
-    fused reduce-scatter adds what :func:`_fused` says; a recomputed forward repeats the forward's:
-    ``n_fp·(t_ag + X(t_g,out)) + t_ag + X(t_g,in)``."""
+    input gather; the all-gather stays on the critical path, as in T3 (its all-gather traffic is
+    unchanged, §6.2), and the fused reduce-scatter adds what :func:`_fused` says; a recomputed
+    forward repeats the forward's: ``n_fp·(t_ag + X(t_g,out)) + t_ag + X(t_g,in)``."""
     ag, rs, m_rs = S("t_tp_ag"), S("t_tp_rs"), S("m_tp_rsf")
     fwd = ag + _fused(rs, S("t_gemm_out"), m_rs, S("m_g_out"))
     return S("n_fpass") * fwd + ag + _fused(rs, S("t_gemm_in"), m_rs, S("m_g_in"))
