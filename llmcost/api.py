@@ -132,6 +132,14 @@ class TrainReport(_ReadsThrough):
 
         return network_dict(network_figures(self.spec, self.result.layout.plan, self.hardware, self.result))
 
+    def sublayers(self) -> list[dict[str, Any]]:
+        """``llmcost train --sublayers``: each TP sublayer (a GEMM and the collective(s) that reduce
+        its output) per layer shape and pass, alone, one after the other and as the plan runs them,
+        with its speed-up (:func:`llmcost.training.plan.sublayer_rows`); none without TP."""
+        from llmcost.training.plan import sublayer_rows
+
+        return sublayer_rows(self.spec, self.result.layout.plan, self.hardware)
+
     def as_dict(self) -> dict[str, Any]:
         """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
         (SI units), the network (:meth:`network`) and, with ``tokens``, the run's FLOPs, time,
@@ -175,7 +183,7 @@ class TrainReport(_ReadsThrough):
 
 def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
     """The plan as costed (defaults resolved), in train plan keys."""
-    from llmcost.training.plan import STACK_KEYS, grad_fp32
+    from llmcost.training.plan import OPTION_KEYS, STACK_KEYS, grad_fp32
 
     lay = r.layout
     return {
@@ -202,6 +210,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "grad_reduce_in_fp32": grad_fp32(lay.plan),
         **_sync_keys(lay.plan),
         **({"network": lay.plan.network} if lay.plan.network is not None else {}),
+        **{k: True for k in OPTION_KEYS if getattr(lay.plan, k)},
     }
 
 

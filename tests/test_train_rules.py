@@ -48,7 +48,7 @@ def _random_fields(rng: np.random.Generator, n: int, hw: object) -> dict[str, np
         distopt=pick([0, 1]).astype(bool),
         prec=pick(list(range(len(TR.PRECISIONS)))),
         sp=pick([-1, 0, 1]),
-        tpo=pick([0, 1]).astype(bool),
+        tpo=pick([0, 1, 2]),  # 0 none, 1 tp_overlap, 2 tp_fused_rs
         offload=pick(list(range(len(TR.OFFLOAD)))),
         rc=pick(list(range(len(TR.RECOMPUTE)))),
     )

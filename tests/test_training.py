@@ -273,25 +273,30 @@ def test_zero3_more_dp_bandwidth_never_slower(p: dict, k: float) -> None:
     assert _z3(p, 3, fast).step_time <= _z3(p, 3, hw).step_time * (1 + 1e-12)
 
 
+def _z3f(
+    L: float, m: float, s: float, t_b: float, t_f: float, t_rc: float, ag: float, rs: float, rc: float
+) -> float:
+    """``zero3`` with no HBM contention counted (its ``m_*`` HBM times 0, the plan default)."""
+    return G.zero3(L, 0.0, 0.0, 0.0, 0.0, 0.0, m, s, t_b, t_f, t_rc, ag, rs, rc)
+
+
 def test_zero3_overlap_is_per_layer_not_per_step() -> None:
     """The prefetch hides one layer's gathers under one layer's compute: a forward pass whose
     per-layer gather exceeds its per-layer compute is exposed even when the step's total
     communication is below its total compute (a per-step max() would hide it)."""
     L, t_f, t_b, ag, rs = 10, 1.0, 2.0, 0.12, 0.02
     assert L * (2 * ag + rs) < t_f + t_b
-    x = float(G.zero3(L, 1, 0.0, t_b, t_f, 0.0, ag, rs, 0.0))
+    x = float(_z3f(L, 1, 0.0, t_b, t_f, 0.0, ag, rs, 0.0))
     assert x == pytest.approx(ag + (L - 1) * (ag - t_f / L) + ag + rs)
     # compute-bound: only the first gathers and the last reduce-scatter are exposed, per micro-batch
-    assert float(G.zero3(L, 4, 0.0, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0)) == pytest.approx(
-        4 * (3 * 0.01 + 0.01)
-    )
+    assert float(_z3f(L, 4, 0.0, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0)) == pytest.approx(4 * (3 * 0.01 + 0.01))
     # ... plus, where the collectives hold a share s of the SMs, that share of the overlapped ones
     s = 0.15
-    got = float(G.zero3(L, 4, s, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0))
+    got = float(_z3f(L, 4, s, 20.0, 10.0, 10.0, 0.01, 0.01, 1.0))
     assert got == pytest.approx(4 * (3 * 0.01 + 0.01) + 4 * (L - 1) * s * (3 * 0.01 + 0.01))
     # communication-bound: each pass takes L·comm + one layer of compute
     fwd = L * 1.0 + t_f / L
-    assert float(G.zero3(L, 1, 0.0, t_b, t_f, 0.0, 1.0, 0.0, 0.0)) == pytest.approx(
+    assert float(_z3f(L, 1, 0.0, t_b, t_f, 0.0, 1.0, 0.0, 0.0)) == pytest.approx(
         (fwd - t_f) + (L * 1.0 + t_b / L - t_b)
     )
 
@@ -337,7 +342,9 @@ def test_tp_overlap_hides_tp_comm_under_gemms() -> None:
     assert on.step_time < off.step_time
     # the generated formula: forward pairs (AG with the input GEMM, RS with the output GEMM) per
     # forward pass, swapped in the backward
-    assert float(G.tp__overlap(1, 1.0, 2.0, 1.5, 2.5)) == pytest.approx(0.5 + 0.5 + 1.5 + 0.0)
+    assert float(G.tp__overlap(0.0, 0.0, 0.0, 0.0, 1, 1.0, 2.0, 1.5, 2.5)) == pytest.approx(
+        0.5 + 0.5 + 1.5 + 0.0
+    )
 
 
 def test_single_plan_and_arrays_agree() -> None:

@@ -138,6 +138,22 @@ def train(
             help="Bytes per parameter of DiLoCo's outer all-reduce: 4 (fp32, default), 2 (fp16), 0.5 (4-bit).",
         ),
     ] = None,
+    tp_fused_rs: Annotated[
+        bool | None,
+        typer.Option(
+            "--tp-fused-rs/--no-tp-fused-rs",
+            help="Fuse each TP reduce-scatter into the GEMM that produces it (T3, Pati et al. 2024: DMA"
+            " and near-memory reduction, no SMs); the all-gather stays exposed. Default off.",
+        ),
+    ] = None,
+    hbm_contention: Annotated[
+        bool | None,
+        typer.Option(
+            "--hbm-contention/--no-hbm-contention",
+            help="Count an overlapped collective's HBM traffic against the compute it overlaps (TP, DP,"
+            " ZeRO-3 overlaps). Default off: only the SMs it holds.",
+        ),
+    ] = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
@@ -156,6 +172,14 @@ def train(
             " backward, one micro-batch on one GPU: time, FLOPs, HBM bytes, attained TFLOP/s, bound.",
         ),
     ] = False,
+    sublayers: Annotated[
+        bool,
+        typer.Option(
+            "--sublayers",
+            help="Per TP sublayer (a GEMM and the collective reducing its output, T3's unit), one micro-batch"
+            " on one GPU: alone, one after the other, as the plan runs them, speed-up and geomean.",
+        ),
+    ] = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
     plot: PlotOpt = None,
@@ -170,11 +194,11 @@ def train(
     from llmcost.report import check_format
 
     check_format(fmt)
-    check_explain(explain and not breakdown, fmt)
+    check_explain(explain and not (breakdown or sublayers), fmt)
     target = P.start(plot)
     table_only = {"--explain": explain, "--html": html is not None}  # the config alone is printed
     excluded = {k: on and fmt == "table" for k, on in table_only.items()}
-    check_emit(emit_to, fmt, "train", **excluded, **{"--breakdown": breakdown})
+    check_emit(emit_to, fmt, "train", **excluded, **{"--breakdown": breakdown, "--sublayers": sublayers})
     page = H.start(html)
     given = {
         "gpus": gpus,
@@ -205,13 +229,15 @@ def train(
         "sync_interval": sync_interval,
         "sync_bytes": sync_bytes,
         "network": network,
+        "tp_fused_rs": tp_fused_rs,
+        "hbm_contention": hbm_contention,
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
     for t in H.targets(target, page):
         P.train(t, rep, title)
-    if breakdown:
-        _breakdown(rep, fmt, title)
+    if breakdown or sublayers:
+        _breakdown(rep, fmt, title, sublayers)
     else:
         _result(rep, fmt, title, emit_to, explain)
     H.finish(page, lambda: H.train_formulas(rep))
@@ -235,11 +261,22 @@ def _result(rep: Any, fmt: str, title: str, emit_to: str | None, explain: bool) 
         V.explain(rep.result)
 
 
-def _breakdown(rep: Any, fmt: str, title: str) -> None:
-    """``--breakdown``: the operator rows (:meth:`llmcost.api.TrainReport.operators`)."""
-    from llmcost.cli.train_view import ops_rows
+def _breakdown(rep: Any, fmt: str, title: str, sublayers: bool = False) -> None:
+    """``--breakdown``: the operator rows (:meth:`llmcost.api.TrainReport.operators`); ``--sublayers``:
+    the TP sublayer rows (:meth:`llmcost.api.TrainReport.sublayers`) and their geometric mean."""
+    from llmcost.cli.train_view import ops_rows, sublayer_note, sublayer_table
     from llmcost.report import emit
 
+    if sublayers:
+        rows = rep.sublayers()
+        title += ": per TP sublayer of one layer, one micro-batch on one GPU (x: layers of that shape)"
+        emit(
+            sublayer_table(rows, fmt == "table"),
+            fmt,
+            title=title,
+            notes=[sublayer_note(rows), *rep.result.notes],
+        )
+        return
     title += ": per operator of one layer, one micro-batch on one GPU (x: layers of that shape)"
     emit(ops_rows(rep.operators(), fmt == "table"), fmt, title=title, notes=rep.result.notes)
 

@@ -41,6 +41,42 @@ def ops_rows(rows: list[dict[str, Any]], table: bool) -> list[dict[str, Any]]:
     ]
 
 
+def sublayer_table(rows: list[dict[str, Any]], table: bool) -> list[dict[str, Any]]:
+    """``--sublayers``: the TP sublayer rows (:meth:`llmcost.api.TrainReport.sublayers`), as they are
+    for JSON / YAML / CSV, in readable units for the table."""
+    from llmcost.units import fmt_time
+
+    if not table:
+        return rows
+    return [
+        {
+            "layer": r["layer"],
+            "x": r["layers"],
+            "phase": r["phase"],
+            "gemm": r["gemm"],
+            "collective": r["collective"],
+            "gemm time": fmt_time(r["gemm_s"]),
+            "collective time": fmt_time(r["collective_s"]),
+            "sequential": fmt_time(r["sequential_s"]),
+            "this plan": fmt_time(r["plan_s"]),
+            "speed-up": f"{r['speedup']:.3f}x",
+        }
+        for r in rows
+    ]
+
+
+def sublayer_note(rows: list[dict[str, Any]]) -> str:
+    """The geometric-mean speed-up line under ``--sublayers`` (the ``sublayer_speedup`` metric)."""
+    from llmcost.training.plan import sublayer_speedup
+
+    if not rows:
+        return "no TP sublayers: the plan has tp 1"
+    return (
+        f"sublayer_speedup (geometric mean over the sublayers, weighted by layers): {sublayer_speedup(rows):.4f}x"
+        " over running each GEMM and its collective(s) one after the other"
+    )
+
+
 def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows (quantity, value) for the rich table, of the ``--format json`` document ``out``."""
     from llmcost.units import fmt_time
@@ -148,6 +184,8 @@ def _tp_formula(r: Any) -> list[str]:
     plan, sp = r.layout.plan, bool(r.layout.sp)
     if r.layout.tp <= 1:
         return []
+    if plan.tp_fused_rs:
+        return ["tp__fused_rs"]
     if plan.tp_overlap and sp:
         return ["tp__overlap"]
     name = "tp__sp" if sp else "tp__all_reduce"

@@ -11,6 +11,7 @@ a one-line error."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
@@ -48,7 +49,14 @@ def render(name: str, plan: Any, target: Target | None = None) -> str:
     key = framework(name)
     writer: Callable[[dict[str, Any], Target], str] = import_module(f"llmcost.launch.{key}").render
     keys = train_keys(plan) if key in TRAIN else infer_keys(plan)
-    return writer(keys, target or Target(key))
+    target = target or Target(key)
+    if key in TRAIN and keys.get("tp_fused_rs"):
+        note = (
+            "tp_fused_rs: T3's reduce-scatter fused into its GEMM (Pati et al. 2024, arXiv 2401.16677) is a "
+            f"hardware-software proposal with no {key} setting; not set (the costed figures assume it)"
+        )
+        target = replace(target, header=(*target.header, note))
+    return writer(keys, target)
 
 
 def table(name: str) -> dict[str, str]:

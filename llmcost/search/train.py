@@ -336,6 +336,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["sync"] = np.ones(n, dtype=np.int64)  # ordinary data parallelism (sync_interval 1)
     cols["syncb"] = np.full(n, TR.SYNC_BITS, dtype=np.int64)
     cols["gf32"] = (cols["prec"] != PREC.index("fp16")).astype(np.int64)  # grad_fp32_default per precision
+    cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)

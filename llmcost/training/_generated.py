@@ -55,9 +55,9 @@ def pipeline__zero_bubble(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
     return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
 
 
-def dp__overlap(n_buckets, n_red, s_comm, t_ag, t_bwd, t_dp, t_fwd):
+def dp__overlap(m_ag, m_bwd, m_dp, m_fwd, n_buckets, n_red, s_comm, t_ag, t_bwd, t_dp, t_fwd):
     """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward"""
-    return n_red*numpy.maximum(numpy.maximum(t_dp/n_buckets, s_comm*t_dp), -t_bwd + t_dp) + numpy.maximum(numpy.maximum(t_ag/n_buckets, s_comm*t_ag), t_ag - t_fwd)
+    return n_red*numpy.maximum(numpy.maximum(numpy.maximum(t_dp/n_buckets, s_comm*t_dp), -t_bwd + t_dp), m_bwd + m_dp - t_bwd) + numpy.maximum(numpy.maximum(numpy.maximum(t_ag/n_buckets, s_comm*t_ag), t_ag - t_fwd), m_ag + m_fwd - t_fwd)
 
 
 def dp__serial(n_red, t_ag, t_dp):
@@ -85,9 +85,9 @@ def memory__outer_state(psi, psi_e):
     return 8*psi + 8*psi_e
 
 
-def zero3(layers_stage, n_micro, s_comm, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
+def zero3(layers_stage, m_bwd, m_fwd, m_rc, m_z3_ag, m_z3_rs, n_micro, s_comm, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
     """ZeRO-3 / FSDP FULL_SHARD, overlapped layer by layer (not per step): per micro-batch, each"""
-    return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(s_comm*(t_z3_ag + t_z3_rs), t_z3_ag + t_z3_rs - t_bwd/layers_stage))
+    return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_rc/layers_stage), m_z3_ag + m_rc/layers_stage - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_fwd/layers_stage), m_z3_ag + m_fwd/layers_stage - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*(t_z3_ag + t_z3_rs), t_z3_ag + t_z3_rs - t_bwd/layers_stage), m_z3_ag + m_z3_rs + m_bwd/layers_stage - t_bwd/layers_stage))
 
 
 def zero3__collectives(psi_layer, z3_bucket):
@@ -115,19 +115,64 @@ def tp__all_reduce(n_fpass, t_tp_ar):
     return t_tp_ar*(n_fpass + 1)
 
 
-def tp__overlap(n_fpass, t_gemm_in, t_gemm_out, t_tp_ag, t_tp_rs):
+def tp__overlap(m_g_in, m_g_out, m_tp_ag, m_tp_rs, n_fpass, t_gemm_in, t_gemm_out, t_tp_ag, t_tp_rs):
     """TP communication overlapped with the adjacent GEMMs (Megatron-Core ``--tp-comm-overlap``,"""
-    return n_fpass*(numpy.maximum(0, -t_gemm_in + t_tp_ag) + numpy.maximum(0, -t_gemm_out + t_tp_rs)) + numpy.maximum(0, -t_gemm_in + t_tp_rs) + numpy.maximum(0, -t_gemm_out + t_tp_ag)
+    return n_fpass*(numpy.maximum(numpy.maximum(0, -t_gemm_in + t_tp_ag), m_g_in + m_tp_ag - t_gemm_in) + numpy.maximum(numpy.maximum(0, -t_gemm_out + t_tp_rs), m_g_out + m_tp_rs - t_gemm_out)) + numpy.maximum(numpy.maximum(0, -t_gemm_in + t_tp_rs), m_g_in + m_tp_rs - t_gemm_in) + numpy.maximum(numpy.maximum(0, -t_gemm_out + t_tp_ag), m_g_out + m_tp_ag - t_gemm_out)
 
 
-def tp__sp_async(n_fpass, s_comm, t_gemm_in, t_tp_ag, t_tp_rs):
+def tp__sp_async(m_g_in, m_tp_ag, m_tp_rs, n_fpass, s_comm, t_gemm_in, t_tp_ag, t_tp_rs):
     """TP with sequence parallelism, backward collectives of the column-parallel GEMM issued"""
-    return n_fpass*(t_tp_ag + t_tp_rs) + t_tp_ag + numpy.maximum(s_comm*t_tp_ag, -t_gemm_in + t_tp_ag) + numpy.maximum(s_comm*t_tp_rs, -t_gemm_in + t_tp_rs)
+    return n_fpass*(t_tp_ag + t_tp_rs) + t_tp_ag + numpy.maximum(numpy.maximum(s_comm*t_tp_ag, -t_gemm_in + t_tp_ag), m_g_in + m_tp_ag - t_gemm_in) + numpy.maximum(numpy.maximum(s_comm*t_tp_rs, -t_gemm_in + t_tp_rs), m_g_in + m_tp_rs - t_gemm_in)
 
 
-def tp__all_reduce_async(n_fpass, s_comm, t_gemm_in, t_tp_ar):
+def tp__fused_rs(m_g_in, m_g_out, m_tp_rsf, n_fpass, t_gemm_in, t_gemm_out, t_tp_ag, t_tp_rs, tp):
+    """TP with each reduce-scatter fused into the GEMM that produces its buffer (T3: Pati et al."""
+    return n_fpass*(t_tp_ag + numpy.maximum(numpy.maximum(0, -t_gemm_out*(tp - 1)/tp + t_tp_rs), m_g_out + m_tp_rsf - t_gemm_out)) + t_tp_ag + numpy.maximum(numpy.maximum(0, -t_gemm_in*(tp - 1)/tp + t_tp_rs), m_g_in + m_tp_rsf - t_gemm_in)
+
+
+def tp__pair_fused(m_gemm, m_tp_rsf, t_gemm, t_tp_rs, tp):
+    """One TP sublayer under T3's fusion: what the reduce-scatter fused into its producer GEMM adds"""
+    return numpy.maximum(numpy.maximum(0, -t_gemm*(tp - 1)/tp + t_tp_rs), m_gemm + m_tp_rsf - t_gemm)
+
+
+def tp__pair_overlap(m_gemm, m_tp_rs, t_gemm, t_tp_rs):
+    """One TP sublayer under Transformer Engine's GEMM + reduce-scatter pipelining: what the"""
+    return numpy.maximum(numpy.maximum(0, -t_gemm + t_tp_rs), m_gemm + m_tp_rs - t_gemm)
+
+
+def overlap__contended(m_comm, m_gemm, s_comm, t_coll, t_gemm):
+    """One collective overlapping one compute kernel, the time it adds (:func:`_overlapped`), with"""
+    return numpy.maximum(numpy.maximum(s_comm*t_coll, t_coll - t_gemm), m_comm + m_gemm - t_gemm)
+
+
+def sublayer__speedup(t_coll, t_exposed, t_gemm):
+    """Speed-up of one TP sublayer, a GEMM and the collective(s) that reduce its output, over"""
+    return (t_coll + t_gemm)/(t_exposed + t_gemm)
+
+
+def comm__hbm_ring_rs(coll_bytes, ranks):
+    """HBM bytes a ring reduce-scatter of an ``N``-byte buffer moves on each of its ``n`` devices,"""
+    return coll_bytes*(3*ranks - 1)/ranks
+
+
+def comm__hbm_ring_ag(coll_bytes, ranks):
+    """HBM bytes a ring all-gather with an ``N``-byte output moves on each of its ``n`` devices,"""
+    return coll_bytes*(3*ranks - 1)/ranks
+
+
+def comm__hbm_ring_ar(coll_bytes, ranks):
+    """HBM bytes a ring all-reduce of an ``N``-byte buffer moves on each device: its reduce-scatter"""
+    return 2*coll_bytes*(3*ranks - 1)/ranks
+
+
+def comm__hbm_fused_rs(coll_bytes, ranks):
+    """HBM bytes T3's fused reduce-scatter adds on each device to the GEMM that produces its"""
+    return coll_bytes*(2*ranks - 4)/ranks
+
+
+def tp__all_reduce_async(m_g_in, m_tp_ar, n_fpass, s_comm, t_gemm_in, t_tp_ar):
     """TP without sequence parallelism, the column-parallel GEMM's input-gradient all-reduce issued"""
-    return n_fpass*t_tp_ar + numpy.maximum(s_comm*t_tp_ar, -t_gemm_in + t_tp_ar)
+    return n_fpass*t_tp_ar + numpy.maximum(numpy.maximum(s_comm*t_tp_ar, -t_gemm_in + t_tp_ar), m_g_in + m_tp_ar - t_gemm_in)
 
 
 def ep__all_to_all(n_fpass, t_ep_a2a):
@@ -396,21 +441,30 @@ FUNCTIONS = {
     'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'c4a8b2f574e3c510'),
     'pipeline__interleaved': (pipeline__interleaved, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc', 'v_stages'), '278212617234d0e5'),
     'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'e125ecdd123884cf'),
-    'dp__overlap': (dp__overlap, ('n_buckets', 'n_red', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), 'fac3e037a27d81a8'),
+    'dp__overlap': (dp__overlap, ('m_ag', 'm_bwd', 'm_dp', 'm_fwd', 'n_buckets', 'n_red', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), '554b80e160a88df4'),
     'dp__serial': (dp__serial, ('n_red', 't_ag', 't_dp'), '81a71cc14b80a178'),
     'dp__diloco': (dp__diloco, ('sync_interval', 't_outer'), 'c33a64b0c0ec9643'),
     'diloco__outer_bytes': (diloco__outer_bytes, ('b_sync', 'psi', 'psi_e'), '405caf34df043e6a'),
     'diloco__comm_reduction': (diloco__comm_reduction, ('b_g', 'b_sync', 'sync_interval'), '07c7af897538de02'),
     'memory__outer_state': (memory__outer_state, ('psi', 'psi_e'), '54de3ee6ae0126db'),
-    'zero3': (zero3, ('layers_stage', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), '3658184aed560224'),
+    'zero3': (zero3, ('layers_stage', 'm_bwd', 'm_fwd', 'm_rc', 'm_z3_ag', 'm_z3_rs', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), '6583fc00caa86c30'),
     'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),
     'zero3__collective_bytes': (zero3__collective_bytes, ('layer_bytes', 'n_z3'), 'cdecf2bb964551bc'),
     'zero3__layer_comm': (zero3__layer_comm, ('n_z3', 't_z3_one'), 'c523583b06582006'),
     'tp__sp': (tp__sp, ('n_fpass', 't_tp_ag', 't_tp_rs'), '691f9858740691a9'),
     'tp__all_reduce': (tp__all_reduce, ('n_fpass', 't_tp_ar'), 'ad3fb9e9b5127683'),
-    'tp__overlap': (tp__overlap, ('n_fpass', 't_gemm_in', 't_gemm_out', 't_tp_ag', 't_tp_rs'), '466407088ed9e45c'),
-    'tp__sp_async': (tp__sp_async, ('n_fpass', 's_comm', 't_gemm_in', 't_tp_ag', 't_tp_rs'), 'f9abd9518647bbf3'),
-    'tp__all_reduce_async': (tp__all_reduce_async, ('n_fpass', 's_comm', 't_gemm_in', 't_tp_ar'), '0b0d2dbe046b0484'),
+    'tp__overlap': (tp__overlap, ('m_g_in', 'm_g_out', 'm_tp_ag', 'm_tp_rs', 'n_fpass', 't_gemm_in', 't_gemm_out', 't_tp_ag', 't_tp_rs'), 'f6523f89f5351186'),
+    'tp__sp_async': (tp__sp_async, ('m_g_in', 'm_tp_ag', 'm_tp_rs', 'n_fpass', 's_comm', 't_gemm_in', 't_tp_ag', 't_tp_rs'), 'da1c9bfac1e342a9'),
+    'tp__fused_rs': (tp__fused_rs, ('m_g_in', 'm_g_out', 'm_tp_rsf', 'n_fpass', 't_gemm_in', 't_gemm_out', 't_tp_ag', 't_tp_rs', 'tp'), 'b5d69563ad7be7c0'),
+    'tp__pair_fused': (tp__pair_fused, ('m_gemm', 'm_tp_rsf', 't_gemm', 't_tp_rs', 'tp'), '6bc552187d4bd647'),
+    'tp__pair_overlap': (tp__pair_overlap, ('m_gemm', 'm_tp_rs', 't_gemm', 't_tp_rs'), '7185db3be046df64'),
+    'overlap__contended': (overlap__contended, ('m_comm', 'm_gemm', 's_comm', 't_coll', 't_gemm'), '5494a818aa725c12'),
+    'sublayer__speedup': (sublayer__speedup, ('t_coll', 't_exposed', 't_gemm'), 'b6fe91ee602830a2'),
+    'comm__hbm_ring_rs': (comm__hbm_ring_rs, ('coll_bytes', 'ranks'), 'd861e19bca30be20'),
+    'comm__hbm_ring_ag': (comm__hbm_ring_ag, ('coll_bytes', 'ranks'), 'd861e19bca30be20'),
+    'comm__hbm_ring_ar': (comm__hbm_ring_ar, ('coll_bytes', 'ranks'), '4111969340598d15'),
+    'comm__hbm_fused_rs': (comm__hbm_fused_rs, ('coll_bytes', 'ranks'), '1043b4b74c9c39b9'),
+    'tp__all_reduce_async': (tp__all_reduce_async, ('m_g_in', 'm_tp_ar', 'n_fpass', 's_comm', 't_gemm_in', 't_tp_ar'), '708002185552fd73'),
     'ep__all_to_all': (ep__all_to_all, ('n_fpass', 't_ep_a2a'), '2c31013f7752d8cc'),
     'cp__ring': (cp__ring, ('cp', 'rc_fwd', 't_attn_bwd', 't_attn_fwd', 't_cp_kv'), 'c15c539e994d3f07'),
     'bwd__flops': (bwd__flops, ('flops',), '6f762d70e3ef5b7a'),

@@ -46,18 +46,22 @@ COLS = (
     "sync",
     "syncb",
     "gf32",
+    "hbmc",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
-FlashAttention), offload index, DP overlap, TP communication overlap, fused norm, fused activation
+FlashAttention), offload index, DP overlap, TP communication overlap (0 none, 1 pipelined with
+the GEMMs: plan ``tp_overlap``; 2 each reduce-scatter fused into its producer GEMM: plan
+``tp_fused_rs``), fused norm, fused activation
 (plan ``fused_norm`` / ``fused_act``), ZeRO-3 parameters per collective (plan ``zero3_bucket``; 0:
 one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 quantization recipe
 (plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
 overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
 collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host
 (plan ``offload_activations``), DiLoCo's inner steps per outer sync (plan ``sync_interval``; 1:
-ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``) and
-gradients accumulated and reduced in fp32 (plan ``grad_reduce_in_fp32``, resolved: 0 or 1)."""
+ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``),
+gradients accumulated and reduced in fp32 (plan ``grad_reduce_in_fp32``, resolved: 0 or 1) and
+whether overlapped collectives' HBM traffic competes with the compute (plan ``hbm_contention``)."""
 
 
 @dataclass(frozen=True)

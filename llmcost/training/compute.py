@@ -143,9 +143,28 @@ class LayerCost:
     fwd: PassOps | None = None
     bwd: PassOps | None = None
     t_op_rc: Any = 0.0  # 0: nothing recomputed
+    # HBM time (bytes over η_m·W_hbm) of the forward, backward and recomputation: what an overlapped
+    # collective's HBM traffic competes with (plan ``hbm_contention``; ``training.formulas._overlapped``)
+    m_fwd: Any = 0.0
+    m_bwd: Any = 0.0
+    m_rc: Any = 0.0
 
     def collectives(self) -> list[TOp]:
         return [o for o in self.ops if o.kind == "collective"]
+
+    def tp_gemm_ops(self) -> list[tuple[TOp, TOp] | None]:
+        """Per collective of :meth:`collectives`, the first and the last GEMM operator of its block
+        (:meth:`tp_gemm_pairs`) for a TP collective whose block has GEMMs, else ``None``."""
+        out: list[tuple[TOp, TOp] | None] = []
+        block: list[TOp] = []
+        for o in self.ops:
+            if o.kind == "gemm":
+                block.append(o)
+            elif o.kind == "collective":
+                out.append((block[0], block[-1]) if o.group == "tp" and block else None)
+                if o.group == "tp":
+                    block = []
+        return out
 
     def tp_gemm_pairs(self) -> list[tuple[Any, Any]]:
         """Per TP collective of :meth:`collectives` (``None`` for other groups): forward times of
@@ -440,9 +459,27 @@ def layer_cost(
         t_rc, rc, rc_full = 0.0, 0.0, 0.0
     full = G.flops__fwd_bwd(model_fwd + masked)
     kept = (f_ops, b_ops, op_rc) if keep else (None, None, 0.0)
+    hbm = _hbm_times(f_ops, b_ops, recompute, is_attn, m, share if recompute == "op" else None)
     return LayerCost(
-        t_f, t_b, t_rc, t_af, t_ab, model, model + rc, tuple(ops), fwd, full, full + rc_full, *kept
+        t_f, t_b, t_rc, t_af, t_ab, model, model + rc, tuple(ops), fwd, full, full + rc_full, *kept, *hbm
     )
+
+
+def _hbm_times(
+    f_ops: PassOps, b_ops: PassOps, recompute: str, is_attn: np.ndarray, m: Machine, share: Any
+) -> tuple[Any, Any, Any]:
+    """HBM time of a layer's forward, backward and recomputation: each pass's operator bytes over
+    ``η_m·W_hbm`` (the recomputation's: the forward's, its attention's, or per-op shares ``share``)."""
+    bw = m.eta_m * m.mem_bw
+    fb = np.asarray(f_ops.bytes, dtype=float)
+    m_f, m_b = _num(rowsum(fb)) / bw, _num(rowsum(np.asarray(b_ops.bytes, dtype=float))) / bw
+    if recompute == "full":
+        return m_f, m_b, m_f
+    if recompute == "selective":
+        return m_f, m_b, _num(rowsum(fb[is_attn])) / bw
+    if recompute == "op":
+        return m_f, m_b, _num(rowsum(fb * share)) / bw
+    return m_f, m_b, 0.0
 
 
 def model_flops_per_token(spec: Any, seq: int, full_attention: bool = False) -> float:

@@ -12,7 +12,8 @@ the optimizer step ``optimizer``; host offload :func:`offload_time`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -34,13 +35,27 @@ class DPCollectives:
     t_ag: np.ndarray
     z3_ag: np.ndarray
     z3_rs: np.ndarray
+    hbm: DPHbm
+
+
+@dataclass
+class DPHbm:
+    """Per plan row, the HBM bytes each device moves in the collectives of :class:`DPCollectives`
+    (ring: ``comm__hbm_ring_*``): ``dp`` the gradient reduction, ``ag`` the parameter all-gather,
+    ``z3_ag`` / ``z3_rs`` one ZeRO-3 layer's gather / reduce-scatter."""
+
+    dp: np.ndarray
+    ag: np.ndarray
+    z3_ag: np.ndarray
+    z3_rs: np.ndarray
 
 
 @dataclass
 class DataParallelTimes:
     """Per plan row: the exposed data-parallel time ``dp_exposed`` (gradient buckets
     ``n_buckets``, ``n_red`` reductions per step), ZeRO-3's exposed time ``z3_exposed`` (``z3_rc``: full recomputation gathers a
-    third time), the optimizer step ``t_opt`` and the host offload ``t_off``."""
+    third time), the optimizer step ``t_opt``, the host offload ``t_off`` and the HBM times ``hbm_t``
+    that went into the exposed figures (:func:`_hbm_times`)."""
 
     coll: DPCollectives
     n_buckets: np.ndarray
@@ -50,6 +65,7 @@ class DataParallelTimes:
     z3_exposed: np.ndarray
     t_opt: np.ndarray
     t_off: np.ndarray
+    hbm_t: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> DPCollectives:
@@ -102,11 +118,38 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
     ar_d = coll("all_reduce", np.where(plain, ar_size, 0.0), dpc, gpn_dp)
     ar_e = coll("all_reduce", np.where(plain & ~diloco, expert * p.b_g, 0.0), exp_dp, gpn_edp)
     fetch = param_fetch(hw, p, (dense / dpc + expert / np.maximum(exp_dp, 1)) * per)
+    hbm = _hbm(p, sp, per, np.where(plain, ar_size, 0.0))
     return DPCollectives(
         t_dp=np.where(z3, 0.0, np.where(dist_opt, rs_d + rs_e, ar_d + ar_e)),
         t_ag=np.where(z3 | ~dist_opt, 0.0, ag_d + ag_e),
         z3_ag=np.where(z3, ag_d + ag_e + fetch, 0.0),  # per layer, per pass (the tier fetch first)
         z3_rs=np.where(z3, rs_d + rs_e, 0.0),
+        hbm=hbm,
+    )
+
+
+def _hbm(p: Plans, sp: StageParams, per: np.ndarray, ar_size: np.ndarray) -> DPHbm:
+    """:class:`DPHbm` of every row: the ring figures of the same buffers :func:`dp_collectives`
+    moves (``per``: the share of the stage's parameters one sharded collective moves; ``ar_size``
+    the plain all-reduce's bytes), over the data-parallel and expert-data-parallel groups."""
+    z3, dist_opt = p.zero == 3, p.dist_opt
+    plain = ~(z3 | dist_opt)
+
+    def ring(f: Any, size: np.ndarray, group: np.ndarray) -> np.ndarray:
+        return np.where(group > 1, f(size, group), 0.0)
+
+    def both(f: Any, b: np.ndarray) -> np.ndarray:
+        return ring(f, sp.dense * b * per, p.dpc) + ring(f, sp.expert * b * per, p.exp_dp)
+
+    diloco = p.c["sync"] > 1
+    ar = ring(G.comm__hbm_ring_ar, ar_size, p.dpc)
+    ar = ar + ring(G.comm__hbm_ring_ar, np.where(plain & ~diloco, sp.expert * p.b_g, 0.0), p.exp_dp)
+    rs, ag = both(G.comm__hbm_ring_rs, p.b_g), both(G.comm__hbm_ring_ag, p.b_w)
+    return DPHbm(
+        dp=np.where(z3, 0.0, np.where(dist_opt, rs, ar)),
+        ag=np.where(z3 | ~dist_opt, 0.0, ag),
+        z3_ag=np.where(z3, ag, 0.0),
+        z3_rs=np.where(z3, rs, 0.0),
     )
 
 
@@ -146,17 +189,46 @@ def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> Da
     overlap = p.c["overlap"] == 1
     s_comm = comm_share(hw)
     n_red = np.where(p.zero == 2, p.m, 1).astype(float)  # ZeRO-2 reduces after every backward
-    dp_exposed = G.dp__overlap(n_buckets, n_red, s_comm, dc.t_ag, st.t_b, dc.t_dp, st.t_f)
+    m = _hbm_times(hw, p, st, dc.hbm)
+    dp_exposed = G.dp__overlap(
+        m["ag"], m["m_b"], m["dp"], m["m_f"], n_buckets, n_red, s_comm, dc.t_ag, st.t_b, dc.t_dp, st.t_f
+    )
     if not overlap.all():
         dp_exposed = np.where(overlap, dp_exposed, G.dp__serial(n_red, dc.t_ag, dc.t_dp))
     diloco = p.c["sync"] > 1  # t_dp is then the outer all-reduce, once per sync_interval steps
     if diloco.any():
         dp_exposed = np.where(diloco, G.dp__diloco(p.c["sync"], dc.t_dp), dp_exposed)
     z3_exposed = np.where(
-        z3, G.zero3(st.n_lay, p.m, s_comm, st.t_b, st.t_f, st.t_rc, dc.z3_ag, dc.z3_rs, z3_rc), 0.0
+        z3,
+        G.zero3(
+            st.n_lay,
+            m["m_b"],
+            m["m_f"],
+            m["m_rc"],
+            m["z3_ag"],
+            m["z3_rs"],
+            p.m,
+            s_comm,
+            st.t_b,
+            st.t_f,
+            st.t_rc,
+            dc.z3_ag,
+            dc.z3_rs,
+            z3_rc,
+        ),
+        0.0,
     )
     t_opt, t_off = optimizer_step(hw, p, sp)
-    return DataParallelTimes(dc, n_buckets, n_red, dp_exposed, z3_rc, z3_exposed, t_opt, t_off)
+    return DataParallelTimes(dc, n_buckets, n_red, dp_exposed, z3_rc, z3_exposed, t_opt, t_off, m)
+
+
+def _hbm_times(hw: Hardware, p: Plans, st: StageTimes, h: DPHbm) -> dict[str, np.ndarray]:
+    """HBM times (bytes over ``η_m·W_hbm``) of the data-parallel collectives and of the stage's
+    passes they overlap, where the plan counts HBM contention (plan ``hbm_contention``), else 0."""
+    on = np.where(p.c["hbmc"] == 1, 1.0, 0.0)
+    bw = hw.memory_efficiency * hw.memory_bandwidth
+    out = {k: getattr(h, k) / bw * on for k in ("dp", "ag", "z3_ag", "z3_rs")}
+    return out | {k: getattr(st, k) * on for k in ("m_f", "m_b", "m_rc")}
 
 
 def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray, np.ndarray]:

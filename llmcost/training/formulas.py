@@ -142,6 +142,76 @@ define(
     "share of the SMs an overlapped NCCL collective holds (its thread blocks / SMs)",
     latex="s_c",
 )
+define(
+    "m_comm",
+    "s",
+    "HBM time of an overlapped collective on one device: the bytes it reads and writes there over η_m·W_hbm (0 when the plan counts no HBM contention)",
+    latex=r"m_{x}",
+)
+define(
+    "m_comp",
+    "s",
+    "HBM time of the compute a collective overlaps: its operators' HBM bytes over η_m·W_hbm (0 when the plan counts no HBM contention)",
+    latex=r"m_{c}",
+)
+define(
+    "coll_bytes",
+    "B",
+    "bytes of a collective's buffer on one device (a reduce-scatter's or all-reduce's input, an all-gather's output)",
+    latex="N",
+)
+define("ranks", "1", "ranks of a collective's group", latex="n")
+define(
+    "t_gemm",
+    "s",
+    "time of the GEMM whose output a TP collective reduces (forward: the row-parallel GEMM; backward: the column-parallel data-gradient GEMM)",
+    latex=r"t_{g}",
+)
+define("m_gemm", "s", "HBM time of that GEMM: its bytes over η_m·W_hbm (0 when not counted)", latex=r"m_{g}")
+define(
+    "t_coll",
+    "s",
+    "the TP collective(s) after that GEMM, alone: the all-reduce, or with sequence parallelism the reduce-scatter",
+    latex=r"t_{c}",
+)
+define("t_exposed", "s", "what of those collectives the plan leaves exposed after the GEMM", latex=r"t_{x}")
+define(
+    "m_g_in", "s", "HBM time of the column-parallel GEMM (t_gemm_in), 0 when not counted", latex=r"m_{g,in}"
+)
+define(
+    "m_g_out", "s", "HBM time of the row-parallel GEMM (t_gemm_out), 0 when not counted", latex=r"m_{g,out}"
+)
+define("m_tp_ag", "s", "HBM time of the TP all-gather (ring), 0 when not counted", latex=r"m_{tp,ag}")
+define("m_tp_rs", "s", "HBM time of the TP reduce-scatter (ring), 0 when not counted", latex=r"m_{tp,rs}")
+define("m_tp_ar", "s", "HBM time of the TP all-reduce (ring), 0 when not counted", latex=r"m_{tp,ar}")
+define(
+    "m_tp_rsf",
+    "s",
+    "HBM time of the TP reduce-scatter fused into its producer GEMM (T3), 0 when not counted",
+    latex=r"m_{tp,rsf}",
+)
+define("m_dp", "s", "HBM time of the data-parallel gradient reduction, 0 when not counted", latex=r"m_{dp}")
+define(
+    "m_ag",
+    "s",
+    "HBM time of the sharded optimizer's parameter all-gather, 0 when not counted",
+    latex=r"m_{ag}",
+)
+define("m_z3_ag", "s", "HBM time of one ZeRO-3 layer gather, 0 when not counted", latex=r"m_{z3,ag}")
+define("m_z3_rs", "s", "HBM time of one ZeRO-3 layer reduce-scatter, 0 when not counted", latex=r"m_{z3,rs}")
+define(
+    "m_fwd",
+    "s",
+    "HBM time of one micro-batch's forward on one device (its layers' operators), 0 when not counted",
+    latex=r"m_f",
+)
+define("m_bwd", "s", "HBM time of one micro-batch's backward on one device, 0 when not counted", latex=r"m_b")
+define(
+    "m_rc",
+    "s",
+    "HBM time of one micro-batch's recomputation on one device, 0 when not counted",
+    latex=r"m_{rc}",
+)
 define("b_ce", "B", "bytes per logit at the loss's peak (4 fused cross-entropy, 10 eager)", latex=r"b_{ce}")
 define("t_pp_p2p", "s", "pipeline send/recv time left on the critical path over the step", latex=r"T_{p2p}")
 define(
@@ -357,28 +427,134 @@ def pp_p2p_overlap() -> sp.Expr:
     return 2 * (S("pp") - 1) * t + m * v * steady
 
 
-def _overlapped(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
-    """Time a collective ``t_comm`` adds to the compute ``t_compute`` it overlaps: NCCL's thread
-    blocks hold ``s_comm`` of the SMs while it runs ("NCCL CTAs won't share an SM with compute
-    kernels"; a DGX with 8 NICs uses 16 SMs: NVIDIA/nccl #689, maintainer), so the compute loses that
-    share of its rate for ``t_comm``: the pair takes ``max(t_comm, t_compute + s_comm·t_comm)``,
-    i.e. adds ``max(t_comm − t_compute, s_comm·t_comm)`` [derived]."""
-    return sp.Max(t_comm - t_compute, S("s_comm") * t_comm)
+def _overlapped(
+    t_comm: sp.Expr, t_compute: sp.Expr, m_comm: sp.Expr | None = None, m_comp: sp.Expr | None = None
+) -> sp.Expr:
+    """Time a collective ``t_comm`` adds to the compute ``t_compute`` it overlaps, from the two
+    resources they share. SMs: NCCL's thread blocks hold ``s_comm`` of them while it runs ("NCCL
+    CTAs won't share an SM with compute kernels"; a DGX with 8 NICs uses 16 SMs: NVIDIA/nccl #689,
+    maintainer), so the compute loses that share of its rate for ``t_comm``: the pair takes
+    ``max(t_comm, t_compute + s_comm·t_comm)``. HBM (with ``m_comm``, ``m_comp``, the two kernels'
+    HBM times): the collective's reads and writes compete with the compute's for the same DRAM (Pati
+    et al. 2024, T3, arXiv 2401.16677, §3.2: a concurrent reduce-scatter's traffic slows the GEMM;
+    Agrawal et al. 2024, arXiv 2412.14335: concurrent kernels interfere through compute units,
+    caches and HBM), so the pair takes at least ``m_comm + m_comp``. Added time:
+    ``max(t_comm − t_compute, s_comm·t_comm, m_comm + m_comp − t_compute)`` [derived: each shared
+    resource serves both kernels' demands in turn; a lower bound where traffic comes in bursts, which
+    T3 §6.1.2 finds slows its GEMMs further unless the memory controller favours the compute].
+    With ``m_comm = m_comp = 0`` (HBM contention not counted, plan ``hbm_contention`` false) the
+    last term is negative and the SM form is what remains."""
+    terms = [t_comm - t_compute, S("s_comm") * t_comm]
+    if m_comm is not None and m_comp is not None:
+        terms.append(m_comm + m_comp - t_compute)
+    return sp.Max(*terms)
+
+
+def overlap_contended() -> sp.Expr:
+    """One collective overlapping one compute kernel, the time it adds (:func:`_overlapped`), with
+    both contention terms: ``max(t_c − t_g, s_c·t_c, m_x + m_g − t_g)``."""
+    return _overlapped(S("t_coll"), S("t_gemm"), S("m_comm"), S("m_gemm"))
+
+
+def ring_rs_hbm() -> sp.Expr:
+    """HBM bytes a ring reduce-scatter of an ``N``-byte buffer moves on each of its ``n`` devices,
+    ``(3n − 1)/n·N``: of the ``n`` chunks of ``N/n``, each is read once from the input (the first
+    sent as it is, the others reduced with what arrives, the last into the output), the ``n − 1``
+    that arrive are written into the receive buffer by the previous rank and read back, and the
+    result is written once (NVIDIA/nccl src/device/reduce_scatter.h ``runRing``: ``send``, ``n − 2``
+    × ``recvReduceSend``, ``recvReduceCopy``; Simple protocol through the connection's buffer in the
+    receiver's memory). T3 §6.2 counts the same reads: its fused reduce-scatter reads ``n − 2``
+    chunks against the ring's ``2n − 1``, 2.5x fewer at TP 8 and 2.2x at TP 16, as it reports
+    [derived]."""
+    n = S("ranks")
+    return (3 * n - 1) / n * S("coll_bytes")
+
+
+def ring_ag_hbm() -> sp.Expr:
+    """HBM bytes a ring all-gather with an ``N``-byte output moves on each of its ``n`` devices,
+    ``(3n − 1)/n·N``: its own chunk read and written into the output, and each of the ``n − 1``
+    chunks that arrive written into the receive buffer by the previous rank, read back and written
+    into the output (NVIDIA/nccl src/device/all_gather.h ring: ``send`` / ``copySend``,
+    ``recvCopySend``, ``recv``; Simple protocol through the connection's buffer) [derived]."""
+    n = S("ranks")
+    return (3 * n - 1) / n * S("coll_bytes")
+
+
+def ring_ar_hbm() -> sp.Expr:
+    """HBM bytes a ring all-reduce of an ``N``-byte buffer moves on each device: its reduce-scatter
+    then its all-gather (NCCL's ring all-reduce, NVIDIA/nccl src/device/all_reduce.h ``runRing``),
+    ``2(3n − 1)/n·N`` (:func:`ring_rs_hbm`, :func:`ring_ag_hbm`) [derived]."""
+    return ring_rs_hbm() + ring_ag_hbm()
+
+
+def fused_rs_hbm() -> sp.Expr:
+    """HBM bytes T3's fused reduce-scatter adds on each device to the GEMM that produces its
+    ``N``-byte buffer, ``(2n − 4)/n·N`` (Pati et al. 2024, T3, arXiv 2401.16677, §4, Fig. 7): the
+    first stage's chunk is stored straight into the next rank's memory (one local GEMM write fewer),
+    the DMA engine reads each of the ``n − 2`` locally reduced chunks it sends, and each of the
+    ``n − 1`` chunks that arrive is one near-memory add-and-store (T3's op-and-store), no read-back
+    [derived from T3's mechanism; its measured reads fall 2.5× at TP=8, 2.2× at TP=16 against the
+    ring's (:func:`ring_rs_hbm`), as ``(2n − 1)/(n − 2)`` gives]."""
+    n = S("ranks")
+    return (2 * n - 4) / n * S("coll_bytes")
+
+
+def _fused(t_rs: sp.Expr, t_g: sp.Expr, m_rs: sp.Expr, m_g: sp.Expr) -> sp.Expr:
+    """Time a reduce-scatter fused into the GEMM that produces its buffer adds to that GEMM (T3:
+    Pati et al. 2024, arXiv 2401.16677, §4.1, Fig. 7): the GEMM's output is produced in ``t``
+    stages in the ring's order, each stage's chunk sent on as soon as it is produced and reduced
+    where it lands, by DMA engines and near-memory adds, so no SM is taken (``s_comm`` plays no
+    part). With ``t`` stages of ``t_g/t`` and ``t − 1`` ring steps of ``t_rs/(t − 1)``, the ring
+    cannot start before the first stage, so the pair takes ``max(t_g, t_rs + t_g/t)`` and the HBM
+    the two share at least ``m_g + m_rs`` (:func:`_overlapped`; ``m_rs`` of :func:`fused_rs_hbm`);
+    added: ``max(0, t_rs − t_g·(t − 1)/t, m_rs + m_g − t_g)`` [derived: a two-stage pipeline of
+    ``t`` items]. T3's "Ideal-GEMM-RS-Overlap" is ``max(t_g, t_rs)``."""
+    t = S("tp")
+    return sp.Max(0, t_rs - t_g * (t - 1) / t, m_rs + m_g - t_g)
+
+
+def _hidden(t_comm: sp.Expr, t_g: sp.Expr, m_comm: sp.Expr, m_g: sp.Expr) -> sp.Expr:
+    """Time a collective pipelined chunk by chunk with its adjacent GEMM adds to it (Transformer
+    Engine userbuffers: :func:`tp_exposed_overlap`), ``max(0, t_comm − t_g, m_comm + m_g − t_g)``:
+    its excess over the GEMM, or the HBM the two share (:func:`_overlapped`) [derived]."""
+    return sp.Max(t_comm - t_g, 0, m_comm + m_g - t_g)
+
+
+def tp_pair_fused() -> sp.Expr:
+    """One TP sublayer under T3's fusion: what the reduce-scatter fused into its producer GEMM adds
+    to it (:func:`_fused`), ``max(0, t_rs − t_g·(t − 1)/t, m_rs + m_g − t_g)``."""
+    return _fused(S("t_tp_rs"), S("t_gemm"), S("m_tp_rsf"), S("m_gemm"))
+
+
+def tp_pair_overlap() -> sp.Expr:
+    """One TP sublayer under Transformer Engine's GEMM + reduce-scatter pipelining: what the
+    reduce-scatter adds to its producer GEMM (:func:`_hidden`)."""
+    return _hidden(S("t_tp_rs"), S("t_gemm"), S("m_tp_rs"), S("m_gemm"))
+
+
+def sublayer_speedup() -> sp.Expr:
+    """Speed-up of one TP sublayer, a GEMM and the collective(s) that reduce its output, over
+    running them one after the other: ``(t_g + t_c)/(t_g + t_x)``, ``t_x`` what the plan leaves
+    exposed (T3's metric: Pati et al. 2024, arXiv 2401.16677, §6.1, Fig. 16, speed-up of the
+    output projection and FC-2 forward, FC-1 and input projection backward over its sequential baseline)."""
+    return (S("t_gemm") + S("t_coll")) / (S("t_gemm") + S("t_exposed"))
 
 
 def dp_exposed_overlap() -> sp.Expr:
     """Data-parallel reduction bucketed and overlapped with the last micro-batch's backward
     (PyTorch DDP buckets; Megatron --overlap-grad-reduce): the part longer than the backward, or
-    the compute the collective's SMs take from it (:func:`_overlapped`), is exposed and the last
-    bucket never hides, ``max(T_dp − t_b, s_comm·T_dp, T_dp/n_bk)``; under ZeRO-2 every
+    the compute the collective's SMs (or its HBM traffic) take from it (:func:`_overlapped`), is
+    exposed and the last bucket never hides, ``max(T_dp − t_b, s_comm·T_dp, m_dp + m_b − t_b,
+    T_dp/n_bk)``; under ZeRO-2 every
     micro-batch's backward reduces its gradients so, ``n_red`` times (the ranks keep only their
     gradient partition: "for zero stage 2 (and 3), gradient reduction is required after every
     backward because of gradient partitioning", deepspeedai/DeepSpeed issue #2252; ZeRO-1 and
     Megatron's distributed optimizer accumulate the full gradient and reduce once). The parameter
     all-gather of a sharded optimizer overlaps the next forward likewise (--overlap-param-gather)
     [derived: exposed = max(0, communication − overlapping compute)]."""
-    red = sp.Max(_overlapped(S("t_dp"), S("t_bwd")), S("t_dp") / S("n_buckets"))
-    return S("n_red") * red + sp.Max(_overlapped(S("t_ag"), S("t_fwd")), S("t_ag") / S("n_buckets"))
+    red = sp.Max(_overlapped(S("t_dp"), S("t_bwd"), S("m_dp"), S("m_bwd")), S("t_dp") / S("n_buckets"))
+    ag = _overlapped(S("t_ag"), S("t_fwd"), S("m_ag"), S("m_fwd"))
+    return S("n_red") * red + sp.Max(ag, S("t_ag") / S("n_buckets"))
 
 
 def dp_exposed_serial() -> sp.Expr:
@@ -388,17 +564,19 @@ def dp_exposed_serial() -> sp.Expr:
     return S("n_red") * S("t_dp") + S("t_ag")
 
 
-def _prefetched(t_comm: sp.Expr, t_compute: sp.Expr) -> sp.Expr:
+def _prefetched(t_comm: sp.Expr, t_compute: sp.Expr, m_comm: sp.Expr, m_comp: sp.Expr) -> sp.Expr:
     """Exposed time of a pass over ``L_s`` layers whose per-layer communication ``t_comm`` is
     prefetched under the previous layer's compute ``t_compute/L_s``: the first layer's
     communication cannot overlap, each later layer exposes what exceeds one layer of compute or
-    the compute its SMs take (:func:`_overlapped`),
-    ``t_comm + (L_s − 1)·max(t_comm − t_compute/L_s, s_comm·t_comm)``: a compute-bound pass exposes
+    the compute its SMs (or its HBM traffic ``m_comm`` against the layer's ``m_comp/L_s``) take
+    (:func:`_overlapped`),
+    ``t_comm + (L_s − 1)·max(t_comm − t_compute/L_s, s_comm·t_comm, m_comm + m_comp/L_s − t_compute/L_s)``:
+    a compute-bound pass exposes
     one layer's communication and the SM share of the rest, a communication-bound one takes
     ``L_s·t_comm + t_compute/L_s`` in all [derived: exposed = max(0, communication − overlapping
     compute)]."""
     L = S("layers_stage")
-    return t_comm + (L - 1) * _overlapped(t_comm, t_compute / L)
+    return t_comm + (L - 1) * _overlapped(t_comm, t_compute / L, m_comm, m_comp / L)
 
 
 def zero3_exposed() -> sp.Expr:
@@ -414,9 +592,10 @@ def zero3_exposed() -> sp.Expr:
     reduce-scatter) plus each layer's excess of communication over compute, ``L_s`` layers of
     average size ([derived]: FSDP prefetch overlaps a layer's gather with the previous layer's
     compute)."""
-    fwd = _prefetched(S("t_z3_ag"), S("t_fwd"))
-    rc = S("z3_rc") * _prefetched(S("t_z3_ag"), S("t_rc"))
-    bwd = _prefetched(S("t_z3_ag") + S("t_z3_rs"), S("t_bwd"))
+    ag, m_ag = S("t_z3_ag"), S("m_z3_ag")
+    fwd = _prefetched(ag, S("t_fwd"), m_ag, S("m_fwd"))
+    rc = S("z3_rc") * _prefetched(ag, S("t_rc"), m_ag, S("m_rc"))
+    bwd = _prefetched(ag + S("t_z3_rs"), S("t_bwd"), m_ag + S("m_z3_rs"), S("m_bwd"))
     return S("n_micro") * (fwd + rc + bwd)
 
 
@@ -478,8 +657,13 @@ def tp_exposed_sp_async() -> sp.Expr:
     sequence-parallel input that the weight gradient needs runs under the data-gradient GEMM and the
     input gradient's reduce-scatter under the weight-gradient GEMM (each ``t_gemm_in``, the
     column-parallel GEMM's forward time), each adding what :func:`_overlapped` says."""
-    ag, rs, gi = S("t_tp_ag"), S("t_tp_rs"), S("t_gemm_in")
-    return S("n_fpass") * (ag + rs) + ag + _overlapped(ag, gi) + _overlapped(rs, gi)
+    ag, rs, gi, mg = S("t_tp_ag"), S("t_tp_rs"), S("t_gemm_in"), S("m_g_in")
+    return (
+        S("n_fpass") * (ag + rs)
+        + ag
+        + _overlapped(ag, gi, S("m_tp_ag"), mg)
+        + _overlapped(rs, gi, S("m_tp_rs"), mg)
+    )
 
 
 def tp_exposed_allreduce_async() -> sp.Expr:
@@ -489,7 +673,7 @@ def tp_exposed_allreduce_async() -> sp.Expr:
     tensor-model-parallel all-reduce with weight gradient computation of a column-linear layer";
     the row-parallel GEMM's backward has no collective, Shoeybi et al. 2019 §3 ``g``): forward passes
     expose their all-reduce, the backward adds what :func:`_overlapped` says."""
-    return S("n_fpass") * S("t_tp_ar") + _overlapped(S("t_tp_ar"), S("t_gemm_in"))
+    return S("n_fpass") * S("t_tp_ar") + _overlapped(S("t_tp_ar"), S("t_gemm_in"), S("m_tp_ar"), S("m_g_in"))
 
 
 def ep_exposed() -> sp.Expr:
@@ -507,11 +691,28 @@ def tp_exposed_overlap() -> sp.Expr:
     NVIDIA TransformerEngine ``initialize_ub``), so each exposes ``max(0, comm − GEMM)``. In the
     backward the roles swap: the gradient all-gather overlaps the row-parallel GEMM's data
     gradient and the reduce-scatter the column-parallel GEMM's data gradient (each the forward
-    GEMM's time); a recomputed forward repeats the forward pairs."""
+    GEMM's time); a recomputed forward repeats the forward pairs. The HBM the pairs share
+    (:func:`_hidden`) counts where the plan asks (``hbm_contention``)."""
     ag, rs, gi, go = S("t_tp_ag"), S("t_tp_rs"), S("t_gemm_in"), S("t_gemm_out")
-    fwd = sp.Max(ag - gi, 0) + sp.Max(rs - go, 0)
-    bwd = sp.Max(ag - go, 0) + sp.Max(rs - gi, 0)
+    m_ag, m_rs, mi, mo = S("m_tp_ag"), S("m_tp_rs"), S("m_g_in"), S("m_g_out")
+    fwd = _hidden(ag, gi, m_ag, mi) + _hidden(rs, go, m_rs, mo)
+    bwd = _hidden(ag, go, m_ag, mo) + _hidden(rs, gi, m_rs, mi)
     return S("n_fpass") * fwd + bwd
+
+
+def tp_exposed_fused_rs() -> sp.Expr:
+    """TP with each reduce-scatter fused into the GEMM that produces its buffer (T3: Pati et al.
+    2024, "T3: Transparent Tracking & Triggering for Fine-grained Overlap of Compute & Collectives",
+    ASPLOS 2024, arXiv 2401.16677, §4): forward, the row-parallel GEMM's output (attention output
+    projection, FFN down); backward, the column-parallel data-gradient GEMM's (FFN up, QKV), each
+    the forward GEMM's time. Without sequence parallelism the all-reduce runs as that
+    reduce-scatter and an all-gather of the same buffer, with it the all-gather is the block's
+    input gather; the all-gather stays on the critical path, as in T3 (its all-gather traffic is
+    unchanged, §6.2), and the fused reduce-scatter adds what :func:`_fused` says; a recomputed
+    forward repeats the forward's: ``n_fp·(t_ag + X(t_g,out)) + t_ag + X(t_g,in)``."""
+    ag, rs, m_rs = S("t_tp_ag"), S("t_tp_rs"), S("m_tp_rsf")
+    fwd = ag + _fused(rs, S("t_gemm_out"), m_rs, S("m_g_out"))
+    return S("n_fpass") * fwd + ag + _fused(rs, S("t_gemm_in"), m_rs, S("m_g_in"))
 
 
 def dp_exposed_diloco() -> sp.Expr:
@@ -1019,6 +1220,15 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "tp__all_reduce": tp_exposed_allreduce,
     "tp__overlap": tp_exposed_overlap,
     "tp__sp_async": tp_exposed_sp_async,
+    "tp__fused_rs": tp_exposed_fused_rs,
+    "tp__pair_fused": tp_pair_fused,
+    "tp__pair_overlap": tp_pair_overlap,
+    "overlap__contended": overlap_contended,
+    "sublayer__speedup": sublayer_speedup,
+    "comm__hbm_ring_rs": ring_rs_hbm,
+    "comm__hbm_ring_ag": ring_ag_hbm,
+    "comm__hbm_ring_ar": ring_ar_hbm,
+    "comm__hbm_fused_rs": fused_rs_hbm,
     "tp__all_reduce_async": tp_exposed_allreduce_async,
     "ep__all_to_all": ep_exposed,
     "cp__ring": cp_ring_exposed,

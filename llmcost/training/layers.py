@@ -70,15 +70,15 @@ class ModelLayers:
 
 class OpConfig(NamedTuple):
     """Operator configurations sharing recompute, precision, bytes, attention, ranks per node and
-    fusion: per-configuration arrays ``tp`` ... ``tpo`` and the shared scalars (``eager``: the
-    unfused elementwise chains, :class:`llmcost.training.compute.Eager`)."""
+    fusion: per-configuration arrays ``tp`` ... ``tpb`` (and ``hbm``) and the shared scalars (``eager``:
+    the unfused elementwise chains, :class:`llmcost.training.compute.Eager`)."""
 
     tp: np.ndarray
     cp: np.ndarray
     ep: np.ndarray
     mb: np.ndarray
     sp: np.ndarray
-    tpo: np.ndarray
+    tpo: np.ndarray  # TP overlap: 0 none, 1 pipelined with the GEMMs (tp_overlap), 2 fused RS (tp_fused_rs)
     tpb: np.ndarray
     rc: str
     prec: str
@@ -88,6 +88,7 @@ class OpConfig(NamedTuple):
     gpn: int
     eager: TC.Eager = TC.FUSED
     fp8: str | None = None  # quantization recipe when the GEMMs run in fp8 / fp4
+    hbm: Any = 0  # 1: overlapped collectives' HBM traffic competes with the compute (hbm_contention)
 
 
 @dataclass
@@ -95,7 +96,9 @@ class LayerTable:
     """Per layer shape (axis 0) and operator configuration (last axis), one micro-batch on one
     device: forward, backward and recompute time, model and hardware FLOPs, exposed TP / CP / EP
     communication; ``io_f`` / ``io_b`` (axes [last stage, first stage, configuration]) the
-    embedding, head and loss times; ``lg_flops`` their model FLOPs (a stage holding both)."""
+    embedding, head and loss times; ``lg_flops`` their model FLOPs (a stage holding both); ``m_f`` /
+    ``m_b`` / ``m_rc`` the layer's HBM time per pass (what overlapped collectives' HBM traffic competes
+    with, plan ``hbm_contention``)."""
 
     t_f: np.ndarray
     t_b: np.ndarray
@@ -107,11 +110,16 @@ class LayerTable:
     t_tp: np.ndarray
     t_cp: np.ndarray
     t_ep: np.ndarray
+    m_f: np.ndarray
+    m_b: np.ndarray
+    m_rc: np.ndarray
     io_f: np.ndarray
     io_b: np.ndarray
     lg_flops: np.ndarray
 
 
+HBM = ("m_f", "m_b", "m_rc")
+"""The per-pass HBM time fields of :class:`LayerTable`."""
 COMM = ("t_tp", "t_cp", "t_ep")
 """The exposed communication fields of :class:`LayerTable`."""
 FLOPS = ("model", "hw", "model_full", "hw_full")
@@ -119,7 +127,7 @@ FLOPS = ("model", "hw", "model_full", "hw_full")
 and (``_full``) the full-s² convention (:mod:`llmcost.training.compute`)."""
 
 
-KEY_COLS = ("gpus", "tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "rc", "prec", "flash")
+KEY_COLS = ("gpus", "tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "hbmc", "rc", "prec", "flash")
 """The plan columns an operator configuration is keyed by (with the bytes and the fusions)."""
 CFG_COLS = (
     "tp",
@@ -129,6 +137,7 @@ CFG_COLS = (
     "sp",
     "tpo",
     "tpb",
+    "hbmc",
     "rc",
     "prec",
     "flash",
@@ -312,6 +321,7 @@ def _groups(
             gpn=int(ugpn[f0]),
             eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
+            hbm=u["hbmc"][sel],
         )
         out.append((sel, cfg))
     return out
@@ -342,7 +352,7 @@ def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
 def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg: OpConfig) -> LayerTable:
     """:class:`LayerTable` of one configuration group (every layer shape, then the io stages)."""
     n = cfg.tp.size
-    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", *FLOPS, *COMM)}
+    out = {k: np.zeros((len(mdl.keys), n)) for k in ("t_f", "t_b", "t_rc", *FLOPS, *COMM, *HBM)}
     g = _group(spec, hw, seq, cfg)
     for j, k in enumerate(mdl.keys):
         lc = _shape_cost(spec, seq, cfg, g, *k)
@@ -354,6 +364,9 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             ("hw", lc.hw_flops),
             ("model_full", lc.model_flops_full),
             ("hw_full", lc.hw_flops_full),
+            ("m_f", lc.m_fwd),
+            ("m_b", lc.m_bwd),
+            ("m_rc", lc.m_rc),
         ):
             out[f][j] = v
         for f, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
@@ -487,16 +500,18 @@ def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> lis
 
     TP: all-reduce per block and pass (``tp__all_reduce``), with sequence parallel a
     reduce-scatter + all-gather of the same volume (``tp__sp``; Korthikanti 2022 §4.2.2), exposed;
-    with TP overlap (``tpo``, sequence parallel only) each hidden under its adjacent GEMM
-    (``tp__overlap``); CP ring attention (``cp__ring``): c−1 K,V steps forward, K,V + dK,dV
+    with TP overlap (``tpo`` 1, sequence parallel only) each hidden under its adjacent GEMM
+    (``tp__overlap``); with the reduce-scatter fused into its producer GEMM (``tpo`` 2, T3)
+    ``tp__fused_rs``; CP ring attention (``cp__ring``): c−1 K,V steps forward, K,V + dK,dV
     backward, each hidden behind the attention of the previous step; EP: dispatch / combine
     all-to-all per pass (``ep__all_to_all``). Formulas of :mod:`llmcost.training.formulas`."""
     n = cfg.tp.size
     out: list[tuple[TOp, np.ndarray]] = []
-    for o, gemms in zip(lc.collectives(), lc.tp_gemm_pairs(), strict=True):
+    for o, gemms, gops in zip(lc.collectives(), lc.tp_gemm_pairs(), lc.tp_gemm_ops(), strict=True):
         size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
         if o.group == "tp":
-            out.append((o, np.where((cfg.tp > 1) & (size > 0), _tp_exposed(hw, cfg, size, gemms), 0.0)))
+            t = _tp_exposed(hw, cfg, size, gemms, gops)
+            out.append((o, np.where((cfg.tp > 1) & (size > 0), t, 0.0)))
         elif o.group == "cp" and o.variant == "pass_kv":
             out.append((o, np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)))
         elif o.group == "ep":
@@ -509,29 +524,131 @@ def _passes(cfg: OpConfig) -> int:
     return 2 + (1 if cfg.rc == "full" else 0)
 
 
-def _tp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, gemms: Any) -> np.ndarray:
+class TpHbm(NamedTuple):
+    """HBM times (bytes over ``η_m·W_hbm``) of one TP block's operators where the plan counts HBM
+    contention (``hbm``), 0 elsewhere: its column- and row-parallel GEMMs (forward; a data-gradient
+    GEMM moves as much) and its collectives over the TP ranks (ring: ``comm__hbm_ring_*``; fused into
+    the producer GEMM: ``comm__hbm_fused_rs``)."""
+
+    g_in: np.ndarray
+    g_out: np.ndarray
+    ag: np.ndarray
+    rs: np.ndarray
+    ar: np.ndarray
+    rsf: np.ndarray
+
+    @classmethod
+    def of(cls, hw: Hardware, cfg: OpConfig, size: np.ndarray, gops: tuple[TOp, TOp] | None) -> TpHbm:
+        bw = hw.memory_efficiency * hw.memory_bandwidth
+        on = np.where(cfg.hbm == 1, 1.0 / bw, 0.0)
+        tp = np.asarray(cfg.tp, dtype=float)
+        g_in, g_out = (0.0, 0.0) if gops is None else (gops[0].bytes, gops[1].bytes)
+        ring = G.comm__hbm_ring_rs(size, tp) * on
+        return cls(
+            np.asarray(g_in, dtype=float) * on,
+            np.asarray(g_out, dtype=float) * on,
+            G.comm__hbm_ring_ag(size, tp) * on,
+            ring,
+            G.comm__hbm_ring_ar(size, tp) * on,
+            G.comm__hbm_fused_rs(size, tp) * on,
+        )
+
+
+def _tp_exposed(
+    hw: Hardware, cfg: OpConfig, size: np.ndarray, gemms: Any, gops: tuple[TOp, TOp] | None
+) -> np.ndarray:
     """``tp__sp`` (sequence parallel), ``tp__all_reduce``; with the backward's collectives overlapped
-    (``tpb``) ``tp__sp_async`` / ``tp__all_reduce_async``; with TP overlap ``tp__overlap``."""
+    (``tpb``) ``tp__sp_async`` / ``tp__all_reduce_async``; with TP overlap ``tp__overlap``; with the
+    reduce-scatter fused into its producer (``tpo`` 2) ``tp__fused_rs``. HBM contention
+    (:class:`TpHbm`) where the plan counts it."""
     tp, sp, tpo, tpb = cfg.tp, cfg.sp, cfg.tpo, cfg.tpb
     gpn_tp = group_gpn(cfg.gpn, tp, 1)
     n_fpass = _passes(cfg) - 1
     g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (tp.size,)) for g in gemms)
     s_comm = comm_share(hw)
-    if sp.any():
+    m = TpHbm.of(hw, cfg, size, gops)
+    fused = tpo == 2
+    if sp.any() or fused.any():
         ag = collective_v(hw, "all_gather", size, tp, gpn_tp)
         rs = collective_v(hw, "reduce_scatter", size, tp, gpn_tp)
-        x_sp = np.where(tpb == 1, G.tp__sp_async(n_fpass, s_comm, g_in, ag, rs), G.tp__sp(n_fpass, ag, rs))
+    if sp.any():
+        asy = G.tp__sp_async(m.g_in, m.ag, m.rs, n_fpass, s_comm, g_in, ag, rs)
+        x_sp = np.where(tpb == 1, asy, G.tp__sp(n_fpass, ag, rs))
     else:
         x_sp = 0.0
     ar = collective_v(hw, "all_reduce", size, tp, gpn_tp) if (sp == 0).any() else 0.0
     x_ar = np.where(
-        tpb == 1, G.tp__all_reduce_async(n_fpass, s_comm, g_in, ar), G.tp__all_reduce(n_fpass, ar)
+        tpb == 1,
+        G.tp__all_reduce_async(m.g_in, m.ar, n_fpass, s_comm, g_in, ar),
+        G.tp__all_reduce(n_fpass, ar),
     )
     x = np.where(sp == 1, x_sp, x_ar)
-    if tpo.any() and sp.any():
-        hidden = G.tp__overlap(n_fpass, g_in, g_out, ag, rs)
+    if (tpo == 1).any() and sp.any():
+        hidden = G.tp__overlap(m.g_in, m.g_out, m.ag, m.rs, n_fpass, g_in, g_out, ag, rs)
         x = np.where((tpo == 1) & (sp == 1), hidden, x)
+    if fused.any():
+        x = np.where(fused, G.tp__fused_rs(m.g_in, m.g_out, m.rsf, n_fpass, g_in, g_out, ag, rs, tp), x)
     return x
+
+
+class Sublayer(NamedTuple):
+    """One TP sublayer of one layer (T3's unit: Pati et al. 2024, §6.1): a GEMM and the
+    collective(s) that reduce its output, one micro-batch on one device. ``phase`` forward (the
+    row-parallel GEMM) or backward (the column-parallel data-gradient GEMM); ``t_gemm`` its time,
+    ``t_coll`` the collective(s) alone (the all-reduce, or with sequence parallelism the
+    reduce-scatter), ``t_exposed`` what of them the plan leaves exposed after the GEMM."""
+
+    collective: str
+    phase: str
+    gemm: str
+    t_gemm: np.ndarray
+    t_coll: np.ndarray
+    t_exposed: np.ndarray
+
+
+def sublayers(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> list[Sublayer]:
+    """:class:`Sublayer` of each TP block of one layer, forward then backward, exposed as the step
+    prices them (:func:`_tp_exposed`): fused into the GEMM (``tpo`` 2, ``tp__pair_fused``, the
+    all-reduce's all-gather after it), pipelined with it (``tpo`` 1, ``tp__pair_overlap``), the
+    backward's under the weight-gradient GEMM (``tpb``, ``overlap__contended``), else all of it."""
+    out: list[Sublayer] = []
+    n = cfg.tp.size
+    tp, sp, tpo = cfg.tp, cfg.sp == 1, cfg.tpo
+    gpn_tp = group_gpn(cfg.gpn, tp, 1)
+    for o, gemms, gops in zip(lc.collectives(), lc.tp_gemm_pairs(), lc.tp_gemm_ops(), strict=True):
+        if o.group != "tp" or gops is None or not np.any(tp > 1):
+            continue
+        size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
+        m = TpHbm.of(hw, cfg, size, gops)
+        ag, rs, ar = (
+            collective_v(hw, op, size, tp, gpn_tp) for op in ("all_gather", "reduce_scatter", "all_reduce")
+        )
+        t_c, m_c = np.where(sp, rs, ar), np.where(sp, m.rs, m.ar)
+        g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (n,)) for g in gemms)
+        for phase, g, mg, op in (("forward", g_out, m.g_out, gops[1]), ("backward", g_in, m.g_in, gops[0])):
+            x = t_c
+            if phase == "backward":
+                x = np.where(cfg.tpb == 1, G.overlap__contended(m_c, mg, comm_share(hw), t_c, g), x)
+            x = np.where((tpo == 1) & sp, G.tp__pair_overlap(mg, m.rs, g, rs), x)
+            x = np.where(tpo == 2, G.tp__pair_fused(mg, m.rsf, g, rs, tp) + np.where(sp, 0.0, ag), x)
+            out.append(Sublayer(str(o.name), phase, op.name, g, t_c, x))
+    return out
+
+
+def layer_sublayers(
+    spec: ModelSpec, hw: Hardware, p: Plans
+) -> list[tuple[str, int | None, str, int, list[Sublayer]]]:
+    """(shape, window, stack, layers of that shape, its :func:`sublayers`) of each layer shape of
+    the first plan row of ``p``, the configuration :func:`layer_table` costs."""
+    mdl = ModelLayers.of(spec)
+    bwa, fused = _bytes_fused(p)
+    ((_, cfg),) = _groups(spec, p, np.zeros(1, dtype=np.int64), bwa, fused)
+    g = _group(spec, hw, p.seq, cfg)
+    out = []
+    for k, n in zip(mdl.keys, mdl.count_all, strict=True):
+        lc = _shape_cost(spec, p.seq, cfg, g, *k)
+        out.append((*k, int(n), sublayers(hw, lc, cfg)))
+    return out
 
 
 def _cp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, lc: TC.LayerCost) -> np.ndarray:

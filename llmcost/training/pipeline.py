@@ -27,12 +27,16 @@ from llmcost.training.memory import StageParams, params_per_device
 
 PARTS = ("t_f", "t_b", "t_rc", "t_tp", "t_cp", "t_ep")
 """Per-micro-batch times of a stage: compute (forward, backward, recompute), exposed TP, CP, EP."""
+HBM_PARTS = ("m_f", "m_b", "m_rc")
+"""Per-micro-batch HBM times of a stage's layers (forward, backward, recompute; the embedding, head
+and loss left out): what overlapped data-parallel and ZeRO-3 traffic competes with."""
 
 
 @dataclass
 class StageTimes:
     """Per plan row, one micro-batch on the busiest pipeline stage: forward, backward, recompute
-    and exposed TP / CP / EP communication, and the layers the stage holds (all its chunks)."""
+    and exposed TP / CP / EP communication, the layers the stage holds (all its chunks), and the HBM
+    time of its layers' forward, backward and recomputation (:data:`HBM_PARTS`)."""
 
     t_f: np.ndarray
     t_b: np.ndarray
@@ -41,6 +45,9 @@ class StageTimes:
     t_cp: np.ndarray
     t_ep: np.ndarray
     n_lay: np.ndarray
+    m_f: np.ndarray
+    m_b: np.ndarray
+    m_rc: np.ndarray
 
 
 @dataclass
@@ -62,7 +69,7 @@ def busiest_stage(
     """The busiest stage's times and the parameters / first-stage layers of every row
     (:func:`stage_params`), once per (pp, v) split of the layers."""
     n = p.n
-    st = {k: np.zeros(n) for k in (*PARTS, "n_lay")}
+    st = {k: np.zeros(n) for k in (*PARTS, *HBM_PARTS, "n_lay")}
     lfirst, linv = key(p.pp, p.v)
     for li, f0 in enumerate(lfirst):
         rows = np.flatnonzero(linv == li)
@@ -70,7 +77,7 @@ def busiest_stage(
         parts = [_stage_parts(lt, comp, inv[rows]) for comp in comps]
         totals = [q["t_f"] + q["t_b"] + q["t_rc"] + q["t_tp"] + q["t_cp"] + q["t_ep"] for q in parts]
         best = np.argmax(np.stack(totals), axis=0)
-        for k in PARTS:
+        for k in (*PARTS, *HBM_PARTS):
             st[k][rows] = np.choose(best, [q[k] for q in parts])
         st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
     return StageTimes(**st), stage_params(spec, p)
@@ -111,10 +118,11 @@ def _compositions(mdl: ModelLayers, stages: list[list[int]]) -> list[tuple[Any, 
 
 
 def _stage_parts(lt: LayerTable, comp: tuple[Any, ...], ki: np.ndarray) -> dict[str, np.ndarray]:
-    """:data:`PARTS` of one stage composition for configurations ``ki``, the io stages included."""
+    """:data:`PARTS` (the io stages included) and :data:`HBM_PARTS` of one stage composition for
+    configurations ``ki``."""
     cnt, last, first = comp
     cnt_a = np.array(cnt, dtype=float)[:, None]
-    q = {k: rowsum(cnt_a * getattr(lt, k)[:, ki]) for k in PARTS}
+    q = {k: rowsum(cnt_a * getattr(lt, k)[:, ki]) for k in (*PARTS, *HBM_PARTS)}
     q["t_f"] = q["t_f"] + lt.io_f[int(last), int(first)][ki]
     q["t_b"] = q["t_b"] + lt.io_b[int(last), int(first)][ki]
     return q

@@ -117,7 +117,12 @@ _PLAN_KEYS = (
     "sync_bytes",
     "grad_reduce_in_fp32",
     "network",
+    "tp_fused_rs",
+    "hbm_contention",
 )
+OPTION_KEYS = ("tp_fused_rs", "hbm_contention")
+"""Train plan keys that are true or false and that a costed plan reports only where they are on
+(:mod:`llmcost.api`), so plans that leave them off print as before."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +219,18 @@ class TrainPlan:
     """The scale-out network's topology (:data:`llmcost.hardware.NETWORK_TOPOLOGIES`: ``fat_tree``,
     ``rail_fat_tree`` or ``rail_only``), every scale-out tier of the device set to it
     (:meth:`llmcost.hardware.Hardware.with_network`); None: as the catalog has it."""
+    tp_fused_rs: bool = False
+    """Each TP reduce-scatter (without sequence parallelism the all-reduce's first half) is fused into
+    the GEMM that produces its buffer: T3 (Pati et al. 2024, arXiv 2401.16677), the GEMM's output
+    stages sent and reduced as they are produced by DMA engines and near-memory adds, no SMs taken
+    (``tp__fused_rs``); the all-gather stays on the critical path. A hardware-software proposal
+    (simulated in the paper), not a shipped library; takes the place of ``tp_bwd_overlap`` for the
+    collectives it fuses; not with ``tp_overlap``. Off by default."""
+    hbm_contention: bool = False
+    """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
+    device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
+    (``training.formulas._overlapped``) in the TP, data-parallel and ZeRO-3 overlaps. Off by default:
+    only the SMs a collective holds are counted."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -307,7 +324,7 @@ class RuleFields(SimpleNamespace):
     ``node`` (ranks per node, :func:`node_size`); ``seq``; ``sched`` (index in :data:`SCHEDULES`),
     ``v`` (pipeline chunks per device); ``mb``, ``gb`` (micro and global batch); ``zero`` (stage),
     ``distopt``; ``prec`` (index in :data:`PRECISIONS`); ``sp`` (1 on, 0 off, -1 default),
-    ``tpo`` (TP overlap); ``offload`` (index in :data:`OFFLOAD`); ``rc`` (index in :data:`RECOMPUTE`); ``hw``."""
+    ``tpo`` (TP overlap: 0 none, 1 ``tp_overlap``, 2 ``tp_fused_rs``); ``offload`` (index in :data:`OFFLOAD`); ``rc`` (index in :data:`RECOMPUTE`); ``hw``."""
 
 
 _INTERLEAVED = SCHEDULES.index("interleaved")
@@ -471,12 +488,18 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "tp overlap needs tp > 1 with sequence parallel",
-        lambda s, p: (p.tpo != 0) & (sequence_parallel(p.sp, p.tp) == 0),
+        lambda s, p: (p.tpo == 1) & (sequence_parallel(p.sp, p.tp) == 0),
         lambda s, p: (
             "tp_overlap needs tp > 1 with sequence parallelism (Megatron-Core --tp-comm-overlap"
             " requires --sequence-parallel)"
         ),
         ("tpo", "sp", "tp"),
+    ),
+    Rule(
+        "fused reduce-scatter needs tp > 1",
+        lambda s, p: (p.tpo == 2) & (p.tp == 1),
+        lambda s, p: "tp_fused_rs fuses the TP reduce-scatter into its GEMM: it needs tp > 1",
+        ("tpo", "tp"),
     ),
 )
 """The training plan validity rules, each written once (the heads, KV-heads and MoE ones shared
@@ -580,9 +603,13 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     zero = plan.zero
     if isinstance(zero, bool) or zero not in (0, 1, 2, 3):
         raise PlanError(f"zero must be 0, 1, 2, 3 or fsdp, got {zero!r}")
-    for key in (*FLAG_KEYS, "offload_activations"):
+    for key in (*FLAG_KEYS, *OPTION_KEYS, "offload_activations"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
+    if plan.tp_overlap and plan.tp_fused_rs:
+        raise PlanError(
+            "tp_overlap and tp_fused_rs are two ways to hide the same reduce-scatter: set one of them"
+        )
     bucket_column(plan.zero3_bucket)
     goodput_of(plan)
     sync_columns(plan)
@@ -612,7 +639,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         distopt=bool(plan.distributed_optimizer),
         prec=PRECISIONS.index(plan.precision),
         sp=-1 if plan.sp is None else int(bool(plan.sp)),
-        tpo=plan.tp_overlap,
+        tpo=2 if plan.tp_fused_rs else int(plan.tp_overlap),
         offload=OFFLOAD.index(plan.offload),
         rc=RECOMPUTE.index(plan.recompute),
         hw=hw,
@@ -676,7 +703,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "auto": int(p.attention == "auto"),
         "offload": OFFLOAD.index(p.offload),
         "overlap": int(p.overlap_dp),
-        "tpo": int(p.tp_overlap),
+        "tpo": 2 if p.tp_fused_rs else int(p.tp_overlap),
         "fnorm": int(p.fused_norm),
         "fact": int(p.fused_act),
         "z3b": bucket_column(p.zero3_bucket),
@@ -688,6 +715,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "aoff": int(p.offload_activations),
         **dict(zip(("sync", "syncb"), sync_columns(p), strict=True)),
         "gf32": int(grad_fp32(p)),
+        "hbmc": int(p.hbm_contention),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
@@ -808,6 +836,10 @@ METRICS = (
 SYNC_METRICS = ("dp_comm_reduction",)
 """DiLoCo's metric: data-parallel bytes per token of ordinary data parallelism over the plan's
 (``diloco__comm_reduction``; 1 for ordinary data parallelism)."""
+SUBLAYER_METRICS = ("sublayer_speedup",)
+"""T3's metric (Pati et al. 2024 §6.1): the geometric mean over the plan's TP sublayers of their
+speed-up over running each GEMM and its collective(s) one after the other (:func:`sublayer_speedup`
+of :func:`sublayer_rows`; computed when asked, not with the step)."""
 RUN_METRICS = ("time_to_train_s", "gpu_hours", "total_flops", "cost_usd")
 """Metrics of a whole training run (they need its token count; ``cost_usd`` also a price)."""
 
@@ -905,6 +937,48 @@ def operator_rows(shapes: list[ShapeOperators]) -> list[dict[str, Any]]:
                     row | {"time_s": float(t[0]), "recompute_s": 0.0, "flops_per_s": 0.0, "bound": "network"}
                 )
     return rows
+
+
+def sublayer_rows(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[dict[str, Any]]:
+    """The plan's TP sublayers (T3's unit, Pati et al. 2024 §6.1: a GEMM and the collective(s) that
+    reduce its output; :func:`llmcost.training.layers.sublayers`), one row per layer shape, block and
+    pass, as the step of :func:`evaluate` costs them (one micro-batch on one device): ``gemm_s``,
+    ``collective_s`` (alone), ``sequential_s`` (one after the other), ``plan_s`` (with what the plan
+    leaves exposed) and ``speedup`` (``sublayer__speedup``); none without TP."""
+    from llmcost.training import _generated as G
+    from llmcost.training.layers import layer_sublayers
+
+    lay = check(spec, plan, hw)
+    p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    rows: list[dict[str, Any]] = []
+    for shape, window, stack, n, subs in layer_sublayers(spec, hw, p):
+        for sub in subs:
+            g, c, x = (float(np.ravel(v)[0]) for v in (sub.t_gemm, sub.t_coll, sub.t_exposed))
+            rows.append(
+                {
+                    "layer": _shape_label(shape, window, stack),
+                    "layers": n,
+                    "phase": sub.phase,
+                    "gemm": sub.gemm + (" dgrad" if sub.phase == "backward" else ""),
+                    "collective": sub.collective,
+                    "gemm_s": g,
+                    "collective_s": c,
+                    "sequential_s": g + c,
+                    "plan_s": g + x,
+                    "speedup": float(G.sublayer__speedup(c, x, g)),
+                }
+            )
+    return rows
+
+
+def sublayer_speedup(rows: list[dict[str, Any]]) -> float:
+    """Geometric mean of the :func:`sublayer_rows` speed-ups, each sublayer weighted by the layers
+    of its shape (T3 §6.1 reports the geometric mean over a model's sublayers); 1 without TP."""
+    w = np.array([r["layers"] for r in rows], dtype=float)
+    if not w.size or w.sum() <= 0:
+        return 1.0
+    ln = np.log(np.array([r["speedup"] for r in rows], dtype=float))
+    return float(np.exp((w * ln).sum() / w.sum()))
 
 
 def _shape_label(shape: str, window: int | None, stack: str) -> str:

@@ -11,7 +11,7 @@ profile says what the framework makes of it, as plan defaults, never as a factor
 * ``overlap_dp``: whether the gradient reduction is overlapped with the backward pass
   (Megatron-LM before ``--overlap-grad-reduce`` reduced after the backward);
 * ``tp_overlap``: on where the stack turns TP communication overlap on by default (it needs
-  ``tp > 1`` with sequence parallelism);
+  ``tp > 1`` with sequence parallelism), unless the plan fuses the reduce-scatter (``tp_fused_rs``);
 * ``fused_norm`` / ``fused_act`` / ``fused_rope``: the profile's ``fused_norm`` / ``fused_bias_act`` /
   ``fused_rope``, and ``fp8_recipe`` its ``fp8_recipe``, where its source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
   elementwise kernels, :mod:`llmcost.training.compute`); a field the profile does not document
@@ -73,7 +73,8 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
     out.setdefault("overlap_dp", profile.dp_overlap)
     tp, sp = out.get("tp") or 1, out.get("sp")
     multi_tp = isinstance(tp, int) and not isinstance(tp, bool) and tp > 1
-    if "tp_overlap" not in out and profile.tp_comm_overlap and multi_tp and sp is not False:
+    fused_rs = bool(out.get("tp_fused_rs"))  # the plan's T3 fusion hides the reduce-scatter instead
+    if "tp_overlap" not in out and profile.tp_comm_overlap and multi_tp and sp is not False and not fused_rs:
         out["tp_overlap"] = True
     for key, fld in FUSION_KEYS:
         if key not in out and profile.sources.get(fld, NOT_DOCUMENTED) != NOT_DOCUMENTED:

@@ -278,7 +278,20 @@ def _times(
         "t_offload": dpt.t_off,
         "sync_interval": p.c["sync"],
         "t_outer": np.where(p.c["sync"] > 1, dpt.coll.t_dp, 0.0),
+        **{HBM_VALUES[k]: v for k, v in dpt.hbm_t.items()},
     }
+
+
+HBM_VALUES = {
+    "dp": "m_dp",
+    "ag": "m_ag",
+    "z3_ag": "m_z3_ag",
+    "z3_rs": "m_z3_rs",
+    "m_f": "m_fwd",
+    "m_b": "m_bwd",
+    "m_rc": "m_rc",
+}
+"""The step expression's HBM-time symbols by their key in ``DataParallelTimes.hbm_t``."""
 
 
 def _activation_offload(hw: Hardware, p: Plans, st: StageTimes, act_host: np.ndarray) -> np.ndarray:
@@ -407,5 +420,12 @@ VALUES = (
     "t_offload",
     "sync_interval",
     "t_outer",
+    "m_dp",
+    "m_ag",
+    "m_z3_ag",
+    "m_z3_rs",
+    "m_fwd",
+    "m_bwd",
+    "m_rc",
 )
 """Symbols of the step expression (:func:`llmcost.training.formulas.step_expression`)."""

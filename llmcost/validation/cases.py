@@ -213,12 +213,20 @@ COMM_METRICS = ("dp_comm_reduction",)
 and never used to fit a speed figure or an error band."""
 
 
+SUBLAYER_METRICS = ("sublayer_speedup",)
+"""Metrics of one TP sublayer, not of the step (T3's speed-up of a GEMM and its collective over
+running them one after the other): summarized apart (``<kind>_sublayer``) and never used to fit a
+speed figure or an error band."""
+
+
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
-    both), ``<kind>_comm`` for a communication-volume metric."""
+    both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_sublayer`` for a sublayer's."""
     if metric in COMM_METRICS:
         return f"{kind}_comm"
+    if metric in SUBLAYER_METRICS:
+        return f"{kind}_sublayer"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from llmcost.hardware import Hardware
-from llmcost.training.plan import METRICS, RUN_METRICS, SYNC_METRICS
+from llmcost.training.plan import METRICS, RUN_METRICS, SUBLAYER_METRICS, SYNC_METRICS
 from llmcost.training.step import FULL_ATTENTION_METRICS
 from llmcost.validation.prediction import Prediction
 
-TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
-"""Metrics a train case may name: every per-step metric, DiLoCo's communication reduction and the
-run's (published runs give no price, so no ``cost_usd``)."""
+TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *SUBLAYER_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
+"""Metrics a train case may name: every per-step metric, DiLoCo's communication reduction, the TP
+sublayers' speed-up and the run's (published runs give no price, so no ``cost_usd``)."""
 
 
 def case_spec(case: dict[str, Any]) -> Any:
@@ -38,7 +38,7 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     from llmcost import checks
     from llmcost.economics.budget import parse_count
     from llmcost.training.compute import model_flops_per_token
-    from llmcost.training.plan import TrainPlan, evaluate, goodput_of
+    from llmcost.training.plan import TrainPlan, evaluate, goodput_of, sublayer_rows, sublayer_speedup
     from llmcost.training.run import run_totals
     from llmcost.training.stack import apply as apply_stack
 
@@ -63,6 +63,8 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     plan = TrainPlan.from_mapping(choice.plan, cluster.get("gpus"), cluster.get("gpus_per_node"))
     r = evaluate(spec, plan, choice.hardware)
     metrics = r.metrics() | {k: r.row[k] for k in SYNC_METRICS}
+    if name in SUBLAYER_METRICS:  # costed when asked: one layer's sublayers, not the step
+        metrics["sublayer_speedup"] = sublayer_speedup(sublayer_rows(spec, plan, choice.hardware))
     if full:  # the source's convention: the full s², the masked half of causal attention credited
         metrics |= {k: r.row[f"{k}_full_attention"] for k in FULL_ATTENTION_METRICS if k in metrics}
     if tokens is not None:
