@@ -190,6 +190,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "attention": "flash" if lay.flash else "materialized",
         **{k: getattr(lay.plan, k) for k in STACK_KEYS},
         **_sync_keys(lay.plan),
+        **(lay.workload.plan_keys() if lay.workload is not None else {}),
     }
 
 

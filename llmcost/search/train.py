@@ -67,6 +67,7 @@ class TrainSpace:
     stack: Any = None  # a software stack ({framework, year} or "NAME[:YEAR]"): its plan defaults
     stack_bounds: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # dimensions the stack bounded (search.space)
     offload: str = "none"  # where every plan keeps its optimizer state: none (device), cpu, nvme
+    workload: Any = None  # every plan's sequence-length distribution (llmcost.training.seqdist.Workload)
 
 
 @dataclass
@@ -517,12 +518,14 @@ def evaluate_grid(
     tokens: float | None = None,
     memo: ConfigMemo | None = None,
     fit: TS.MemoryFit | None = None,
+    workload: Any = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, FLOPs, memory and the README train metrics of every plan of ``grid``:
     :func:`llmcost.training.step.evaluate`, the function ``llmcost train`` runs on one plan
     (attention 'auto': ``flash`` says which attention was costed); ``memo`` carries what earlier
-    chunks of the same search costed, ``fit`` the rows' :func:`memory_fit` when already made."""
-    return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens, memo, fit)
+    chunks of the same search costed, ``fit`` the rows' :func:`memory_fit` when already made,
+    ``workload`` the plans' sequence-length distribution."""
+    return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens, memo, fit, workload)
 
 
 def memory_fit(
@@ -552,7 +555,7 @@ def bottleneck(out: dict[str, np.ndarray], i: int) -> str:
 
 
 def plan_dict(
-    grid: Grid, i: int, global_batch: int, seq: int, tokens: float | None, stack: Any = None
+    grid: Grid, i: int, global_batch: int, seq: int, tokens: float | None, stack: Any = None, workload: Any = None
 ) -> dict[str, Any]:
     """Plan ``i`` with the validation README's train keys (feeds ``llmcost train --plan``)."""
     c = grid.cols
@@ -583,6 +586,8 @@ def plan_dict(
         plan["tokens"] = tokens
     if stack is not None:
         plan["stack"] = stack
+    if workload is not None:
+        plan.update(workload.plan_keys())
     return {k: v for k, v in plan.items() if v is not None}
 
 

@@ -47,6 +47,7 @@ from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.rules import Rule
 from llmcost.training import step as TS
+from llmcost.training.seqdist import Workload, workload
 from llmcost.training.base import (
     ATTENTION,
     FP8_RECIPES,
@@ -114,6 +115,9 @@ _PLAN_KEYS = (
     "offload_activations",
     "sync_interval",
     "sync_bytes",
+    "seq_len_dist",
+    "packing",
+    "dynamic_cp",
 )
 
 
@@ -201,6 +205,17 @@ class TrainPlan:
     sync_bytes: float | None = None
     """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
     default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
+    seq_len_dist: Any = None
+    """The step's sequence lengths: ``[[length, weight], ...]`` (weights: how often each length occurs),
+    a YAML / JSON / CSV file of them (``--seq-len-dist``) or a :class:`llmcost.training.seqdist.SeqDist`;
+    None: every sequence is ``seq_len`` tokens (:mod:`llmcost.training.seqdist`)."""
+    packing: str | None = None
+    """How the lengths are carried: ``document`` (the default with a distribution: packed to ``seq_len``,
+    a document mask), ``causal`` (packed, one causal mask) or ``none`` (padded micro-batches);
+    :data:`llmcost.training.seqdist.PACKING`."""
+    dynamic_cp: bool = False
+    """Context parallelism sized per sequence (Megatron-Core dynamic CP; ByteScale's data-aware
+    sharding): a sequence runs on the fewest of the ``cp`` ranks that hold it, the ranks balanced."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -251,6 +266,7 @@ class Layout:
     stage_layers: list[list[int]]  # layer indices per pipeline stage (all chunks of a device)
     gpn: int
     flash: bool
+    workload: Workload | None = None  # the sequence-length distribution (plan seq_len_dist)
 
 
 def _int(v: Any, name: str, minimum: int = 1) -> int:
@@ -614,6 +630,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     flash = plan.attention == "flash" or (
         plan.attention == "auto" and bool(auto_flash(spec, plan.recompute == "selective"))
     )
+    wl = workload(plan.seq_len_dist, plan.packing, plan.dynamic_cp)
     return Layout(
         plan,
         f.tp,
@@ -629,6 +646,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
         split_layers(n_layers(spec), f.pp, f.v),
         f.node,
         flash,
+        wl,
     )
 
 
@@ -693,6 +711,34 @@ def diloco_note(res: TrainResult) -> str:
         f"{res.row['dp_comm_reduction']:.4g}x fewer data-parallel bytes per token than ordinary data "
         "parallelism; the outer Nesterov step (once per sync) is not costed"
     )
+
+
+def workload_note(spec: ModelSpec, res: TrainResult) -> str:
+    """What a plan's sequence-length distribution does to its step (:mod:`llmcost.training.seqdist`)."""
+    from llmcost.training import seqdist as SD
+
+    lay = res.layout
+    wl = lay.workload
+    assert wl is not None
+    d, seq = wl.dist, lay.seq
+    head = f"sequence lengths: {len(d.lengths)} lengths, mean {d.mean:.4g} tokens; "
+    if wl.packing == "none":
+        body = (
+            f"no packing: micro-batches padded to their longest sequence (truncated at {seq}), "
+            f"{SD.padding_overhead(d, seq, lay.plan.micro_batch):.3g} tokens computed per real token"
+        )
+    elif wl.packing == "causal":
+        body = f"packed into {seq}-token sequences under one causal mask each (no document mask)"
+    else:
+        share = SD.doc_share(d, seq, SD.windows_of(spec)[-1])
+        body = f"packed into {seq}-token sequences, a document mask keeping {share:.3g} of the causal pairs"
+        if wl.dynamic_cp:
+            body += f"; dynamic CP: each sequence on the fewest of {lay.cp} CP ranks holding it at {seq // lay.cp} tokens each"
+    if wl.balanced():
+        tail = "; the scheduler balances the data-parallel ranks"
+    else:
+        tail = f"; the slowest of {lay.dp} data-parallel ranks stretches each micro-batch x{res.row['straggler']:.4g}"
+    return head + body + tail + f"; memory sized at {seq} tokens per sequence"
 
 
 def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
@@ -799,7 +845,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     from dataclasses import replace
 
     lay = check(spec, plan, hw)
-    out = TS.evaluate(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    cols = plan_columns(lay)
+    out = TS.evaluate(spec, hw, cols, lay.seq, lay.global_batch, plan.gpus_per_node, workload=lay.workload)
     row = {k: float(v[0]) for k, v in out.items()}
     fell_back = bool(out["fell_back"][0])
     if fell_back:
@@ -813,7 +860,7 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
         memory,
         row["model_flops_per_step"],
         row["hardware_flops_per_step"],
-        lay.global_batch * lay.seq,
+        row["tokens_per_step"],
         plan.gpus,
         hw.peak[plan.precision],
         lay,
@@ -900,6 +947,8 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
     ]
     notes += [n for n in (R.context_note(spec, lay.seq),) if n]
+    if lay.workload is not None:
+        notes.append(workload_note(spec, res))
     notes.append(TS.FLOPS_CONVENTION)
     if plan.zero == 3:
         notes.append(
