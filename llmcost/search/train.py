@@ -555,7 +555,13 @@ def bottleneck(out: dict[str, np.ndarray], i: int) -> str:
 
 
 def plan_dict(
-    grid: Grid, i: int, global_batch: int, seq: int, tokens: float | None, stack: Any = None, workload: Any = None
+    grid: Grid,
+    i: int,
+    global_batch: int,
+    seq: int,
+    tokens: float | None,
+    stack: Any = None,
+    workload: Any = None,
 ) -> dict[str, Any]:
     """Plan ``i`` with the validation README's train keys (feeds ``llmcost train --plan``)."""
     c = grid.cols

@@ -616,16 +616,33 @@ define(
     "causal (query, key) pairs one sequence keeps under a document mask, in expectation (its seq_len pieces summed)",
     latex=r"\bar{P}_{doc}",
 )
-define("pairs_pack", "1", "causal (query, key) pairs of one pack of seq_len tokens under one mask", latex=r"P_{pack}")
-define("len_pad", "token", "expected length a micro-batch is padded to: its longest sequence", latex=r"\bar{L}_{pad}")
+define(
+    "pairs_pack",
+    "1",
+    "causal (query, key) pairs of one pack of seq_len tokens under one mask",
+    latex=r"P_{pack}",
+)
+define(
+    "len_pad",
+    "token",
+    "expected length a micro-batch is padded to: its longest sequence",
+    latex=r"\bar{L}_{pad}",
+)
 define(
     "var_pairs",
     "1",
     "variance of a sequence's kept pairs net of their share of its tokens, Var(P − (E[P]/E[l])·l)",
     latex=r"V_P",
 )
-define("z_dp", "1", "expected maximum of d standard normal draws (the slowest of d data-parallel ranks)", latex="z_d")
-define("cv_mb", "1", "coefficient of variation of one micro-batch's stage time across micro-batches", latex="c_v")
+define(
+    "z_dp",
+    "1",
+    "expected maximum of d standard normal draws (the slowest of d data-parallel ranks)",
+    latex="z_d",
+)
+define(
+    "cv_mb", "1", "coefficient of variation of one micro-batch's stage time across micro-batches", latex="c_v"
+)
 
 
 def doc_attention_share() -> sp.Expr:

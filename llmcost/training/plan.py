@@ -47,7 +47,6 @@ from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.rules import Rule
 from llmcost.training import step as TS
-from llmcost.training.seqdist import Workload, workload
 from llmcost.training.base import (
     ATTENTION,
     FP8_RECIPES,
@@ -60,6 +59,7 @@ from llmcost.training.base import (
     n_layers,
     split_layers,
 )
+from llmcost.training.seqdist import Workload, workload
 from llmcost.units import GIB
 
 if TYPE_CHECKING:

@@ -75,7 +75,9 @@ def parse(value: Any, where: str) -> SeqDist:
             f"got {_short(value)}"
         )
     if len(value) > MAX_BUCKETS:
-        raise UserError(f"{where}: {len(value)} lengths listed, at most {MAX_BUCKETS}; merge them into buckets")
+        raise UserError(
+            f"{where}: {len(value)} lengths listed, at most {MAX_BUCKETS}; merge them into buckets"
+        )
     pairs: dict[int, float] = {}
     for i, item in enumerate(value, 1):
         if not isinstance(item, (list, tuple)) or len(item) != 2:
@@ -159,7 +161,9 @@ def share_of(pairs_doc: float, len_mean: float, seq: int, window: float) -> floa
     """``seqdist__doc_share`` of packs of ``seq`` tokens holding sequences of mean length ``len_mean``
     that keep ``pairs_doc`` pairs each."""
     pack = causal_pairs(float(seq), window)
-    return float(_formula("seqdist__doc_share", pairs_doc=pairs_doc, len_mean=len_mean, pairs_pack=pack, seq=seq))
+    return float(
+        _formula("seqdist__doc_share", pairs_doc=pairs_doc, len_mean=len_mean, pairs_pack=pack, seq=seq)
+    )
 
 
 def _formula(name: str, **values: float) -> float:
@@ -335,7 +339,9 @@ def workload(dist: Any, packing: Any, dynamic_cp: Any, where: str = "plan") -> W
     if dist is None:
         if packing is not None or dynamic_cp:
             key = "packing" if packing is not None else "dynamic_cp"
-            raise PlanError(f"{key} needs a sequence-length distribution (seq_len_dist / --seq-len-dist FILE)")
+            raise PlanError(
+                f"{key} needs a sequence-length distribution (seq_len_dist / --seq-len-dist FILE)"
+            )
         return None
     d = read(dist) if isinstance(dist, (str, Path)) else parse(dist, f"{where} key 'seq_len_dist'")
     mode = "document" if packing is None else packing

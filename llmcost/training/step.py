@@ -33,11 +33,11 @@ from llmcost.economics import _generated as E
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
+from llmcost.training import varlen as VL
 from llmcost.training.base import PRECISIONS, ZMODES, comm_share, offload_tier
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
 from llmcost.training.data_parallel import DataParallelTimes, data_parallel
-from llmcost.training import varlen as VL
 from llmcost.training.layers import FLOPS, ConfigMemo, LayerTable, ModelLayers, config_key, layer_table
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline, stage_params

@@ -26,7 +26,7 @@ MIN_CASES = 5
 percentiles are the extreme cases themselves and the band says little beyond them)."""
 TIME_METRICS = ("iteration_time_s", "time_to_train_s", "gpu_hours")
 """Metrics where over-predicting means under-predicting throughput."""
-SKIP_METRICS = ("total_flops", "memory_gib_per_gpu", "dp_comm_reduction")
+SKIP_METRICS = ("total_flops", "memory_gib_per_gpu", "dp_comm_reduction", "step_speedup")
 """Metrics that say nothing about a plan's speed."""
 
 
