@@ -877,11 +877,18 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
 def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[ShapeOperators]:
     """Per layer shape, one layer's operators (one micro-batch, one device) as the step of
     :func:`evaluate` costs ``plan``: the same configuration (attention 'auto' decided by memory) through
-    the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept."""
+    the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept;
+    with a sequence-length distribution, its micro-batch shape with the largest share of the slots."""
     from llmcost.training.layers import layer_operators
 
     lay = check(spec, plan, hw)
     p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    if lay.workload is not None:  # the micro-batch shape that fills most slots
+        from llmcost.training.seqdist import windows_of
+
+        shapes = lay.workload.variants(lay.seq, lay.cp, plan.micro_batch, windows_of(spec))
+        v = max(shapes, key=lambda x: x.time)
+        p = p.variant(np.arange(p.n), v.seq, v.cp, v.shares)
     return layer_operators(spec, hw, p)
 
 
