@@ -110,7 +110,9 @@ class Lines:
             return
         n = len(dist) if isinstance(dist, (list, tuple)) else "a file of"
         how = f"packing {p.get('packing') or 'document'}" + (", dynamic CP" if p.get("dynamic_cp") else "")
-        self.note(f"seq_len_dist ({n} lengths, {how}): set in {framework}'s data pipeline, not by these settings")
+        self.note(
+            f"seq_len_dist ({n} lengths, {how}): set in {framework}'s data pipeline, not by these settings"
+        )
 
 
 def header_lines(t: Target, notes: list[str], mark: str = "#") -> list[str]:
