@@ -44,17 +44,20 @@ class Shape:
 def shapes(
     spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, memo: ConfigMemo | None, wl: Workload
 ) -> list[Shape]:
-    """The micro-batch shapes of every row, once per (context-parallel degree, micro-batch) group."""
+    """The micro-batch shapes of every row: the rows whose (context-parallel degree, micro-batch) give
+    the same shapes are costed together, each shape's layers at once."""
     windows = windows_of(spec)
     first, ginv = key(p.cp, p.mb)
-    out = []
+    same: dict[tuple[Variant, ...], list[int]] = {}
     for g, f0 in enumerate(first):
-        rows = np.flatnonzero(ginv == g)
-        cp, mb = int(p.cp[f0]), int(p.mb[f0])
-        vs = list(wl.variants(p.seq, cp, mb, windows))
-        probe = wl.pack_cv(p.seq, mb) > 0
-        if probe:
-            vs.append(wl.probe(p.seq, windows))
+        vs = wl.variants(p.seq, int(p.cp[f0]), int(p.mb[f0]), windows)
+        if wl.pack_cv(p.seq, int(p.mb[f0])) > 0:
+            vs = (*vs, wl.probe(p.seq, windows))
+        same.setdefault(vs, []).append(g)
+    out = []
+    for vs, groups in same.items():
+        rows = np.flatnonzero(np.isin(ginv, groups))
+        probe = vs[-1] == wl.probe(p.seq, windows)
         for j, v in enumerate(vs):
             pv = p.variant(rows, v.seq, v.cp, v.shares)
             lt, _, inv = layer_table(spec, hw, mdl, pv, _memo(memo, p, v))
