@@ -427,9 +427,16 @@ class Enumerated:
         """Cost into ``memo``, on ``hw`` (the device the chunks are costed on: as the stack sees it),
         every operator configuration the plans can be costed with (:meth:`new_configs`), about
         :data:`llmcost.training.layers.PREFILL_BATCH` at a time: costing them together rather than
-        chunk by chunk is what pays (each configuration group carries a fixed cost)."""
+        chunk by chunk is what pays (each configuration group carries a fixed cost). With a
+        sequence-length distribution, every micro-batch shape's configurations too
+        (:func:`llmcost.training.varlen.prefill`)."""
+        from llmcost.training import varlen
+
+        mdl = TS.ModelLayers.of(self.spec)
         for p in self.new_configs(memo, hw, plans, gpus_per_node):
-            memo.prefill(self.spec, hw, TS.ModelLayers.of(self.spec), p)
+            memo.prefill(self.spec, hw, mdl, p)
+            if self.space.workload is not None:
+                varlen.prefill(self.spec, hw, mdl, p, memo, self.space.workload)
 
     def new_configs(
         self, memo: ConfigMemo, hw: Hardware, plans: int, gpus_per_node: int | None

@@ -202,7 +202,7 @@ def _mixed_flops(mdl: ModelLayers, p: Plans, sh: list[VL.Shape]) -> Flops:
             continue
         f = step_flops(mdl, s.lt, s.inv, p.variant(s.rows, p.seq, None, None))
         for k in FLOPS:
-            w = s.variant.flops if k.startswith("model") else s.variant.time
+            w = s.flops if k.startswith("model") else s.time
             acc[k][s.rows] += w * getattr(f, k)
     return Flops(**acc)
 

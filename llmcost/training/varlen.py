@@ -30,40 +30,73 @@ from llmcost.training.seqdist import Variant, Workload, normal_max, windows_of
 
 @dataclass
 class Shape:
-    """One micro-batch shape of the plan rows ``rows``: its variant, layer table (configurations
-    ``inv`` per row) and busiest stage's times; ``probe``: the pack without attention math."""
+    """One micro-batch shape of the plan rows ``rows``: its variant (sequence length, CP degree,
+    attention shares), each row's ``time`` and ``flops`` weight (its share of that row's micro-batch
+    slots and useful FLOPs), its layer table (configurations ``inv`` per row) and busiest stage's
+    times; ``probe``: the pack without attention math."""
 
     rows: np.ndarray
     variant: Variant
+    time: np.ndarray
+    flops: np.ndarray
     lt: LayerTable
     inv: np.ndarray
     st: StageTimes
     probe: bool = False
 
 
-def shapes(
-    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, memo: ConfigMemo | None, wl: Workload
-) -> list[Shape]:
-    """The micro-batch shapes of every row: the rows whose (context-parallel degree, micro-batch) give
-    the same shapes are costed together, each shape's layers at once."""
+def _rows_by_shape(
+    spec: ModelSpec, p: Plans, wl: Workload
+) -> list[tuple[Variant, np.ndarray, np.ndarray, np.ndarray]]:
+    """Each distinct micro-batch shape of the rows ``p`` (sequence, CP degree, shares) with the rows
+    that take it and their time and FLOP weights; the shapes of every (CP degree, micro-batch) group
+    (and the pack without attention math where the packs' spread is costed), in one order for all
+    rows: the probe last, then by sequence length and CP degree."""
     windows = windows_of(spec)
+    bare = wl.probe(p.seq, windows)
     first, ginv = key(p.cp, p.mb)
-    same: dict[tuple[Variant, ...], list[int]] = {}
+    found: dict[Any, tuple[Variant, list[np.ndarray], list[float], list[float]]] = {}
     for g, f0 in enumerate(first):
         vs = wl.variants(p.seq, int(p.cp[f0]), int(p.mb[f0]), windows)
         if wl.pack_cv(p.seq, int(p.mb[f0])) > 0:
-            vs = (*vs, wl.probe(p.seq, windows))
-        same.setdefault(vs, []).append(g)
+            vs = (*vs, bare)
+        rows = np.flatnonzero(ginv == g)
+        for v in vs:
+            entry = found.setdefault((v.seq, v.cp, v.shares), (v, [], [], []))
+            entry[1].append(rows)
+            entry[2].append(v.time)
+            entry[3].append(v.flops)
     out = []
-    for vs, groups in same.items():
-        rows = np.flatnonzero(np.isin(ginv, groups))
-        probe = vs[-1] == wl.probe(p.seq, windows)
-        for j, v in enumerate(vs):
-            pv = p.variant(rows, v.seq, v.cp, v.shares)
-            lt, _, inv = layer_table(spec, hw, mdl, pv, _memo(memo, p, v))
-            st, _ = busiest_stage(spec, mdl, lt, inv, pv)
-            out.append(Shape(rows, v, lt, inv, st, probe and j == len(vs) - 1))
+    for k in sorted(found, key=lambda k: (found[k][0] == bare, k[0], k[1] or 0)):
+        v, rows, time, flops = found[k]
+        n = [r.size for r in rows]
+        out.append((v, np.concatenate(rows), np.repeat(time, n), np.repeat(flops, n)))
     return out
+
+
+def shapes(
+    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, memo: ConfigMemo | None, wl: Workload
+) -> list[Shape]:
+    """The micro-batch shapes of every row, each costed once over all the rows that take it."""
+    out = []
+    bare = wl.probe(p.seq, windows_of(spec))
+    for v, rows, time, flops in _rows_by_shape(spec, p, wl):
+        pv = p.variant(rows, v.seq, v.cp, v.shares)
+        lt, _, inv = layer_table(spec, hw, mdl, pv, _memo(memo, p, v))
+        st, _ = busiest_stage(spec, mdl, lt, inv, pv)
+        out.append(Shape(rows, v, time, flops, lt, inv, st, v == bare))
+    return out
+
+
+def prefill(
+    spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, memo: ConfigMemo, wl: Workload
+) -> None:
+    """Cost every micro-batch shape's configurations of the rows ``p`` (one per configuration) into
+    ``memo``'s shape memos, as a search prefills its own (:meth:`llmcost.training.layers.ConfigMemo.prefill`)."""
+    for v, rows, _, _ in _rows_by_shape(spec, p, wl):
+        m = _memo(memo, p, v)
+        if m is not None and m is not memo:
+            m.prefill(spec, hw, mdl, p.variant(rows, v.seq, v.cp, v.shares))
 
 
 def _memo(memo: ConfigMemo | None, p: Plans, v: Variant) -> ConfigMemo | None:
@@ -85,7 +118,7 @@ def stage(p: Plans, sh: list[Shape], wl: Workload) -> tuple[StageTimes, np.ndarr
         if s.probe:
             bare[s.rows] = total
             continue
-        w = s.variant.time
+        w = s.time
         for k in PARTS:
             acc[k][s.rows] += w * getattr(s.st, k)
         mean[s.rows] += w * total
