@@ -329,8 +329,9 @@ def _dynamic(d: SeqDist, seq: int, cp: int, windows: tuple[float, ...]) -> tuple
 
 
 def windows_of(spec: Any) -> tuple[float, ...]:
-    """The distinct sliding windows of a model's decoder layers (``math.inf``: full attention)."""
-    return tuple(sorted({math.inf if w is None else float(w) for w in spec.layer_windows}))
+    """The distinct sliding windows of a model's decoder layers and full attention (``math.inf``, every
+    encoder layer's)."""
+    return tuple(sorted({math.inf, *(math.inf if w is None else float(w) for w in spec.layer_windows)}))
 
 
 def workload(dist: Any, packing: Any, dynamic_cp: Any, where: str = "plan") -> Workload | None:
