@@ -732,7 +732,7 @@ def workload_note(spec: ModelSpec, res: TrainResult) -> str:
     else:
         share = SD.doc_share(d, seq, SD.windows_of(spec)[-1])
         body = f"packed into {seq}-token sequences, a document mask keeping {share:.3g} of the causal pairs"
-        if wl.dynamic_cp:
+        if wl.dynamic_cp and lay.cp > 1:
             body += f"; dynamic CP: each sequence on the fewest of {lay.cp} CP ranks holding it at {seq // lay.cp} tokens each"
     if wl.balanced():
         tail = "; the scheduler balances the data-parallel ranks"

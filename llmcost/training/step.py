@@ -259,7 +259,7 @@ def _compose(
     }
     out["tokens_per_step"] = np.full(p.n, tokens_step)
     out["dp_comm_reduction"] = comm_reduction(p)
-    out.update(_rates(hw, p, fl, step, tokens_step, tokens))
+    out.update(_rates(hw, p, fl, step, out["tokens_per_s"], tokens_step, tokens))
     out["fits"] = fits(hw, p, total, mem)
     return out
 
@@ -358,6 +358,7 @@ def _rates(
     p: Plans,
     fl: Flops,
     step: np.ndarray,
+    tokens_per_s: np.ndarray,
     tokens_step: float,
     tokens: float | None,
 ) -> dict[str, np.ndarray]:
@@ -365,7 +366,7 @@ def _rates(
     peak = np.array([hw.peak.get(x, np.nan) for x in PRECISIONS])[p.c["prec"]]
     gpus = p.c["gpus"].astype(float)
     out: dict[str, np.ndarray] = {
-        "tokens_per_s_per_gpu": G.tokens_per_s(step, tokens_step) / gpus,
+        "tokens_per_s_per_gpu": tokens_per_s / gpus,
         "model_tflops_per_gpu": G.tflops_per_gpu(fl.model, gpus, step) / 1e12,
         "hardware_tflops_per_gpu": G.tflops_per_gpu(fl.hw, gpus, step) / 1e12,
         "mfu": G.mfu(fl.model, gpus, peak, step),
