@@ -64,7 +64,18 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
     gpn_edp = np.where(exp_dp > 1, group_gpn(p.gpn, exp_dp, tp * p.ep), 1)
     z3, dist_opt = p.zero == 3, p.dist_opt
     df, dinv = key(
-        c["gpus"], tp, p.pp, p.v, p.cp, p.ep, c["zmode"], c["prec"], c["z3b"], c["sync"], c["syncb"]
+        c["gpus"],
+        tp,
+        p.pp,
+        p.v,
+        p.cp,
+        p.ep,
+        c["zmode"],
+        c["prec"],
+        c["gf32"],
+        c["z3b"],
+        c["sync"],
+        c["syncb"],
     )
 
     def coll(op: str, size: np.ndarray, group: np.ndarray, gpn: np.ndarray) -> np.ndarray:

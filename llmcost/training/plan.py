@@ -56,6 +56,7 @@ from llmcost.training.base import (
     SCHEDULES,
     ZMODES,
     attention_dropout,
+    grad_fp32_default,
     n_layers,
     split_layers,
 )
@@ -115,6 +116,7 @@ _PLAN_KEYS = (
     "offload_activations",
     "sync_interval",
     "sync_bytes",
+    "grad_reduce_in_fp32",
     "seq_len_dist",
     "packing",
     "dynamic_cp",
@@ -205,6 +207,12 @@ class TrainPlan:
     sync_bytes: float | None = None
     """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
     default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
+    grad_reduce_in_fp32: bool | None = None
+    """Gradients accumulated over the micro-batches and reduced in fp32 (Megatron's ``main_grad``
+    buffer, 4 bytes per gradient in memory and in the data-parallel reduction) for plain DP, the
+    distributed optimizer and ZeRO-1/2; ZeRO-3 is unaffected (:func:`llmcost.training.base.
+    precision_bytes`). None: the stack's, else yes except in fp16 (:func:`llmcost.training.base.
+    grad_fp32_default`)."""
     seq_len_dist: Any = None
     """The step's sequence lengths: ``[[length, weight], ...]`` (weights: how often each length occurs),
     a YAML / JSON / CSV file of them (``--seq-len-dist``) or a :class:`llmcost.training.seqdist.SeqDist`;
@@ -506,6 +514,16 @@ SYNC_BITS = 32
 precision of the parameters the outer step updates (``diloco__outer_bytes``)."""
 
 
+def grad_fp32(plan: TrainPlan) -> bool:
+    """The plan's ``grad_reduce_in_fp32``, checked, or the precision's default."""
+    g = plan.grad_reduce_in_fp32
+    if g is None:
+        return grad_fp32_default(plan.precision)
+    if not isinstance(g, bool):
+        raise PlanError(f"grad_reduce_in_fp32 must be true or false, got {g!r}")
+    return g
+
+
 def sync_columns(plan: TrainPlan) -> tuple[int, int]:
     """(``sync`` column: inner steps per outer sync H, ``syncb`` column: bits per parameter of the
     outer all-reduce), checked: H an integer >= 1, ``sync_bytes`` a whole number of bits from 1
@@ -682,6 +700,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
         "aoff": int(p.offload_activations),
         **dict(zip(("sync", "syncb"), sync_columns(p), strict=True)),
+        "gf32": int(grad_fp32(p)),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
