@@ -211,6 +211,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         **_sync_keys(lay.plan),
         **({"network": lay.plan.network} if lay.plan.network is not None else {}),
         **{k: True for k in OPTION_KEYS if getattr(lay.plan, k)},
+        **(lay.workload.plan_keys() if lay.workload is not None else {}),
     }
 
 

@@ -105,10 +105,18 @@ WORDS = {  # option (or argument) name -> typical values
     "samples": ["8", "1,2,4", "4,,8", "0", "4294967296", "x"] + INTS[:6],
     "gen_lens": ["1024", "1024,4096", "0", "x", "4294967296"],
     "out": ["{dir}"],
+    "packing": ["document", "causal", "none", "bins", ""],
 }
 SKIP = {"write", "write_bands"}  # they rewrite the shipped catalog
 SLOW = {"cross_validate"}  # minutes over the shipped cases: only with case files given
-PATHS = {"plan": "plan", "accuracy": "accuracy", "path": "hf", "files": "cases", "out": "dir"}
+PATHS = {
+    "plan": "plan",
+    "accuracy": "accuracy",
+    "path": "hf",
+    "files": "cases",
+    "out": "dir",
+    "seq_len_dist": "seqdist",
+}
 
 
 # --- input files ----------------------------------------------------------------------------------
@@ -147,6 +155,10 @@ PLANS = [
     {"global_batch": 10**20, "gpus": 8}, {"micro_batch": 0}, {"stack": 5}, {"stack": "x:y"},
     {"schedule": ["1f1b"]}, {"speculative": 5}, {"prefill_chunk": -3}, {"decode_attention": 1},
     {"recompute": None}, {"zero": "fsdp", "gpus": 8}, {"gpus_per_node": 2**70}, {"tp": float("nan")},
+]  # fmt: skip
+SEQ_DISTS = [
+    [[512, 0.7], [8192, 0.3]], [[1024, 1]], [], [[0, 1]], [[512, -1]], [[512, "x"]], [[512]], {"a": 1},
+    [[2**40, 1]], [[512, 1e400]], [[512, 1], [512, 1]], [[n, 1] for n in range(1, 70)], [[512, 0]],
 ]  # fmt: skip
 _CFG = {
     "model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 256,
@@ -197,7 +209,15 @@ def _dump(path: Path, data: Any) -> str:
 
 def write_inputs(root: Path, rng: random.Random) -> dict[str, list[str]]:
     """Write every input file kind under ``root``; returns kind -> paths."""
-    out: dict[str, list[str]] = {"plan": [], "cases": [], "hf": [], "catalog": [], "accuracy": [], "dir": []}
+    out: dict[str, list[str]] = {
+        "plan": [],
+        "cases": [],
+        "hf": [],
+        "catalog": [],
+        "accuracy": [],
+        "dir": [],
+        "seqdist": [],
+    }
     root.mkdir(parents=True, exist_ok=True)
     broken = []
     for name, raw in BROKEN.items():
@@ -233,7 +253,12 @@ def write_inputs(root: Path, rng: random.Random) -> dict[str, list[str]]:
     out["accuracy"] = [_dump(root / "acc0.yaml", [{"model": "qwen3-0.6b", "gen_len": 1024, "p": 0.2}]),
                        _dump(root / "acc1.yaml", {"qwen3-0.6b": {1024: "x"}}), _dump(root / "acc2.yaml", [{1: 2}])]  # fmt: skip
     out["dir"] = [str(root / "outdir"), str(root / "plan1.yaml")]
-    for k in ("plan", "cases", "hf", "accuracy"):
+    for i, d in enumerate(SEQ_DISTS):
+        out["seqdist"].append(_dump(root / f"seqdist{i}.{'json' if i % 3 == 0 else 'yaml'}", d))
+    (root / "seqdist.csv").write_text("length,weight\n512,0.7\n8192,0.3\n")
+    (root / "seqdist_bad.csv").write_text("length,weight\n512,x\n")
+    out["seqdist"] += [str(root / "seqdist.csv"), str(root / "seqdist_bad.csv")]
+    for k in ("plan", "cases", "hf", "accuracy", "seqdist"):
         out[k] += broken
     out["broken"] = broken
     return out

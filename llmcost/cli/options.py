@@ -41,6 +41,33 @@ PlotOpt = Annotated[
     ),
 ]
 
+SeqLenDistOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--seq-len-dist",
+        metavar="FILE",
+        help="Sequence lengths of the step: a YAML/JSON list of [length, weight] pairs or a CSV of"
+        " 'length,weight' lines (weights: how often each length occurs). Sequences are packed to"
+        " --seq-len (see --packing).",
+    ),
+]
+PackingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--packing",
+        help="With --seq-len-dist: document (packed, attention masked per sequence; default), causal"
+        " (packed, one causal mask per pack) or none (micro-batches padded to their longest sequence).",
+    ),
+]
+DynamicCpOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--dynamic-cp/--no-dynamic-cp",
+        help="With --seq-len-dist: each sequence on the fewest context-parallel ranks that hold it,"
+        " the ranks balanced (Megatron-Core dynamic CP; ByteScale's data-aware sharding). Default off.",
+    ),
+]
+
 HtmlOpt = Annotated[
     Path | None,
     typer.Option(

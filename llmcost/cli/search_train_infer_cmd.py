@@ -5,6 +5,7 @@ from typing import Annotated
 import typer
 
 from llmcost.cli.options import (
+    DynamicCpOpt,
     EmitOpt,
     FormatOpt,
     GpusPerNodeOpt,
@@ -13,9 +14,11 @@ from llmcost.cli.options import (
     ModelArg,
     ModelOrFileArg,
     NetworkOpt,
+    PackingOpt,
     ParetoOpt,
     PlotOpt,
     QuietOpt,
+    SeqLenDistOpt,
     TopOpt,
     complete_hardware_list,
 )
@@ -35,6 +38,9 @@ def search_train(
         int | None, Opt("--global-batch", help="Sequences per step (default 8 per GPU).")
     ] = None,
     seq_len: Annotated[int | None, Opt("--seq-len", help="Sequence length.")] = None,
+    seq_len_dist: SeqLenDistOpt = None,
+    packing: PackingOpt = None,
+    dynamic_cp: DynamicCpOpt = None,
     tokens: Annotated[
         str | None, Opt("--tokens", help="Training tokens (time to train, GPU-hours, cost).")
     ] = None,
@@ -129,6 +135,9 @@ def search_train(
         gpus=gpus,
         global_batch=global_batch,
         seq_len=seq_len,
+        seq_len_dist=seq_len_dist,
+        packing=packing,
+        dynamic_cp=dynamic_cp,
         tp=tp,
         pp=pp,
         cp=cp,

@@ -6,6 +6,7 @@ from typing import Annotated, Any
 import typer
 
 from llmcost.cli.options import (
+    DynamicCpOpt,
     EmitOpt,
     FormatOpt,
     GpusPerNodeOpt,
@@ -13,7 +14,9 @@ from llmcost.cli.options import (
     HwOpt,
     ModelOrFileArg,
     NetworkOpt,
+    PackingOpt,
     PlotOpt,
+    SeqLenDistOpt,
 )
 
 
@@ -51,6 +54,9 @@ def train(
     ] = None,
     global_batch: Annotated[int | None, typer.Option("--global-batch", help="Sequences per step.")] = None,
     seq_len: Annotated[int | None, typer.Option("--seq-len", help="Sequence length.")] = None,
+    seq_len_dist: SeqLenDistOpt = None,
+    packing: PackingOpt = None,
+    dynamic_cp: DynamicCpOpt = None,
     recompute: Annotated[
         str | None,
         typer.Option(
@@ -214,6 +220,9 @@ def train(
         "micro_batch": micro_batch,
         "global_batch": global_batch,
         "seq_len": seq_len,
+        "seq_len_dist": None if seq_len_dist is None else str(seq_len_dist),
+        "packing": packing,
+        "dynamic_cp": dynamic_cp,
         "recompute": recompute,
         "schedule": schedule,
         "virtual_stages": virtual_stages,

@@ -102,6 +102,18 @@ class Lines:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
+    def workload(self, p: Mapping[str, Any], framework: str) -> None:
+        """The comment of a plan's sequence-length distribution (plan ``seq_len_dist``): packing and
+        dynamic CP are the data pipeline's and scheduler's, not a launch setting written here."""
+        dist = p.get("seq_len_dist")
+        if dist is None:
+            return
+        n = len(dist) if isinstance(dist, (list, tuple)) else "a file of"
+        how = f"packing {p.get('packing') or 'document'}" + (", dynamic CP" if p.get("dynamic_cp") else "")
+        self.note(
+            f"seq_len_dist ({n} lengths, {how}): set in {framework}'s data pipeline, not by these settings"
+        )
+
 
 def header_lines(t: Target, notes: list[str], mark: str = "#") -> list[str]:
     """The opening comment lines: ``t.header`` then the notes, each after ``mark``."""

@@ -36,6 +36,7 @@ def render(p: dict[str, Any], t: Target) -> str:
             f"precision {p['precision']}: DeepSpeed's config has no {p['precision']} training (bf16 or fp16)",
         )
     w = Lines(KEYS)
+    w.workload(p, "DeepSpeed")
     w.note(
         f"{nodes(p['gpus'], t.gpus_per_node)} (deepspeed --num_nodes / --num_gpus); data-parallel size {p['dp']}"
     )

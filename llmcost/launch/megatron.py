@@ -51,6 +51,7 @@ FP8_RECIPE = {"delayed": "delayed", "current": "tensorwise", "dynamic": "tensorw
 def render(p: dict[str, Any], t: Target) -> str:
     """The plan as a bash array of Megatron arguments (as Megatron's own example scripts write them)."""
     w = Lines(FLAGS)
+    w.workload(p, "Megatron-LM")
     w.note(
         f"{nodes(p['gpus'], t.gpus_per_node)}; Megatron derives data-parallel size {p['dp']} from the world size"
     )

@@ -54,6 +54,7 @@ def render(p: dict[str, Any], t: Target) -> str:
     if p["precision"] == "fp4":
         raise refuse("nemo", "precision fp4: NeMo's megatron_gpt_config has no fp4 training")
     w = Lines(KEYS)
+    w.workload(p, "NeMo")
     per_node = min(p["gpus"], t.gpus_per_node)
     w.add("trainer.devices", per_node)
     w.add("trainer.num_nodes", -(-p["gpus"] // per_node))

@@ -60,6 +60,7 @@ def render(p: dict[str, Any], t: Target) -> str:
             f"precision {p['precision']}: torchtitan trains in bfloat16 with float8 / MX converters",
         )
     w = Lines(KEYS)
+    w.workload(p, "torchtitan")
     w.note(f"{nodes(p['gpus'], t.gpus_per_node)}: NGPU={p['gpus']} across the nodes")
     _parallelism(w, p)
     _batch(w, p)

@@ -78,7 +78,7 @@ def run_chunk(job: Job, start: int, size: int) -> Chunk:
         sub = grid.take(keep)
         out = T.evaluate_grid(
             en.spec, job.hw, sub, space.seq_len, space.global_batch, space.gpus_per_node, job.tokens,
-            job.memo, fit.take(keep),
+            job.memo, fit.take(keep), space.workload,
         )  # fmt: skip
         ch.ok = job.constraints(out, job.limits, late)
         ch.feasible = int(ch.ok.sum())

@@ -233,7 +233,9 @@ def _train_plans(
     for i in range(len(grid)):
         plans.append(
             {
-                "plan": T.plan_dict(grid, i, space.global_batch, space.seq_len, tokens, space.stack),
+                "plan": T.plan_dict(
+                    grid, i, space.global_batch, space.seq_len, tokens, space.stack, space.workload
+                ),
                 "metrics": {k: float(rows[k][i]) for k in TRAIN_METRICS if k in rows},
                 "bottleneck": T.bottleneck(rows, i),
                 "attention": "flash" if rows["flash"][i] else "materialized",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # each search imports its own side (``search infer`` never lo
 TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
+    *("seq_len_dist", "packing", "dynamic_cp"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -168,7 +169,20 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         stack=stack,
         stack_bounds=tuple(bounds.items()),
         offload=_offload(k.get("offload")),
+        workload=_workload(k),
     )
+
+
+def _workload(k: Mapping[str, Any]) -> Any:
+    """The sequence-length distribution of every plan (``--seq-len-dist``, ``--packing``,
+    ``--dynamic-cp``; :func:`llmcost.training.seqdist.workload`), None without one."""
+    from llmcost.errors import PlanError
+    from llmcost.training.seqdist import workload
+
+    try:
+        return workload(k.get("seq_len_dist"), k.get("packing"), k.get("dynamic_cp", False), "search")
+    except PlanError as e:
+        raise UserError(f"search train: {e}") from None
 
 
 def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:

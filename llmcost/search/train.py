@@ -67,6 +67,7 @@ class TrainSpace:
     stack: Any = None  # a software stack ({framework, year} or "NAME[:YEAR]"): its plan defaults
     stack_bounds: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # dimensions the stack bounded (search.space)
     offload: str = "none"  # where every plan keeps its optimizer state: none (device), cpu, nvme
+    workload: Any = None  # every plan's sequence-length distribution (llmcost.training.seqdist.Workload)
 
 
 @dataclass
@@ -429,9 +430,16 @@ class Enumerated:
         """Cost into ``memo``, on ``hw`` (the device the chunks are costed on: as the stack sees it),
         every operator configuration the plans can be costed with (:meth:`new_configs`), about
         :data:`llmcost.training.layers.PREFILL_BATCH` at a time: costing them together rather than
-        chunk by chunk is what pays (each configuration group carries a fixed cost)."""
+        chunk by chunk is what pays (each configuration group carries a fixed cost). With a
+        sequence-length distribution, every micro-batch shape's configurations too
+        (:func:`llmcost.training.varlen.prefill`)."""
+        from llmcost.training import varlen
+
+        mdl = TS.ModelLayers.of(self.spec)
         for p in self.new_configs(memo, hw, plans, gpus_per_node):
-            memo.prefill(self.spec, hw, TS.ModelLayers.of(self.spec), p)
+            memo.prefill(self.spec, hw, mdl, p)
+            if self.space.workload is not None:
+                varlen.prefill(self.spec, hw, mdl, p, memo, self.space.workload)
 
     def new_configs(
         self, memo: ConfigMemo, hw: Hardware, plans: int, gpus_per_node: int | None
@@ -520,12 +528,14 @@ def evaluate_grid(
     tokens: float | None = None,
     memo: ConfigMemo | None = None,
     fit: TS.MemoryFit | None = None,
+    workload: Any = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, FLOPs, memory and the README train metrics of every plan of ``grid``:
     :func:`llmcost.training.step.evaluate`, the function ``llmcost train`` runs on one plan
     (attention 'auto': ``flash`` says which attention was costed); ``memo`` carries what earlier
-    chunks of the same search costed, ``fit`` the rows' :func:`memory_fit` when already made."""
-    return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens, memo, fit)
+    chunks of the same search costed, ``fit`` the rows' :func:`memory_fit` when already made,
+    ``workload`` the plans' sequence-length distribution."""
+    return TS.evaluate(spec, hw, grid.cols, seq, global_batch, gpus_per_node, tokens, memo, fit, workload)
 
 
 def memory_fit(
@@ -555,7 +565,13 @@ def bottleneck(out: dict[str, np.ndarray], i: int) -> str:
 
 
 def plan_dict(
-    grid: Grid, i: int, global_batch: int, seq: int, tokens: float | None, stack: Any = None
+    grid: Grid,
+    i: int,
+    global_batch: int,
+    seq: int,
+    tokens: float | None,
+    stack: Any = None,
+    workload: Any = None,
 ) -> dict[str, Any]:
     """Plan ``i`` with the validation README's train keys (feeds ``llmcost train --plan``)."""
     c = grid.cols
@@ -586,6 +602,8 @@ def plan_dict(
         plan["tokens"] = tokens
     if stack is not None:
         plan["stack"] = stack
+    if workload is not None:
+        plan.update(workload.plan_keys())
     return {k: v for k, v in plan.items() if v is not None}
 
 

@@ -285,6 +285,26 @@ def moe__permute_bytes(assign, b_a, d_model, s_x, t_loc):
     return b_a*d_model*(4*assign*s_x + 3*assign + t_loc)
 
 
+def seqdist__doc_share(len_mean, pairs_doc, pairs_pack, seq):
+    """Share of a packed sequence's causal (query, key) pairs a document mask keeps, which is what a"""
+    return pairs_doc*seq/(len_mean*pairs_pack)
+
+
+def seqdist__padding_overhead(len_mean, len_pad):
+    """Tokens computed per real token without packing: every micro-batch padded to its longest"""
+    return len_pad/len_mean
+
+
+def seqdist__pack_cv(len_mean, pairs_doc, seq, var_pairs):
+    """Coefficient of variation of the kept pairs of one pack of ``s`` tokens filled by sequences drawn"""
+    return numpy.sqrt(len_mean)*numpy.sqrt(var_pairs)/(pairs_doc*numpy.sqrt(seq))
+
+
+def seqdist__straggler(cv_mb, n_micro, z_dp):
+    """Stretch of the per-micro-batch time by the slowest of ``d`` data-parallel ranks: each rank's"""
+    return cv_mb*z_dp/numpy.sqrt(n_micro) + 1
+
+
 def flops__fwd_bwd(flops):
     """Model FLOPs of forward + backward (:func:`backward_flops`): ``3×`` the forward (PaLM App. B;"""
     return 3*flops
@@ -487,6 +507,10 @@ FUNCTIONS = {
     'rope__backward_bytes': (rope__backward_bytes, ('hbm_bytes',), '8c0e70c3ff34013b'),
     'fp8__quantize_bytes': (fp8__quantize_bytes, ('b_a', 'copies', 'n_el', 'r_q'), 'd9ed43686c69cc71'),
     'moe__permute_bytes': (moe__permute_bytes, ('assign', 'b_a', 'd_model', 's_x', 't_loc'), 'df5ab095137c08c3'),
+    'seqdist__doc_share': (seqdist__doc_share, ('len_mean', 'pairs_doc', 'pairs_pack', 'seq'), '82562de99f0f9231'),
+    'seqdist__padding_overhead': (seqdist__padding_overhead, ('len_mean', 'len_pad'), 'e3983e68e75b9bc7'),
+    'seqdist__pack_cv': (seqdist__pack_cv, ('len_mean', 'pairs_doc', 'seq', 'var_pairs'), '8f1d1c1f32dbcf59'),
+    'seqdist__straggler': (seqdist__straggler, ('cv_mb', 'n_micro', 'z_dp'), '8a4d577cd2010d39'),
     'flops__fwd_bwd': (flops__fwd_bwd, ('flops',), 'c603e396f908f41e'),
     'optimizer': (optimizer, ('b_g', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '1a9baa4b9ab2e1e0'),
     'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),

@@ -8,7 +8,8 @@ Work that depends on few columns is done once per distinct value (:func:`key`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -92,10 +93,29 @@ class Plans:
     dist_opt: np.ndarray
     dpc: np.ndarray
     exp_dp: np.ndarray
+    shares: tuple[tuple[float, float], ...] | None = None
+    """Causal-pair share a document mask keeps per sliding window (:mod:`llmcost.training.seqdist`);
+    None: one causal mask over each sequence of ``seq`` tokens."""
 
     @property
     def n(self) -> int:
         return int(self.c["tp"].size)
+
+    def variant(self, rows: np.ndarray, seq: int, cp: int | None, shares: Any) -> Plans:
+        """Rows ``rows`` costed at ``seq`` tokens per sequence, ``cp`` context-parallel ranks (None:
+        their own) and attention ``shares``: a micro-batch shape of :mod:`llmcost.training.varlen`."""
+        c = {k: v[rows] for k, v in self.c.items()}
+        arrays = {f.name: getattr(self, f.name)[rows] for f in fields(self) if f.name not in _SCALARS}
+        if cp is not None:
+            c["cp"] = np.full(rows.size, cp, dtype=np.int64)
+            arrays["cp"] = c["cp"]
+            arrays["dpc"] = arrays["dp"] * arrays["cp"]
+            arrays["exp_dp"] = arrays["dpc"] // arrays["ep"]
+        return Plans(c=c, seq=seq, global_batch=self.global_batch, shares=shares, **arrays)
+
+
+_SCALARS = ("c", "seq", "global_batch", "shares")
+"""The fields of :class:`Plans` that are not one value per row."""
 
 
 def plans(

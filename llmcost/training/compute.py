@@ -251,6 +251,7 @@ def training_ops(
     fp8: str | None = None,
     moe_sort: Any = None,
     fp8_copies: float = FP8_COPIES,
+    attn_share: float = 1.0,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``),
@@ -259,12 +260,19 @@ def training_ops(
     (:func:`fp8_quantize_op`), and in a MoE layer the token permutations (:func:`moe_permute_op`;
     ``moe_sort`` 1 where received tokens are sorted by local expert).
     ``attention_dropout`` / ``hidden_dropout``: the model trains with dropout on the attention
-    probabilities / on the attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`)."""
+    probabilities / on the attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`).
+    ``attn_share``: the share of the causal pairs a document mask keeps in a packed sequence
+    (``seqdist__doc_share``): a FlashAttention kernel computes only those; materialized scores are the
+    whole matrix whatever the mask."""
     out: list[TOp] = []
     for o in unfused(ops, eager, b_a):
         if o.kind == "attention":
-            masked = o.flops if (causal and o.name == "attention") else 0.0
-            if flash:
+            self_attn = causal and o.name == "attention"
+            masked = o.flops if self_attn else 0.0
+            if flash and self_attn and attn_share != 1.0:
+                kept = o.flops * attn_share  # the full-s² count stays the pack's: kept + masked = 2·flops
+                out.append(TOp(o.name, o.kind, kept, kept, o.bytes, masked_flops=2.0 * o.flops - kept))
+            elif flash:
                 out.append(TOp(o.name, o.kind, o.flops, o.flops, o.bytes, masked_flops=masked))
             else:
                 d_a = float(attention_dropout)

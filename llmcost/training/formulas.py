@@ -804,6 +804,84 @@ def cp_ring_exposed() -> sp.Expr:
     return fwd + sp.Max(2 * ring - S("t_attn_bwd"), 0) + S("rc_fwd") * fwd
 
 
+# --- mixed sequence lengths (llmcost.training.seqdist) ---------------------------------------------
+define(
+    "len_mean",
+    "token",
+    "mean tokens per sequence of a length distribution, E[l] (truncated at seq_len when padded)",
+    latex=r"\bar{l}",
+)
+define(
+    "pairs_doc",
+    "1",
+    "causal (query, key) pairs one sequence keeps under a document mask, in expectation (its seq_len pieces summed)",
+    latex=r"\bar{P}_{doc}",
+)
+define(
+    "pairs_pack",
+    "1",
+    "causal (query, key) pairs of one pack of seq_len tokens under one mask",
+    latex=r"P_{pack}",
+)
+define(
+    "len_pad",
+    "token",
+    "expected length a micro-batch is padded to: its longest sequence",
+    latex=r"\bar{L}_{pad}",
+)
+define(
+    "var_pairs",
+    "1",
+    "variance of a sequence's kept pairs net of their share of its tokens, Var(P − (E[P]/E[l])·l)",
+    latex=r"V_P",
+)
+define(
+    "z_dp",
+    "1",
+    "expected maximum of d standard normal draws (the slowest of d data-parallel ranks)",
+    latex="z_d",
+)
+define(
+    "cv_mb", "1", "coefficient of variation of one micro-batch's stage time across micro-batches", latex="c_v"
+)
+
+
+def doc_attention_share() -> sp.Expr:
+    """Share of a packed sequence's causal (query, key) pairs a document mask keeps, which is what a
+    variable-length attention kernel computes (FlashAttention ``flash_attn_varlen_func`` over
+    ``cu_seqlens``; Transformer Engine THD): the cost is Σ s_i² over the packed sequences, not (Σ s_i)²
+    (NVIDIA NeMo docs, "Sequence Packing", features/optimizations/sequence_packing.rst). A pack of
+    ``s`` tokens holds ``s/E[l]`` sequences on average, each keeping ``P̄_doc`` pairs:
+    ``ρ = s·P̄_doc/(E[l]·P_pack)`` [derived: renewal average over the packs]."""
+    return S("seq") * S("pairs_doc") / (S("len_mean") * S("pairs_pack"))
+
+
+def padding_overhead() -> sp.Expr:
+    """Tokens computed per real token without packing: every micro-batch padded to its longest
+    sequence, ``E[L_pad]/E[l]`` (Krell et al. 2021, arXiv 2107.02027 §1: up to 50% padding on
+    Wikipedia); ``E[L_pad]`` the expected maximum of the micro-batch's lengths, ``P(L ≤ x) = F(x)^b``
+    [derived]."""
+    return S("len_pad") / S("len_mean")
+
+
+def pack_pairs_cv() -> sp.Expr:
+    """Coefficient of variation of the kept pairs of one pack of ``s`` tokens filled by sequences drawn
+    independently: the pairs accumulated by a renewal process of lengths up to ``s`` tokens have mean
+    ``(s/E[l])·E[P]`` and variance ``(s/E[l])·Var(P − (E[P]/E[l])·l)`` (the central limit theorem of
+    cumulative processes, W. L. Smith 1955, "Regenerative stochastic processes", Proc. R. Soc. A 232):
+    ``c = sqrt(V_P·E[l]/s)/P̄_doc`` [derived]."""
+    return sp.sqrt(S("var_pairs") * S("len_mean") / S("seq")) / S("pairs_doc")
+
+
+def straggler() -> sp.Expr:
+    """Stretch of the per-micro-batch time by the slowest of ``d`` data-parallel ranks: each rank's
+    ``m`` micro-batches sum to ``m·t`` with standard deviation ``sqrt(m)·c_v·t`` (independent
+    micro-batches), and the step waits for the largest of ``d`` such sums, ``m·t + z_d·sqrt(m)·c_v·t``
+    (normal approximation; ``z_d`` the expected maximum of ``d`` standard normals, Harter 1961,
+    Biometrika 48): ``1 + z_d·c_v/sqrt(m)`` [derived]."""
+    return 1 + S("z_dp") * S("cv_mb") / sp.sqrt(S("n_micro"))
+
+
 # --- backward ---------------------------------------------------------------------------------------
 def backward_flops() -> sp.Expr:
     """Backward FLOPs of an operator: 2× the forward, the input gradient and the weight gradient
@@ -1252,6 +1330,10 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "rope__backward_bytes": rope_backward_bytes,
     "fp8__quantize_bytes": fp8_quantize_bytes,
     "moe__permute_bytes": moe_permute_bytes,
+    "seqdist__doc_share": doc_attention_share,
+    "seqdist__padding_overhead": padding_overhead,
+    "seqdist__pack_cv": pack_pairs_cv,
+    "seqdist__straggler": straggler,
     "flops__fwd_bwd": fwd_bwd_flops,
     "optimizer": optimizer_time,
     "offload__cpu": offload_host,

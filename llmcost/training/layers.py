@@ -10,6 +10,7 @@ priced by the roofline), FLOPs, and the exposed TP / CP / EP communication of th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -89,6 +90,7 @@ class OpConfig(NamedTuple):
     eager: TC.Eager = TC.FUSED
     fp8: str | None = None  # quantization recipe when the GEMMs run in fp8 / fp4
     hbm: Any = 0  # 1: overlapped collectives' HBM traffic competes with the compute (hbm_contention)
+    shares: Any = None  # causal-pair share a document mask keeps, per window (Plans.shares)
 
 
 @dataclass
@@ -161,6 +163,12 @@ class ConfigMemo:
     def __init__(self) -> None:
         self.index: dict[tuple[int, ...], int] = {}
         self.table: dict[str, np.ndarray] = {}
+        self.variants: dict[Any, ConfigMemo] = {}
+
+    def variant(self, key: Any) -> ConfigMemo:
+        """The memo of a micro-batch shape (:attr:`llmcost.training.seqdist.Variant.key`: sequence length
+        and attention shares) costed beside the search's own sequence."""
+        return self.variants.setdefault(key, ConfigMemo())
 
     def positions(
         self, spec: ModelSpec, hw: Hardware, mdl: ModelLayers, p: Plans, first: np.ndarray
@@ -322,6 +330,7 @@ def _groups(
             eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
             hbm=u["hbmc"][sel],
+            shares=p.shares,
         )
         out.append((sel, cfg))
     return out
@@ -428,8 +437,17 @@ def _shape_cost(
         fp8=cfg.fp8,
         fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
         moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
+        attn_share=attention_share(cfg.shares, win),
     )
     return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep)
+
+
+def attention_share(shares: Any, window: int | None) -> float:
+    """The causal-pair share a document mask keeps in layers of ``window`` (1: no mask)."""
+    if shares is None:
+        return 1.0
+    w = math.inf if window is None else float(window)
+    return next(s for x, s in shares if x == w)
 
 
 def quantize_recipe(precision: str, recipe: str) -> str | None:

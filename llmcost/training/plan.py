@@ -60,6 +60,7 @@ from llmcost.training.base import (
     n_layers,
     split_layers,
 )
+from llmcost.training.seqdist import Workload, workload
 from llmcost.units import GIB
 
 if TYPE_CHECKING:
@@ -119,6 +120,9 @@ _PLAN_KEYS = (
     "network",
     "tp_fused_rs",
     "hbm_contention",
+    "seq_len_dist",
+    "packing",
+    "dynamic_cp",
 )
 OPTION_KEYS = ("tp_fused_rs", "hbm_contention")
 """Train plan keys that are true or false and that a costed plan reports only where they are on
@@ -231,6 +235,17 @@ class TrainPlan:
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
     (``training.formulas._overlapped``) in the TP, data-parallel and ZeRO-3 overlaps. Off by default:
     only the SMs a collective holds are counted."""
+    seq_len_dist: Any = None
+    """The step's sequence lengths: ``[[length, weight], ...]`` (weights: how often each length occurs),
+    a YAML / JSON / CSV file of them (``--seq-len-dist``) or a :class:`llmcost.training.seqdist.SeqDist`;
+    None: every sequence is ``seq_len`` tokens (:mod:`llmcost.training.seqdist`)."""
+    packing: str | None = None
+    """How the lengths are carried: ``document`` (the default with a distribution: packed to ``seq_len``,
+    a document mask), ``causal`` (packed, one causal mask) or ``none`` (padded micro-batches);
+    :data:`llmcost.training.seqdist.PACKING`."""
+    dynamic_cp: bool = False
+    """Context parallelism sized per sequence (Megatron-Core dynamic CP; ByteScale's data-aware
+    sharding): a sequence runs on the fewest of the ``cp`` ranks that hold it, the ranks balanced."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -281,6 +296,7 @@ class Layout:
     stage_layers: list[list[int]]  # layer indices per pipeline stage (all chunks of a device)
     gpn: int
     flash: bool
+    workload: Workload | None = None  # the sequence-length distribution (plan seq_len_dist)
 
 
 def _int(v: Any, name: str, minimum: int = 1) -> int:
@@ -664,6 +680,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     flash = plan.attention == "flash" or (
         plan.attention == "auto" and bool(auto_flash(spec, plan.recompute == "selective"))
     )
+    wl = workload(plan.seq_len_dist, plan.packing, plan.dynamic_cp)
     return Layout(
         plan,
         f.tp,
@@ -679,6 +696,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
         split_layers(n_layers(spec), f.pp, f.v),
         f.node,
         flash,
+        wl,
     )
 
 
@@ -745,6 +763,34 @@ def diloco_note(res: TrainResult) -> str:
         f"{res.row['dp_comm_reduction']:.4g}x fewer data-parallel bytes per token than ordinary data "
         "parallelism; the outer Nesterov step (once per sync) is not costed"
     )
+
+
+def workload_note(spec: ModelSpec, res: TrainResult) -> str:
+    """What a plan's sequence-length distribution does to its step (:mod:`llmcost.training.seqdist`)."""
+    from llmcost.training import seqdist as SD
+
+    lay = res.layout
+    wl = lay.workload
+    assert wl is not None
+    d, seq = wl.dist, lay.seq
+    head = f"sequence lengths: {len(d.lengths)} lengths, mean {d.mean:.4g} tokens; "
+    if wl.packing == "none":
+        body = (
+            f"no packing: micro-batches padded to their longest sequence (truncated at {seq}), "
+            f"{SD.padding_overhead(d, seq, lay.plan.micro_batch):.3g} tokens computed per real token"
+        )
+    elif wl.packing == "causal":
+        body = f"packed into {seq}-token sequences under one causal mask each (no document mask)"
+    else:
+        share = SD.doc_share(d, seq, SD.windows_of(spec)[-1])
+        body = f"packed into {seq}-token sequences, a document mask keeping {share:.3g} of the causal pairs"
+        if wl.dynamic_cp and lay.cp > 1:
+            body += f"; dynamic CP: each sequence on the fewest of {lay.cp} CP ranks holding it at {seq // lay.cp} tokens each"
+    if wl.balanced():
+        tail = "; the scheduler balances the data-parallel ranks"
+    else:
+        tail = f"; the slowest of {lay.dp} data-parallel ranks stretches each micro-batch x{res.row['straggler']:.4g}"
+    return head + body + tail + f"; memory sized at {seq} tokens per sequence"
 
 
 def _fit_hint(plan: TrainPlan, memory: dict[str, float]) -> str:
@@ -840,6 +886,9 @@ SUBLAYER_METRICS = ("sublayer_speedup",)
 """T3's metric (Pati et al. 2024 §6.1): the geometric mean over the plan's TP sublayers of their
 speed-up over running each GEMM and its collective(s) one after the other (:func:`sublayer_speedup`
 of :func:`sublayer_rows`; computed when asked, not with the step)."""
+SPEEDUP_METRICS = ("step_speedup",)
+"""A ratio of two plans' step times: the case's plan with its ``metric.baseline`` keys over the plan
+itself (e.g. static over dynamic context parallelism)."""
 RUN_METRICS = ("time_to_train_s", "gpu_hours", "total_flops", "cost_usd")
 """Metrics of a whole training run (they need its token count; ``cost_usd`` also a price)."""
 
@@ -856,7 +905,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
 
     hw = hw.with_network(plan.network)
     lay = check(spec, plan, hw)
-    out = TS.evaluate(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    cols = plan_columns(lay)
+    out = TS.evaluate(spec, hw, cols, lay.seq, lay.global_batch, plan.gpus_per_node, workload=lay.workload)
     row = {k: float(v[0]) for k, v in out.items()}
     fell_back = bool(out["fell_back"][0])
     if fell_back:
@@ -870,7 +920,7 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
         memory,
         row["model_flops_per_step"],
         row["hardware_flops_per_step"],
-        lay.global_batch * lay.seq,
+        row["tokens_per_step"],
         plan.gpus,
         hw.peak[plan.precision],
         lay,
@@ -887,12 +937,19 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
 def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[ShapeOperators]:
     """Per layer shape, one layer's operators (one micro-batch, one device) as the step of
     :func:`evaluate` costs ``plan``: the same configuration (attention 'auto' decided by memory) through
-    the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept."""
+    the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept;
+    with a sequence-length distribution, its micro-batch shape with the largest share of the slots."""
     from llmcost.training.layers import layer_operators
 
     hw = hw.with_network(plan.network)
     lay = check(spec, plan, hw)
     p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
+    if lay.workload is not None:  # the micro-batch shape that fills most slots
+        from llmcost.training.seqdist import windows_of
+
+        shapes = lay.workload.variants(lay.seq, lay.cp, plan.micro_batch, windows_of(spec))
+        v = max(shapes, key=lambda x: x.time)
+        p = p.variant(np.arange(p.n), v.seq, v.cp, v.shares)
     return layer_operators(spec, hw, p)
 
 
@@ -1000,6 +1057,8 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         f"attention {'FlashAttention (causal blocks skipped)' if lay.flash else 'materialized s^2 scores'}"
     ]
     notes += [n for n in (R.context_note(spec, lay.seq),) if n]
+    if lay.workload is not None:
+        notes.append(workload_note(spec, res))
     notes.append(TS.FLOPS_CONVENTION)
     if plan.zero == 3:
         notes.append(

@@ -33,6 +33,7 @@ from llmcost.economics import _generated as E
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
+from llmcost.training import varlen as VL
 from llmcost.training.base import PRECISIONS, ZMODES, comm_share, offload_tier
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
@@ -41,6 +42,7 @@ from llmcost.training.layers import FLOPS, ConfigMemo, LayerTable, ModelLayers, 
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline, stage_params
 from llmcost.training.run import run_totals
+from llmcost.training.seqdist import Workload
 from llmcost.units import GIB
 
 __all__ = [
@@ -67,9 +69,12 @@ def evaluate(
     tokens: float | None = None,
     memo: ConfigMemo | None = None,
     fit: MemoryFit | None = None,
+    workload: Workload | None = None,
 ) -> dict[str, np.ndarray]:
     """Step time, breakdown, step-expression values, FLOPs, memory and the README train metrics of
-    every plan row of ``cols`` (all checked by :func:`llmcost.training.plan.check`).
+    every plan row of ``cols`` (all checked by :func:`llmcost.training.plan.check`); with a
+    ``workload`` (a sequence-length distribution, :mod:`llmcost.training.seqdist`) the micro-batches
+    take its shapes (:mod:`llmcost.training.varlen`), memory stays sized at ``seq`` tokens.
 
     Attention 'auto' (``auto`` column): a plan whose materialized scores do not fit in memory can
     only have run with a memory-efficient fused attention (FlashAttention, Dao et al. 2022; what
@@ -80,7 +85,7 @@ def evaluate(
     configurations costed once, :func:`llmcost.training.layers.layer_table`);
     ``fit``: the rows' :func:`memory_fit` when the caller has it."""
     p, fit = costed_plans(spec, hw, cols, seq, global_batch, gpus_per_node, fit)
-    out = _compose(spec, hw, p, tokens, memo)
+    out = _compose(spec, hw, p, tokens, memo, workload)
     out["flash"] = fit.flash.copy()
     out["fell_back"] = fit.fell_back.copy()
     return out
@@ -187,6 +192,21 @@ def step_flops(mdl: ModelLayers, lt: LayerTable, inv: np.ndarray, p: Plans) -> F
     return Flops(**per)
 
 
+def _mixed_flops(mdl: ModelLayers, p: Plans, sh: list[VL.Shape]) -> Flops:
+    """:func:`step_flops` over the micro-batch shapes: the model FLOPs (``model*``) weighted by each
+    shape's share of the useful work, the executed ones (``hw*``) by its share of the micro-batches,
+    each scaled by the plan's own degrees."""
+    acc = {k: np.zeros(p.n) for k in FLOPS}
+    for s in sh:
+        if s.probe:
+            continue
+        f = step_flops(mdl, s.lt, s.inv, p.variant(s.rows, p.seq, None, None))
+        for k in FLOPS:
+            w = s.flops if k.startswith("model") else s.time
+            acc[k][s.rows] += w * getattr(f, k)
+    return Flops(**acc)
+
+
 FLOPS_CONVENTION = (
     "MFU / HFU count causal attention by the (query, key) pairs its mask keeps (s^2/2, as "
     "Megatron-Core >= 0.12 and MaxText count it), so they stay <= 1; PaLM and the Megatron papers "
@@ -196,20 +216,34 @@ FLOPS_CONVENTION = (
 
 
 def _compose(
-    spec: ModelSpec, hw: Hardware, p: Plans, tokens: float | None, memo: ConfigMemo | None = None
+    spec: ModelSpec,
+    hw: Hardware,
+    p: Plans,
+    tokens: float | None,
+    memo: ConfigMemo | None = None,
+    workload: Workload | None = None,
 ) -> dict[str, np.ndarray]:
     """The stages of the module docstring, in order, for the rows ``p``."""
     mdl = ModelLayers.of(spec)
-    lt, first, inv = layer_table(spec, hw, mdl, p, memo)
-    st, held = busiest_stage(spec, mdl, lt, inv, p)
+    extra: dict[str, np.ndarray] = {}
+    if workload is None:
+        lt, first, inv = layer_table(spec, hw, mdl, p, memo)
+        st, held = busiest_stage(spec, mdl, lt, inv, p)
+        fl = step_flops(mdl, lt, inv, p)
+        tokens_step = float(p.global_batch * p.seq)
+    else:
+        first, inv = config_key(p)
+        held = stage_params(spec, p)
+        sh = VL.shapes(spec, hw, mdl, p, memo, workload)
+        st, extra["straggler"] = VL.stage(p, sh, workload)
+        fl = _mixed_flops(mdl, p, sh)
+        tokens_step = p.global_batch * workload.tokens_per_sequence(p.seq)
     pipe = pipeline(hw, spec, p, st)
     dpt = data_parallel(hw, p, st, held)
-    fl = step_flops(mdl, lt, inv, p)
     mem = memory(spec, p, held, (first, inv))
     dpt = replace(dpt, t_off=dpt.t_off + _activation_offload(hw, p, st, mem["activations_host"]))
     step = pipe.pipe + dpt.dp_exposed + dpt.z3_exposed + dpt.t_opt + dpt.t_off
     total = _device_bytes(mem)
-    tokens_step = float(p.global_batch * p.seq)
     out: dict[str, np.ndarray] = {
         "iteration_time_s": step,
         "tokens_per_s": G.tokens_per_s(step, tokens_step),
@@ -221,9 +255,11 @@ def _compose(
         "memory_gib_per_gpu": total / GIB,
         **{f"memory_{k}": x for k, x in mem.items()},
         **_times(p, st, pipe, dpt, comm_share(hw)),
+        **extra,
     }
+    out["tokens_per_step"] = np.full(p.n, tokens_step)
     out["dp_comm_reduction"] = comm_reduction(p)
-    out.update(_rates(hw, p, fl, step, out["tokens_per_s"], tokens))
+    out.update(_rates(hw, p, fl, step, out["tokens_per_s"], tokens_step, tokens))
     out["fits"] = fits(hw, p, total, mem)
     return out
 
@@ -336,11 +372,11 @@ def _rates(
     fl: Flops,
     step: np.ndarray,
     tokens_per_s: np.ndarray,
+    tokens_step: float,
     tokens: float | None,
 ) -> dict[str, np.ndarray]:
     """Per-GPU rates, MFU / HFU, price per token and, with ``tokens``, the run's figures."""
     peak = np.array([hw.peak.get(x, np.nan) for x in PRECISIONS])[p.c["prec"]]
-    tokens_step = float(p.global_batch * p.seq)
     gpus = p.c["gpus"].astype(float)
     out: dict[str, np.ndarray] = {
         "tokens_per_s_per_gpu": tokens_per_s / gpus,

@@ -26,7 +26,7 @@ MIN_CASES = 5
 percentiles are the extreme cases themselves and the band says little beyond them)."""
 TIME_METRICS = ("iteration_time_s", "time_to_train_s", "gpu_hours")
 """Metrics where over-predicting means under-predicting throughput."""
-SKIP_METRICS = ("total_flops", "memory_gib_per_gpu", "dp_comm_reduction", "sublayer_speedup")
+SKIP_METRICS = ("total_flops", "memory_gib_per_gpu", "dp_comm_reduction", "sublayer_speedup", "step_speedup")
 """Metrics that say nothing about a plan's speed."""
 
 
@@ -113,10 +113,15 @@ def band_range(hw: Hardware, zero3: bool, moe: bool) -> list[float] | None:
 
 
 def cases_digest(cases: Sequence[dict[str, Any]]) -> str:
-    """A digest of the train case ids a table was built from (staleness check)."""
+    """A digest of the train case ids a table was built from (staleness check); a ratio of two
+    predictions (``step_speedup``) never gives a residual, so its cases are left out."""
     import hashlib
 
-    ids = sorted(str(c["id"]) for c in cases if c.get("kind") == "train")
+    ids = sorted(
+        str(c["id"])
+        for c in cases
+        if c.get("kind") == "train" and (c.get("metric") or {}).get("name") != "step_speedup"
+    )
     return hashlib.sha256("\n".join(ids).encode()).hexdigest()[:16]
 
 

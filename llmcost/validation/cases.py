@@ -211,6 +211,9 @@ a speed figure."""
 COMM_METRICS = ("dp_comm_reduction",)
 """Metrics that count communication volume, not time (DiLoCo's): summarized apart (``<kind>_comm``)
 and never used to fit a speed figure or an error band."""
+SPEEDUP_METRICS = ("step_speedup",)
+"""Ratios of two plans' step times: summarized apart (``<kind>_speedup``), never used to fit a speed
+figure or an error band (a ratio cancels the figures a fit would move)."""
 
 
 SUBLAYER_METRICS = ("sublayer_speedup",)
@@ -222,11 +225,14 @@ speed figure or an error band."""
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
-    both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_sublayer`` for a sublayer's."""
+    both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_sublayer`` for a sublayer's,
+    ``<kind>_speedup`` for a ratio of step times."""
     if metric in COMM_METRICS:
         return f"{kind}_comm"
     if metric in SUBLAYER_METRICS:
         return f"{kind}_sublayer"
+    if metric in SPEEDUP_METRICS:
+        return f"{kind}_speedup"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 

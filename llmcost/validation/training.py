@@ -14,13 +14,20 @@ from __future__ import annotations
 from typing import Any
 
 from llmcost.hardware import Hardware
-from llmcost.training.plan import METRICS, RUN_METRICS, SUBLAYER_METRICS, SYNC_METRICS
+from llmcost.training.plan import METRICS, RUN_METRICS, SPEEDUP_METRICS, SUBLAYER_METRICS, SYNC_METRICS
 from llmcost.training.step import FULL_ATTENTION_METRICS
 from llmcost.validation.prediction import Prediction
 
-TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *SUBLAYER_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
+TRAIN_METRICS = (
+    *METRICS,
+    *SYNC_METRICS,
+    *SUBLAYER_METRICS,
+    *(m for m in RUN_METRICS if m != "cost_usd"),
+    *SPEEDUP_METRICS,
+)
 """Metrics a train case may name: every per-step metric, DiLoCo's communication reduction, the TP
-sublayers' speed-up and the run's (published runs give no price, so no ``cost_usd``)."""
+sublayers' speed-up, the run's (published runs give no price, so no ``cost_usd``) and the speedup
+over a baseline plan."""
 
 
 def case_spec(case: dict[str, Any]) -> Any:
@@ -59,6 +66,8 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         return Prediction(run.total_flops, detail={"flops_per_token": fpt})
     if not cluster.get("gpus") and not plan_map.get("dp"):
         return Prediction(None, "the case gives no cluster size")
+    if name in SPEEDUP_METRICS:
+        return _speedup(case, spec, plan_map, hw)
     choice = apply_stack(case.get("stack"), plan_map, hw)
     plan = TrainPlan.from_mapping(choice.plan, cluster.get("gpus"), cluster.get("gpus_per_node"))
     r = evaluate(spec, plan, choice.hardware)
@@ -87,3 +96,30 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         "notes": "; ".join([choice.note, *r.notes]),
     }
     return Prediction(float(metrics[name]), detail=detail)
+
+
+def _speedup(case: dict[str, Any], spec: Any, plan_map: dict[str, Any], hw: Hardware) -> Prediction:
+    """``step_speedup``: the step time of the plan with the keys of ``metric.baseline`` over the plan's."""
+    from llmcost.training.plan import TrainPlan, evaluate
+    from llmcost.training.stack import apply as apply_stack
+
+    base = case["metric"].get("baseline")
+    if not isinstance(base, dict) or not base:
+        return Prediction(
+            None, "step_speedup needs metric.baseline: the train plan keys that differ in the baseline"
+        )
+    cluster = case.get("cluster") or {}
+    times = []
+    for keys in (plan_map, {**plan_map, **base}):
+        choice = apply_stack(case.get("stack"), keys, hw)
+        plan = TrainPlan.from_mapping(choice.plan, cluster.get("gpus"), cluster.get("gpus_per_node"))
+        times.append(evaluate(spec, plan, choice.hardware))
+    r, b = times
+    detail = {
+        "step_time_s": r.step_time,
+        "baseline_step_time_s": b.step_time,
+        **{f"{k} (baseline)": v for k, v in b.breakdown.items() if v},
+        **{k: v for k, v in r.breakdown.items() if v},
+        "notes": "; ".join(r.notes),
+    }
+    return Prediction(b.step_time / r.step_time, detail=detail)
