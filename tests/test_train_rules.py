@@ -51,6 +51,7 @@ def _random_fields(rng: np.random.Generator, n: int, hw: object) -> dict[str, np
         tpo=pick([0, 1]).astype(bool),
         offload=pick(list(range(len(TR.OFFLOAD)))),
         rc=pick(list(range(len(TR.RECOMPUTE)))),
+        sync=pick([1, 1, 100]),
     )
 
 
@@ -130,6 +131,23 @@ SPACES = [
             gpus_per_node=8,
         ),
     ),
+    (  # DiLoCo: what it does not combine with is rejected under its rules
+        "mixtral-8x7b",
+        "h100-sxm",
+        dict(
+            gpus=(16,),
+            global_batch=32,
+            seq_len=4096,
+            tp=(2, 8),
+            cp=(1, 2),
+            ep=(1, 2),
+            zero=("0", "distopt", "1"),
+            recompute=("full",),
+            schedule=("1f1b", "interleaved"),
+            precision=("bf16",),
+            sync_interval=100,
+        ),
+    ),
 ]
 
 
@@ -172,6 +190,7 @@ def _declared(spec: object, hw: object, space: ST.TrainSpace):
                         precision=prec,
                         tp_overlap=tpo,
                         gpus_per_node=space.gpus_per_node,
+                        sync_interval=space.sync_interval,
                     )
 
 
@@ -218,4 +237,7 @@ def test_check_raises_the_rule_the_search_rejects_under(model: str, hw: str, kw:
         assert str(e.value) == rule.message(spec, fields)
     assert kept == len(grid)
     assert +counts == +Counter(grid.rejected)
-    assert len(counts) >= 8  # the space exercises many rules
+    if kw.get("sync_interval", 1) > 1:
+        assert {"DiLoCo with cp or ep > 1", "DiLoCo with ZeRO or the distributed optimizer"} <= set(counts)
+    else:
+        assert len(counts) >= 8  # the space exercises many rules

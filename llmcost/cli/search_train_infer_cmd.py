@@ -80,6 +80,18 @@ def search_train(
         str | None,
         Opt("--offload", help="Offload tier of every plan: none, cpu, nvme, cpu+params, nvme+params."),
     ] = None,
+    sync_interval: Annotated[
+        int | None,
+        Opt(
+            "--sync-interval",
+            help="DiLoCo: inner steps per outer all-reduce of every plan (default 1: ordinary data"
+            " parallelism); zero, cp and ep default to 0, 1, 1.",
+        ),
+    ] = None,
+    sync_bytes: Annotated[
+        float | None,
+        Opt("--sync-bytes", help="Bytes per parameter of DiLoCo's outer all-reduce (default 4: fp32)."),
+    ] = None,
     objective: Annotated[
         str,
         Opt(
@@ -142,6 +154,8 @@ def search_train(
         gpus_per_node=gpus_per_node,
         stack=stack,
         offload=offload,
+        sync_interval=sync_interval,
+        sync_bytes=sync_bytes,
         tokens=tokens,
         objective=objective,
         top=top,
@@ -156,7 +170,9 @@ def search_train(
     rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]
     title = (
         f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
-        f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
+        f"global batch {space.global_batch} x {space.seq_len}"
+        + (f", DiLoCo sync every {space.sync_interval} steps" if space.sync_interval > 1 else "")
+        + f": {what(res, len(rows))}"
     )
     emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
     for t in H.targets(target, page):

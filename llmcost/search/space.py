@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # each search imports its own side (``search infer`` never lo
 TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
+    *("sync_interval", "sync_bytes"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -127,6 +128,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
     precs = values(k.get("precision"), "--precision", str.lower, TR.PRECISIONS)
     check_precisions(spec, hw, precs)
     stack = _stack(k.get("stack"))
+    sync = _sync(k)
     given = {
         "zero": zero,
         "schedule": values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES),
@@ -147,7 +149,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
                 "name --precision to search anyway"
             )
         bounds["precision"] = tuple(p for p in runs_on if p != "fp16" or "bf16" not in runs_on)
-    runs = {**bounds, **{d: v for d, v in given.items() if v}}
+    runs = {**bounds, **_diloco_bounds(sync[0]), **{d: v for d, v in given.items() if v}}
     return TrainSpace(
         gpus=gl,
         global_batch=gb,
@@ -155,7 +157,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         tp=values(k.get("tp"), "--tp"),
         pp=runs.get("pp"),
         cp=runs.get("cp"),
-        ep=values(k.get("ep"), "--ep"),
+        ep=values(k.get("ep"), "--ep") or runs.get("ep"),
         micro_batch=values(k.get("micro_batch"), "--micro-batch"),
         virtual_stages=values(k.get("virtual_stages"), "--virtual-stages"),
         zero=runs.get("zero", ZMODE_NAMES),
@@ -168,7 +170,28 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         stack=stack,
         stack_bounds=tuple(bounds.items()),
         offload=_offload(k.get("offload")),
+        sync_interval=sync[0],
+        sync_bytes=sync[1],
     )
+
+
+def _sync(k: Mapping[str, Any]) -> tuple[int, float | None]:
+    """``search train --sync-interval H --sync-bytes B``: DiLoCo's sync of every plan, checked by the
+    single-plan check (:func:`llmcost.training.plan.sync_values`); (1, None) when not given."""
+    from llmcost.training import plan as TR
+
+    h, b = k.get("sync_interval", 1), k.get("sync_bytes")
+    if isinstance(h, str) and h.strip().isdigit():
+        h = int(h)
+    TR.sync_values(h, b)
+    return h, b
+
+
+def _diloco_bounds(h: int) -> dict[str, tuple[Any, ...]]:
+    """What a DiLoCo space (``sync_interval`` > 1) searches where the options do not say: the plans
+    :data:`llmcost.training.plan.RULES` let DiLoCo run (zero 0, cp 1, ep 1); given values are
+    searched and the plans they break counted under the rule."""
+    return {"zero": ("0",), "cp": (1,), "ep": (1,)} if h > 1 else {}
 
 
 def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:

@@ -67,6 +67,8 @@ class TrainSpace:
     stack: Any = None  # a software stack ({framework, year} or "NAME[:YEAR]"): its plan defaults
     stack_bounds: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # dimensions the stack bounded (search.space)
     offload: str = "none"  # where every plan keeps its optimizer state: none (device), cpu, nvme
+    sync_interval: int = 1  # DiLoCo's inner steps per outer sync of every plan (1: ordinary DP)
+    sync_bytes: float | None = None  # bytes per parameter of its outer all-reduce (None: fp32)
 
 
 @dataclass
@@ -90,7 +92,7 @@ def _pick(given: tuple[int, ...] | None, allowed: list[int]) -> list[int]:
 
 # --- validity: training.RULES over the enumerated dimensions ---------------------------------------
 LEVELS: tuple[tuple[str, ...], ...] = (
-    ("gpus", "tp", "pp", "cp", "dp", "node", "seq"),
+    ("gpus", "tp", "pp", "cp", "dp", "node", "seq", "sync"),
     ("ep",),
     ("sched", "v"),
     ("mb", "gb"),
@@ -248,7 +250,7 @@ def _layouts_level(
 ) -> tuple[np.ndarray, int]:
     """Level 0: mask of the valid layouts and the size of the declared space."""
     weight = ch.eps.size * ch.n_sched(cols["pp"]) * ch.mbs.size * len(ch.cat)
-    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    f = _fields(space, hw, cols)
     narrowed = space.tp is not None or space.pp is not None or space.cp is not None
     factor = TR.RULES[0].reason
     declared = int(weight.sum()) if narrowed else int(weight[~TR.RULES[0].broken(spec, f)].sum())
@@ -258,13 +260,19 @@ def _layouts_level(
 _Level = tuple[dict[str, np.ndarray], np.ndarray]
 
 
+def _fields(space: TrainSpace, hw: Hardware, cols: dict[str, np.ndarray], **more: Any) -> TR.RuleFields:
+    """The rule fields of enumerated plans ``cols``: the space's sequence length and DiLoCo sync
+    interval (the same for every plan) and ``more``."""
+    return TR.RuleFields(**cols, seq=space.seq_len, sync=space.sync_interval, hw=hw, **more)
+
+
 def _ep_level(
     spec: ModelSpec, space: TrainSpace, hw: Hardware, lv: _Level, ch: _Choices, rej: Counter[str]
 ) -> _Level:
     """Level 1: each kept layout times the ep degrees."""
     cols = _expand(lv[0], lv[1], ch.eps.size)
     cols["ep"] = np.tile(ch.eps, len(cols["tp"]) // max(ch.eps.size, 1))
-    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    f = _fields(space, hw, cols)
     return cols, _apply(spec, f, 1, ch.n_sched(cols["pp"]) * ch.mbs.size * len(ch.cat), rej)
 
 
@@ -282,7 +290,7 @@ def _schedule_level(
     start = np.cumsum([0, *(len(sched_of[p]) for p in pps)])[np.searchsorted(pps, row_pp)]
     idx = np.arange(int(counts.sum())) + np.repeat(start - (np.cumsum(counts) - counts), counts)
     cols["sched"], cols["v"] = table[idx].T
-    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    f = _fields(space, hw, cols)
     return cols, _apply(spec, f, 2, ch.mbs.size * len(ch.cat), rej)
 
 
@@ -292,7 +300,7 @@ def _micro_batch_level(
     """Level 3: each kept plan times the micro-batch sizes."""
     cols = _expand(lv[0], lv[1], ch.mbs.size)
     cols["mb"] = np.tile(ch.mbs, len(cols["tp"]) // max(ch.mbs.size, 1))
-    f = TR.RuleFields(**cols, seq=space.seq_len, gb=space.global_batch, hw=hw)
+    f = _fields(space, hw, cols, gb=space.global_batch)
     return cols, _apply(spec, f, 3, len(ch.cat), rej)
 
 
@@ -308,9 +316,7 @@ def _options_level(
     zero = np.array([z for z, _ in ZMODES], dtype=np.int64)[cols["zmode"]]
     distopt = np.array([d for _, d in ZMODES])[cols["zmode"]]
     off = TR.OFFLOAD.index(space.offload)
-    f = TR.RuleFields(
-        **cols, seq=space.seq_len, gb=space.global_batch, zero=zero, distopt=distopt, offload=off, hw=hw
-    )
+    f = _fields(space, hw, cols, gb=space.global_batch, zero=zero, distopt=distopt, offload=off)
     return cols, _apply(spec, f, 4, 1, rej)
 
 
@@ -492,7 +498,8 @@ def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
         lv = level(spec, space, hw, lv, ch, rej)
     parents = {k: v[lv[1]] for k, v in lv[0].items()}
     check_size(int(parents["tp"].size) * len(cat), "train", OPTIONS_NARROW)
-    shared = {**stacked(space, hw)[0], "offload": TR.OFFLOAD.index(space.offload)}
+    h, bits = TR.sync_values(space.sync_interval, space.sync_bytes)
+    shared = {**stacked(space, hw)[0], "offload": TR.OFFLOAD.index(space.offload), "sync": h, "syncb": bits}
     return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
 
 
@@ -578,6 +585,7 @@ def plan_dict(
         "precision": PREC[int(c["prec"][i])],
         "offload": TR.OFFLOAD[int(c["offload"][i])] if c["offload"][i] else None,
         **_stack_keys(c, i),
+        **_sync_keys(c, i),
     }
     if tokens:
         plan["tokens"] = tokens
@@ -603,6 +611,13 @@ def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
         "fp8_recipe": FP8_RECIPES[int(c["fp8r"][i])],
         "zero3_bucket": int(c["z3b"][i]) or None,
     }
+
+
+def _sync_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
+    """DiLoCo's plan keys of row ``i`` (none for ordinary data parallelism)."""
+    if c["sync"][i] <= 1:
+        return {}
+    return {"sync_interval": int(c["sync"][i]), "sync_bytes": int(c["syncb"][i]) / 8}
 
 
 def default_seq(spec: ModelSpec) -> int:

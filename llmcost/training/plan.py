@@ -294,7 +294,9 @@ class RuleFields(SimpleNamespace):
     ``node`` (ranks per node, :func:`node_size`); ``seq``; ``sched`` (index in :data:`SCHEDULES`),
     ``v`` (pipeline chunks per device); ``mb``, ``gb`` (micro and global batch); ``zero`` (stage),
     ``distopt``; ``prec`` (index in :data:`PRECISIONS`); ``sp`` (1 on, 0 off, -1 default),
-    ``tpo`` (TP overlap); ``offload`` (index in :data:`OFFLOAD`); ``rc`` (index in :data:`RECOMPUTE`); ``hw``."""
+    ``tpo`` (TP overlap); ``offload`` (index in :data:`OFFLOAD`); ``rc`` (index in :data:`RECOMPUTE`);
+    ``sync`` (DiLoCo's inner steps per outer sync, plan ``sync_interval``; 1: ordinary data
+    parallelism); ``hw``."""
 
 
 _INTERLEAVED = SCHEDULES.index("interleaved")
@@ -363,6 +365,14 @@ RULES: tuple[Rule, ...] = (
         ("ep", "dp", "cp"),
     ),
     Rule(
+        "DiLoCo with cp or ep > 1",
+        lambda s, p: (p.sync > 1) & ((p.cp > 1) | (p.ep > 1)),
+        lambda s, p: (
+            "sync_interval > 1 (DiLoCo) is modelled with ep 1 and cp 1 (workers = data-parallel ranks)"
+        ),
+        ("sync", "cp", "ep"),
+    ),
+    Rule(
         "interleaved schedule needs pp > 1",
         lambda s, p: (p.sched == _INTERLEAVED) & (p.pp == 1),
         lambda s, p: "the interleaved schedule needs pp > 1; use pp > 1 or schedule 1f1b",
@@ -411,6 +421,14 @@ RULES: tuple[Rule, ...] = (
         lambda s, p: (p.zero > 0) & (p.distopt != 0),
         lambda s, p: "use either zero (DeepSpeed/FSDP) or distributed_optimizer (Megatron), not both",
         ("zero", "distopt"),
+    ),
+    Rule(
+        "DiLoCo with ZeRO or the distributed optimizer",
+        lambda s, p: (p.sync > 1) & ((p.zero > 0) | (p.distopt != 0)),
+        lambda s, p: (
+            "sync_interval > 1 (DiLoCo) keeps a whole optimizer per worker: use zero 0 without the distributed optimizer"
+        ),
+        ("sync", "zero", "distopt"),
     ),
     Rule(
         "ZeRO-3 with pipeline parallelism",
@@ -492,9 +510,14 @@ precision of the parameters the outer step updates (``diloco__outer_bytes``)."""
 
 def sync_columns(plan: TrainPlan) -> tuple[int, int]:
     """(``sync`` column: inner steps per outer sync H, ``syncb`` column: bits per parameter of the
-    outer all-reduce), checked: H an integer >= 1, ``sync_bytes`` a whole number of bits from 1
-    to 64, only with H > 1."""
-    h, b = plan.sync_interval, plan.sync_bytes
+    outer all-reduce) of a plan (:func:`sync_values`)."""
+    return sync_values(plan.sync_interval, plan.sync_bytes)
+
+
+def sync_values(h: Any, b: Any) -> tuple[int, int]:
+    """(H, bits per parameter of DiLoCo's outer all-reduce) of ``sync_interval`` ``h`` and
+    ``sync_bytes`` ``b``, checked: H an integer >= 1, ``sync_bytes`` a whole number of bits from 1
+    to 64, only with H > 1 (the one check of ``train`` and ``search train``)."""
     if isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= checks.MAX_COUNT:
         raise PlanError(f"sync_interval must be an integer >= 1 (inner steps per DiLoCo sync), got {h!r}")
     if b is None:
@@ -507,22 +530,6 @@ def sync_columns(plan: TrainPlan) -> tuple[int, int]:
     if h == 1:
         raise PlanError("sync_bytes needs sync_interval > 1 (DiLoCo's outer all-reduce)")
     return h, int(bits)
-
-
-def diloco_error(plan: TrainPlan, f: RuleFields) -> None:
-    """PlanError for what DiLoCo (``sync_interval`` > 1) does not combine with: workers hold whole
-    replicas, so no ZeRO / distributed optimizer across them; experts (ep) and context parallel
-    ranks span the data-parallel group, which workers do not share (not modelled)."""
-    if plan.sync_interval == 1:
-        return
-    if f.zero > 0 or f.distopt:
-        raise PlanError(
-            "sync_interval > 1 (DiLoCo) keeps a whole optimizer per worker: use zero 0 without the distributed optimizer"
-        )
-    if f.ep > 1 or f.cp > 1:
-        raise PlanError(
-            "sync_interval > 1 (DiLoCo) is modelled with ep 1 and cp 1 (workers = data-parallel ranks)"
-        )
 
 
 def goodput_of(plan: TrainPlan) -> float:
@@ -592,6 +599,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         tpo=plan.tp_overlap,
         offload=OFFLOAD.index(plan.offload),
         rc=RECOMPUTE.index(plan.recompute),
+        sync=plan.sync_interval,
         hw=hw,
     )
 
@@ -603,7 +611,6 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     for rule in RULES:
         if rule.broken(spec, f):
             raise PlanError(rule.message(spec, f))
-    diloco_error(plan, f)
     m = f.gb // (f.dp * f.mb)
     given = plan.micro_batches
     if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float)) or given != m):
