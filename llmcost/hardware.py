@@ -29,7 +29,8 @@ kernels of its design) runs no faster than FlashAttention-2 on the same device (
 arXiv 2307.08691, abstract: FA2 is ~2x FA1), so it reads FA2's figure as an upper bound; the
 others read only their own, else ``attention``."""
 DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")
-TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree")
+TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree", "wan")
+"""``wan``: a wide-area link between sites (each site's uplink; :attr:`Hardware.wan_site`)."""
 CONFIDENCE = ("high", "medium", "low")
 
 
@@ -237,6 +238,42 @@ class Hardware:
             have = ", ".join(d for d in DTYPES if d in self.peak)
             raise UserError(f"{self.id} has no {dtype} compute; it supports {have}")
         return self.peak[dtype]
+
+    def wan_site(self) -> int | None:
+        """Devices per site where the fabric has a WAN tier (topology ``wan``): those of the tier just
+        inside it (1 when it is the innermost); None without one."""
+        for i, t in enumerate(self.fabric):
+            if t.topology == "wan":
+                return (self.fabric[i - 1].devices or 1) if i else 1
+        return None
+
+    def with_wan(self, site: int, bandwidth: float, latency: float) -> Hardware:
+        """This entry with its devices in sites of ``site`` joined by a WAN tier (key ``wan``): each
+        site's uplink carries ``bandwidth`` B/s one way, shared by its devices (the tier's per-device
+        figure is ``bandwidth / site``), with a one-way ``latency`` s per step; the unbounded tier
+        becomes the site (or goes, when the site is a domain of an inner tier). UserError when the
+        site does not fill whole domains of the tiers inside it. :func:`wan_tier` builds the tier."""
+        raw = copy.deepcopy(self.raw)
+        fabric = {k: v for k, v in raw["fabric"].items() if v.get("topology") != "wan"}
+        bounded = [t for t in self.fabric if t.devices is not None and t.topology != "wan"]
+        too_big = [t for t in bounded if t.devices > site]
+        inner = max((t.devices for t in bounded if t.devices <= site), default=1)
+        if too_big or site % inner:
+            raise UserError(
+                f"--wan: a site of {site} devices must hold whole '{(too_big or bounded)[0].key}' domains of "
+                f"{(too_big or bounded)[0].devices if too_big else inner} {self.id} devices"
+            )
+        for t in self.fabric:
+            if t.devices is None and t.topology != "wan":
+                if site > inner:
+                    fabric[t.key] = {**fabric[t.key], "devices": site}
+                else:
+                    del fabric[t.key]
+        if site > inner and not any(t.devices is None and t.topology != "wan" for t in self.fabric):
+            raise UserError(f"--wan: {self.id} has no tier joining {inner} devices into a site of {site}")
+        raw["fabric"] = {**fabric, "wan": wan_tier(site, bandwidth, latency)}
+        raw["efficiency"] = {**raw.get("efficiency", {}), "wan": dict(WAN_EFFICIENCY)}
+        return hardware_from_dict(raw, where=f"{self.where} (with a WAN between sites of {site})")
 
     def tier(self, key: str) -> FabricTier:
         """The fabric tier named ``key``."""
@@ -699,3 +736,36 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         gemm_shape=_gemm_shape(r, data),
         power=_power(r, data, tdp),
     )
+
+
+WAN_EFFICIENCY = {
+    "value": 1.0,
+    "source": "--wan: the bandwidth given is what a site's cross-site traffic attains; no efficiency applied",
+}
+"""The efficiency of a WAN tier built from ``--wan``: the figure given is the attained one."""
+
+
+def wan_tier(site: int, bandwidth: float, latency: float) -> dict[str, Any]:
+    """A catalog ``fabric.wan`` mapping (docs/CATALOG.md): sites of ``site`` devices, each site's
+    uplink ``bandwidth`` B/s one way shared by its devices, one-way ``latency`` s."""
+    return {
+        "name": f"WAN between sites of {site} devices ({bandwidth * 8 / 1e9:.4g} Gbit/s per site, {latency * 1e3:.4g} ms)",
+        "devices": None,
+        "bandwidth": f"{bandwidth / site!r} B/s",
+        "latency": f"{latency!r} s",
+        "topology": "wan",
+    }
+
+
+def parse_wan(text: str) -> tuple[int, float, float]:
+    """``--wan SITE,BANDWIDTH,LATENCY`` (e.g. ``8,10 Gbit/s,40 ms``): devices per site, each site's
+    WAN bandwidth one way (B/s) and the one-way latency (s); UserError naming what is wrong."""
+    parts = [x.strip() for x in str(text).split(",")]
+    usage = "--wan: expected SITE_DEVICES,BANDWIDTH,LATENCY such as '8,10 Gbit/s,40 ms'"
+    if len(parts) != 3 or not parts[0].isdigit() or int(parts[0]) < 1:
+        raise UserError(f"{usage}, got '{text}'")
+    bw = parse(parts[1], "bandwidth", what="--wan bandwidth")
+    lat = parse(parts[2], "time", what="--wan latency")
+    if not bw > 0 or not lat >= 0 or bw == float("inf") or lat == float("inf"):
+        raise UserError(f"{usage}: a positive bandwidth and a latency >= 0, got '{text}'")
+    return int(parts[0]), float(bw), float(lat)

@@ -16,6 +16,7 @@ from llmcost.cli.options import (
     PlotOpt,
     QuietOpt,
     TopOpt,
+    WanOpt,
     complete_hardware_list,
 )
 
@@ -92,6 +93,17 @@ def search_train(
         float | None,
         Opt("--sync-bytes", help="Bytes per parameter of DiLoCo's outer all-reduce (default 4: fp32)."),
     ] = None,
+    sync_fragments: Annotated[
+        int | None, Opt("--sync-fragments", help="Streaming DiLoCo: fragments of the outer sync (default 1).")
+    ] = None,
+    sync_overlap: Annotated[
+        int | None,
+        Opt(
+            "--sync-overlap",
+            help="Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (default 0).",
+        ),
+    ] = None,
+    wan: WanOpt = None,
     objective: Annotated[
         str,
         Opt(
@@ -156,6 +168,8 @@ def search_train(
         offload=offload,
         sync_interval=sync_interval,
         sync_bytes=sync_bytes,
+        sync_fragments=sync_fragments,
+        sync_overlap=sync_overlap,
         tokens=tokens,
         objective=objective,
         top=top,
@@ -165,6 +179,7 @@ def search_train(
         max_memory=max_memory,
         progress=_progress_on(fmt, quiet),
         jobs=jobs,
+        wan=wan,
     )
     res, space = rep.result, rep.space
     rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]

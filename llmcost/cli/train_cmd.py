@@ -5,7 +5,16 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HtmlOpt, HwOpt, ModelOrFileArg, PlotOpt
+from llmcost.cli.options import (
+    EmitOpt,
+    FormatOpt,
+    GpusPerNodeOpt,
+    HtmlOpt,
+    HwOpt,
+    ModelOrFileArg,
+    PlotOpt,
+    WanOpt,
+)
 
 
 def train(
@@ -120,6 +129,22 @@ def train(
             help="Bytes per parameter of DiLoCo's outer all-reduce: 4 (fp32, default), 2 (fp16), 0.5 (4-bit).",
         ),
     ] = None,
+    sync_fragments: Annotated[
+        int | None,
+        typer.Option(
+            "--sync-fragments",
+            help="Streaming DiLoCo: the outer sync in this many fragments (groups of layers), one every"
+            " sync-interval/fragments steps (default 1).",
+        ),
+    ] = None,
+    sync_overlap: Annotated[
+        int | None,
+        typer.Option(
+            "--sync-overlap",
+            help="Streaming DiLoCo: inner steps each fragment's all-reduce overlaps (default 0: blocking).",
+        ),
+    ] = None,
+    wan: WanOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
@@ -185,8 +210,10 @@ def train(
         "goodput": goodput,
         "sync_interval": sync_interval,
         "sync_bytes": sync_bytes,
+        "sync_fragments": sync_fragments,
+        "sync_overlap": sync_overlap,
     }
-    rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
+    rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, wan=wan, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
     for t in H.targets(target, page):
         P.train(t, rep, title)

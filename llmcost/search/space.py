@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # each search imports its own side (``search infer`` never lo
 TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
-    *("sync_interval", "sync_bytes"),
+    *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -172,19 +172,29 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         offload=_offload(k.get("offload")),
         sync_interval=sync[0],
         sync_bytes=sync[1],
+        sync_fragments=sync[2],
+        sync_overlap=sync[3],
     )
 
 
-def _sync(k: Mapping[str, Any]) -> tuple[int, float | None]:
-    """``search train --sync-interval H --sync-bytes B``: DiLoCo's sync of every plan, checked by the
-    single-plan check (:func:`llmcost.training.plan.sync_values`); (1, None) when not given."""
+def _sync(k: Mapping[str, Any]) -> tuple[int, float | None, int, int]:
+    """``search train --sync-interval H --sync-bytes B --sync-fragments P --sync-overlap T``: DiLoCo's
+    sync of every plan, checked by the single-plan check (:func:`llmcost.training.plan.sync_values`);
+    (1, None, 1, 0) when not given."""
     from llmcost.training import plan as TR
 
-    h, b = k.get("sync_interval", 1), k.get("sync_bytes")
-    if isinstance(h, str) and h.strip().isdigit():
-        h = int(h)
-    TR.sync_values(h, b)
-    return h, b
+    got = [
+        k.get("sync_interval", 1),
+        k.get("sync_bytes"),
+        k.get("sync_fragments", 1),
+        k.get("sync_overlap", 0),
+    ]
+    for i in (0, 2, 3):
+        if isinstance(got[i], str) and got[i].strip().isdigit():
+            got[i] = int(got[i])
+    h, b, f, o = got
+    TR.sync_values(h, b, f, o)
+    return h, b, f, o
 
 
 def _diloco_bounds(h: int) -> dict[str, tuple[Any, ...]]:

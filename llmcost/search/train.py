@@ -69,6 +69,8 @@ class TrainSpace:
     offload: str = "none"  # where every plan keeps its optimizer state: none (device), cpu, nvme
     sync_interval: int = 1  # DiLoCo's inner steps per outer sync of every plan (1: ordinary DP)
     sync_bytes: float | None = None  # bytes per parameter of its outer all-reduce (None: fp32)
+    sync_fragments: int = 1  # Streaming DiLoCo: fragments of the outer sync (1: all at once)
+    sync_overlap: int = 0  # Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (0: blocking)
 
 
 @dataclass
@@ -341,6 +343,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["aoff"] = np.zeros(n, dtype=np.int64)  # activations kept on the device (the plan default)
     cols["sync"] = np.ones(n, dtype=np.int64)  # ordinary data parallelism (sync_interval 1)
     cols["syncb"] = np.full(n, TR.SYNC_BITS, dtype=np.int64)
+    cols["sfrag"] = np.ones(n, dtype=np.int64)  # the outer sync at once, blocking (plain DiLoCo)
+    cols["sovl"] = np.zeros(n, dtype=np.int64)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
@@ -498,8 +502,13 @@ def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
         lv = level(spec, space, hw, lv, ch, rej)
     parents = {k: v[lv[1]] for k, v in lv[0].items()}
     check_size(int(parents["tp"].size) * len(cat), "train", OPTIONS_NARROW)
-    h, bits = TR.sync_values(space.sync_interval, space.sync_bytes)
-    shared = {**stacked(space, hw)[0], "offload": TR.OFFLOAD.index(space.offload), "sync": h, "syncb": bits}
+    sync = TR.sync_values(space.sync_interval, space.sync_bytes, space.sync_fragments, space.sync_overlap)
+    TR.check_fragments(spec, space.sync_fragments)
+    shared = {
+        **stacked(space, hw)[0],
+        "offload": TR.OFFLOAD.index(space.offload),
+        **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync, strict=True)),
+    }
     return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
 
 
@@ -617,7 +626,10 @@ def _sync_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
     """DiLoCo's plan keys of row ``i`` (none for ordinary data parallelism)."""
     if c["sync"][i] <= 1:
         return {}
-    return {"sync_interval": int(c["sync"][i]), "sync_bytes": int(c["syncb"][i]) / 8}
+    out = {"sync_interval": int(c["sync"][i]), "sync_bytes": int(c["syncb"][i]) / 8}
+    if (c["sfrag"][i], c["sovl"][i]) != (1, 0):
+        out.update(sync_fragments=int(c["sfrag"][i]), sync_overlap=int(c["sovl"][i]))
+    return out
 
 
 def default_seq(spec: ModelSpec) -> int:

@@ -45,6 +45,8 @@ COLS = (
     "aoff",
     "sync",
     "syncb",
+    "sfrag",
+    "sovl",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -55,7 +57,9 @@ one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 qua
 overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
 collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host
 (plan ``offload_activations``), DiLoCo's inner steps per outer sync (plan ``sync_interval``; 1:
-ordinary data parallelism) and bits per parameter of its outer all-reduce (plan ``sync_bytes``)."""
+ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``), and
+Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``, ``sync_overlap``;
+1 and 0: the whole model at once, blocking)."""
 
 
 @dataclass(frozen=True)

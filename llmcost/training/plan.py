@@ -114,6 +114,8 @@ _PLAN_KEYS = (
     "offload_activations",
     "sync_interval",
     "sync_bytes",
+    "sync_fragments",
+    "sync_overlap",
 )
 
 
@@ -201,6 +203,12 @@ class TrainPlan:
     sync_bytes: float | None = None
     """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
     default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
+    sync_fragments: int = 1
+    """Streaming DiLoCo (Douillard et al. 2025): the outer sync in this many fragments of the
+    parameters, one every ``sync_interval / sync_fragments`` steps (``diloco__fragment_bytes``)."""
+    sync_overlap: int = 0
+    """Streaming DiLoCo: inner steps each fragment's outer all-reduce overlaps (``dp__streaming``;
+    0: blocking); at most ``sync_interval / sync_fragments``."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -314,6 +322,16 @@ def _no_peak(hw: Hardware, prec: Any) -> Any:
     return np.array([d not in hw.peak for d in PRECISIONS])[prec]
 
 
+def _site(hw: Hardware) -> int:
+    """Devices per WAN site of ``hw`` (:meth:`llmcost.hardware.Hardware.wan_site`), 0 without a WAN tier."""
+    return hw.wan_site() or 0
+
+
+def _spans_sites(p: RuleFields) -> Any:
+    """Whether the job spans WAN sites (more GPUs than a site holds)."""
+    return (_site(p.hw) > 0) & (p.gpus > _site(p.hw))
+
+
 def _factor_message(s: ModelSpec, p: RuleFields) -> str:
     mp = p.tp * p.pp * p.cp
     if not p.dp_given:
@@ -339,6 +357,15 @@ RULES: tuple[Rule, ...] = (
             "or set gpus_per_node"
         ),
         ("gpus", "node"),
+    ),
+    Rule(
+        "GPUs do not fill whole WAN sites",
+        lambda s, p: (_site(p.hw) > 0) & (p.gpus > _site(p.hw)) & (p.gpus % max(_site(p.hw), 1) != 0),
+        lambda s, p: (
+            f"{p.gpus} GPUs do not fill whole WAN sites of {_site(p.hw)} ({p.hw.id}'s 'wan' tier); use a "
+            f"multiple of {_site(p.hw)} GPUs, or at most {_site(p.hw)}"
+        ),
+        ("gpus",),
     ),
     R.context_rule(lambda p: p.seq, "seq_len", ("seq",)),
     R.HEADS,
@@ -371,6 +398,16 @@ RULES: tuple[Rule, ...] = (
             "sync_interval > 1 (DiLoCo) is modelled with ep 1 and cp 1 (workers = data-parallel ranks)"
         ),
         ("sync", "cp", "ep"),
+    ),
+    Rule(
+        "a replica spans WAN sites",
+        lambda s, p: _spans_sites(p) & ((p.cp > 1) | (p.ep > 1) | (_site(p.hw) % (p.tp * p.pp) != 0)),
+        lambda s, p: (
+            f"across WAN sites ({p.hw.id}: sites of {_site(p.hw)} GPUs) whole model replicas sit in a site and "
+            f"data parallelism spans the sites: use cp 1, ep 1 and tp*pp dividing {_site(p.hw)} "
+            f"(got tp*pp = {p.tp * p.pp}, cp {p.cp}, ep {p.ep})"
+        ),
+        ("gpus", "tp", "pp", "cp", "ep"),
     ),
     Rule(
         "interleaved schedule needs pp > 1",
@@ -508,16 +545,34 @@ SYNC_BITS = 32
 precision of the parameters the outer step updates (``diloco__outer_bytes``)."""
 
 
-def sync_columns(plan: TrainPlan) -> tuple[int, int]:
-    """(``sync`` column: inner steps per outer sync H, ``syncb`` column: bits per parameter of the
-    outer all-reduce) of a plan (:func:`sync_values`)."""
-    return sync_values(plan.sync_interval, plan.sync_bytes)
+def sync_columns(plan: TrainPlan) -> tuple[int, int, int, int]:
+    """(``sync``: inner steps per outer sync H, ``syncb``: bits per parameter of the outer
+    all-reduce, ``sfrag``: fragments P, ``sovl``: overlapped inner steps) of a plan (:func:`sync_values`)."""
+    return sync_values(plan.sync_interval, plan.sync_bytes, plan.sync_fragments, plan.sync_overlap)
 
 
-def sync_values(h: Any, b: Any) -> tuple[int, int]:
-    """(H, bits per parameter of DiLoCo's outer all-reduce) of ``sync_interval`` ``h`` and
-    ``sync_bytes`` ``b``, checked: H an integer >= 1, ``sync_bytes`` a whole number of bits from 1
-    to 64, only with H > 1 (the one check of ``train`` and ``search train``)."""
+def sync_values(h: Any, b: Any, fragments: Any = 1, overlap: Any = 0) -> tuple[int, int, int, int]:
+    """(H, bits per parameter of DiLoCo's outer all-reduce, fragments, overlapped inner steps) of
+    ``sync_interval`` ``h``, ``sync_bytes`` ``b``, ``sync_fragments`` and ``sync_overlap``, checked: H
+    an integer >= 1, ``sync_bytes`` a whole number of bits from 1 to 64, fragments P >= 1 and overlap
+    τ >= 0 integers with P·max(τ, 1) <= H (a fragment every H/P steps, its overlap done before the
+    next); all but H only with H > 1 (the one check of ``train`` and ``search train``)."""
+    _, bits = _sync_interval_bytes(h, b)
+    for name, v, low in (("sync_fragments", fragments, 1), ("sync_overlap", overlap, 0)):
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= checks.MAX_COUNT:
+            raise PlanError(f"{name} must be an integer >= {low}, got {v!r}")
+    if (fragments, overlap) != (1, 0) and h == 1:
+        raise PlanError("sync_fragments / sync_overlap need sync_interval > 1 (Streaming DiLoCo)")
+    if fragments * max(overlap, 1) > h:
+        raise PlanError(
+            f"sync_fragments * sync_overlap must be at most sync_interval ({fragments} * {overlap} > {h}): "
+            "one fragment syncs every sync_interval / sync_fragments steps and its overlap ends before the next"
+        )
+    return h, bits, fragments, overlap
+
+
+def _sync_interval_bytes(h: Any, b: Any) -> tuple[int, int]:
+    """(H, bits) of ``sync_interval`` and ``sync_bytes``, checked (:func:`sync_values`)."""
     if isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= checks.MAX_COUNT:
         raise PlanError(f"sync_interval must be an integer >= 1 (inner steps per DiLoCo sync), got {h!r}")
     if b is None:
@@ -530,6 +585,15 @@ def sync_values(h: Any, b: Any) -> tuple[int, int]:
     if h == 1:
         raise PlanError("sync_bytes needs sync_interval > 1 (DiLoCo's outer all-reduce)")
     return h, int(bits)
+
+
+def check_fragments(spec: ModelSpec, fragments: int) -> None:
+    """PlanError when Streaming DiLoCo's fragments outnumber the model's layers (a fragment is a
+    group of whole layers, arXiv 2501.18512 §2.1)."""
+    if fragments > n_layers(spec):
+        raise PlanError(
+            f"sync_fragments {fragments}: a fragment is a group of whole layers; the model has {n_layers(spec)}"
+        )
 
 
 def goodput_of(plan: TrainPlan) -> float:
@@ -611,6 +675,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     for rule in RULES:
         if rule.broken(spec, f):
             raise PlanError(rule.message(spec, f))
+    check_fragments(spec, plan.sync_fragments)
     m = f.gb // (f.dp * f.mb)
     given = plan.micro_batches
     if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float)) or given != m):
@@ -670,7 +735,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fce": int(p.fused_ce),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
         "aoff": int(p.offload_activations),
-        **dict(zip(("sync", "syncb"), sync_columns(p), strict=True)),
+        **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync_columns(p), strict=True)),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
@@ -692,13 +757,58 @@ def _bucket_note(bucket: int) -> str:
 
 
 def diloco_note(res: TrainResult) -> str:
-    """What a DiLoCo plan's data-parallel line is: the outer all-reduce, how often, the reduction."""
-    lay = res.layout
+    """What a DiLoCo plan's data-parallel line is: the outer all-reduce, how often, the reduction,
+    and the same plan as ordinary data parallelism (:func:`ordinary_dp`)."""
+    lay, dp = res.layout, res.ordinary_dp or {}
+    same = (
+        f"; as ordinary data parallelism the same plan steps in {dp['iteration_time_s']:.4g} s "
+        f"(dp comm {dp['dp_comm_s']:.3g} s), {res.step_time and dp['iteration_time_s'] / res.step_time:.3g}x "
+        "DiLoCo's step time"
+        if dp
+        else ""
+    )
+    plan, v = lay.plan, res.values
+    how = (
+        f"in {plan.sync_fragments} fragments ({v['t_frag']:.3g} s each, overlapping {plan.sync_overlap} inner "
+        f"steps of {v['t_inner']:.3g} s: Streaming DiLoCo; dp comm is the excess per step)"
+        if (plan.sync_fragments, plan.sync_overlap) != (1, 0)
+        else f"({v['t_dp']:.3g} s, blocking; dp comm is it per step)"
+    )
     return (
         f"DiLoCo: {lay.dp} workers (the data-parallel ranks) all-reduce their parameter deltas every "
-        f"{lay.plan.sync_interval} steps ({res.values['t_dp']:.3g} s, blocking; dp comm is it per step): "
+        f"{plan.sync_interval} steps {how}: "
         f"{res.row['dp_comm_reduction']:.4g}x fewer data-parallel bytes per token than ordinary data "
-        "parallelism; the outer Nesterov step (once per sync) is not costed"
+        f"parallelism{same}; the outer Nesterov step (once per sync) is not costed"
+    )
+
+
+def ordinary_dp(spec: ModelSpec, hw: Hardware, lay: Layout) -> dict[str, float]:
+    """The plan of ``lay`` with ``sync_interval`` 1 (a gradient reduction every step, overlapped as
+    the plan says) through the same composition: its step time, tokens/s and exposed data-parallel
+    time, for the comparison DiLoCo is about."""
+    cols = plan_columns(lay)
+    cols["sync"][:], cols["syncb"][:], cols["sfrag"][:], cols["sovl"][:] = 1, SYNC_BITS, 1, 0
+    out = TS.evaluate(spec, hw, cols, lay.seq, lay.global_batch, lay.plan.gpus_per_node)
+    return {
+        "iteration_time_s": float(out["iteration_time_s"][0]),
+        "tokens_per_s": float(out["tokens_per_s"][0]),
+        "dp_comm_s": float(out["dp_comm"][0]),
+    }
+
+
+def wan_note(hw: Hardware, lay: Layout) -> str | None:
+    """Where the job spans WAN sites (the hardware's ``wan`` tier): how many, and what crosses."""
+    site = hw.wan_site()
+    if site is None or lay.plan.gpus <= site:
+        return None
+    t = next(t for t in hw.fabric if t.topology == "wan")
+    what = (
+        "the outer all-reduce (DiLoCo)" if lay.plan.sync_interval > 1 else "every step's gradient reduction"
+    )
+    return (
+        f"WAN: {lay.plan.gpus // site} sites of {site} GPUs joined by '{t.key}' ({t.bandwidth * site * 8 / 1e9:.4g} "
+        f"Gbit/s per site one way, {t.latency * 1e3:.4g} ms); whole replicas (tp*pp = {lay.tp * lay.pp}) sit in a "
+        f"site, data parallelism spans the sites, so {what} crosses it"
     )
 
 
@@ -746,6 +856,9 @@ class TrainResult:
     notes: list[str] = field(default_factory=list)
     values: dict[str, float] = field(default_factory=dict)  # symbol values of the step expression
     row: dict[str, float] = field(default_factory=dict)
+    ordinary_dp: dict[str, float] | None = None
+    """With DiLoCo (``sync_interval`` > 1): the same plan as ordinary data parallelism (a gradient
+    reduction every step), :func:`ordinary_dp`: ``iteration_time_s``, ``tokens_per_s``, ``dp_comm_s``."""
 
     @property
     def tokens_per_s(self) -> float:
@@ -828,6 +941,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     )
     res.values = {k: row[k] for k in TS.VALUES if k in row}
     res.values.update(n_micro=lay.m, pp=lay.pp, v_stages=lay.v)
+    if plan.sync_interval > 1:
+        res.ordinary_dp = ordinary_dp(spec, hw, lay)
     res.notes += _notes(spec, hw, res, check_memory)
     if fell_back:
         res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
@@ -912,7 +1027,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         notes.append(
             ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(bucket_column(plan.zero3_bucket))
         )
-    notes += [n for n in (hw.assumed_note(),) if n]
+    notes += [n for n in (hw.assumed_note(), wan_note(hw, lay)) if n]
     if plan.sync_interval > 1:
         notes.append(diloco_note(res))
     sizes = [len(x) for x in lay.stage_layers]
