@@ -8,6 +8,7 @@ expected. Unit strings are parsed by :mod:`llmcost.units`.
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,6 +55,22 @@ class FabricTier:
     torus_dims: int | None
     efficiency: float
     efficiency_source: str
+    slow_nics: SlowNics | None = None
+    """Heterogeneous NICs at this tier (catalog ``slow_nics``): devices past the first ``after`` of a
+    job sit on a slower NIC (:meth:`Hardware.slow_nic_view`)."""
+
+
+@dataclass(frozen=True)
+class SlowNics:
+    """``fabric.<tier>.slow_nics: {after, bandwidth, latency?, efficiency?, name?, source}``: a job's
+    devices past the first ``after`` reach the tier through a slower NIC (e.g. RoCE or TCP Ethernet
+    beside InfiniBand, Holmes, arXiv 2312.03549): ``bandwidth`` per device one way, its own
+    ``latency`` and ``efficiency`` (default: the tier's)."""
+
+    after: int
+    bandwidth: float
+    latency: float | None
+    efficiency: float | None
 
 
 @dataclass(frozen=True)
@@ -275,6 +292,27 @@ class Hardware:
         raw["efficiency"] = {**raw.get("efficiency", {}), "wan": dict(WAN_EFFICIENCY)}
         return hardware_from_dict(raw, where=f"{self.where} (with a WAN between sites of {site})")
 
+    def slow_nic_view(self) -> tuple[int, Hardware] | None:
+        """(devices on the tier's own NIC, this entry with the slow NICs in their place) where a tier
+        has ``slow_nics``; None without. A data-parallel collective of a job larger than ``after``
+        has ranks on both NICs and a ring moves at its slowest link, so it is priced on the view."""
+        hit = _SLOW_VIEWS.get(id(self))
+        if hit is not None and hit[0]() is self:
+            return hit[1]
+        slow = [t for t in self.fabric if t.slow_nics is not None]
+        out = None
+        if slow:
+            t, sn = slow[0], slow[0].slow_nics
+            assert sn is not None
+            tier: dict[str, Any] = {"bandwidth": f"{sn.bandwidth!r} B/s", "slow_nics": None}
+            if sn.latency is not None:
+                tier["latency"] = f"{sn.latency!r} s"
+            eff = {"value": sn.efficiency if sn.efficiency is not None else t.efficiency, "source": "slow_nics"}
+            view = self.with_overrides({"fabric": {t.key: tier}, "efficiency": {t.key: eff}})
+            out = (sn.after, view)
+        _SLOW_VIEWS[id(self)] = (weakref.ref(self), out)
+        return out
+
     def tier(self, key: str) -> FabricTier:
         """The fabric tier named ``key``."""
         for t in self.fabric:
@@ -439,6 +477,32 @@ def _efficiency(r: _Reader, key: str) -> tuple[float, str]:
     return value, source
 
 
+_SLOW_VIEWS: dict[int, tuple[Any, Any]] = {}
+""":meth:`Hardware.slow_nic_view` by id of the entry, with a weak reference proving the id."""
+
+
+def _slow_nics(r: _Reader, p: str, spec: dict[str, Any]) -> SlowNics | None:
+    """``<tier>.slow_nics`` (docs/CATALOG.md), checked; None when absent."""
+    sn = spec.get("slow_nics")
+    if sn is None:
+        return None
+    q = f"{p}.slow_nics"
+    if not isinstance(sn, dict) or set(sn) - {"after", "bandwidth", "latency", "efficiency", "name", "source"}:
+        raise r.fail(q, "a mapping {after, bandwidth, latency, efficiency, name, source}", sn)
+    bw = r.quantity(f"{q}.bandwidth", "bandwidth")
+    if not r.text(f"{q}.source") or bw is None or bw <= 0:
+        raise r.fail(q, "a positive bandwidth and the source of the figure", sn)
+    eff = sn.get("efficiency")
+    if eff is not None and (isinstance(eff, bool) or not isinstance(eff, (int, float)) or not 0 < eff <= 1):
+        raise r.fail(f"{q}.efficiency", "a fraction in (0, 1]", eff)
+    return SlowNics(
+        after=r.integer(f"{q}.after") or 1,
+        bandwidth=bw,
+        latency=r.quantity(f"{q}.latency", "time", required=False),
+        efficiency=None if eff is None else float(eff),
+    )
+
+
 def _tier(r: _Reader, key: str, spec: Any) -> FabricTier:
     p = f"fabric.{key}"
     if not isinstance(spec, dict):
@@ -464,6 +528,7 @@ def _tier(r: _Reader, key: str, spec: Any) -> FabricTier:
         torus_dims=r.integer(f"{p}.torus_dims", required=False),
         efficiency=eff,
         efficiency_source=eff_src,
+        slow_nics=_slow_nics(r, p, spec),
     )
 
 

@@ -148,3 +148,39 @@ def test_cli_wan_and_its_bad_input(cli) -> None:  # noqa: ANN001
     assert out["ordinary_dp"]["iteration_time_s"] > out["iteration_time_s"]
     bad = cli(*args, "--wan", "8,10 Gbit/s")
     assert bad.code == 2 and bad.err.startswith("error: --wan") and bad.err.count("\n") == 1, bad.err
+
+
+SLOW = {"fabric": {"scale_out": {"slow_nics": {"after": 32, "bandwidth": "100 Gbit/s", "source": "test"}}}}
+
+
+def test_slow_nics_pace_the_data_parallel_ring_only() -> None:
+    """Part of the nodes on a 4x slower NIC (Holmes' mixed InfiniBand / RoCE jobs): a job within
+    the fast nodes costs the same bits; a larger one moves its data-parallel collective at the slow
+    NIC (4x the bandwidth term) while every other part of the step stays."""
+    h100 = get_hardware("h100-sxm")
+    mixed = h100.with_overrides(SLOW)
+    keys = dict(tp=8, global_batch=256, overlap_dp=False)
+    for gpus in (16, 32):
+        assert llmcost.train("llama-3-8b", mixed, gpus=gpus, **keys).as_dict() == (
+            llmcost.train("llama-3-8b", h100, gpus=gpus, **keys).as_dict()
+        )
+    fast = llmcost.train("llama-3-8b", h100, gpus=64, **keys).result
+    slow = llmcost.train("llama-3-8b", mixed, gpus=64, **keys).result
+    assert slow.breakdown["dp_comm"] == pytest.approx(4 * fast.breakdown["dp_comm"], rel=0.05)
+    for k, v in fast.breakdown.items():
+        if k != "dp_comm":
+            assert slow.breakdown[k] == v, k
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"after": 32, "bandwidth": "100 Gbit/s"},
+        {"after": 0, "bandwidth": "100 Gbit/s", "source": "x"},
+        {"after": 32, "bandwidth": "100 Gbit/s", "source": "x", "efficiency": 2},
+        {"after": 32, "bandwidth": "100 Gbit/s", "source": "x", "nics": 2},
+    ],
+)
+def test_bad_slow_nics_is_one_line(bad: dict) -> None:
+    with pytest.raises(UserError, match="slow_nics"):
+        get_hardware("h100-sxm").with_overrides({"fabric": {"scale_out": {"slow_nics": bad}}})

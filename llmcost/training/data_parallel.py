@@ -79,8 +79,16 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
         c["sfrag"],
     )
 
+    slow = hw.slow_nic_view()  # (devices on the tier's own NIC, the entry on the slow NICs)
+    mixed = np.zeros(df.size, dtype=bool) if slow is None else c["gpus"][df] > slow[0]
+
     def coll(op: str, size: np.ndarray, group: np.ndarray, gpn: np.ndarray) -> np.ndarray:
-        return collective_v(hw, op, size[df], group[df], gpn[df], stride[df])[dinv]
+        """Per row; a job with ranks on slow NICs (``slow_nics``) moves at the slowest link."""
+        s, g, n, k = size[df], group[df], gpn[df], stride[df]
+        t = collective_v(hw, op, np.where(mixed, 0.0, s), g, n, k)
+        if mixed.any() and slow is not None:
+            t = np.where(mixed, collective_v(slow[1], op, np.where(mixed, s, 0.0), g, n, k), t)
+        return t[dinv]
 
     per = np.where(z3, 1.0 / np.maximum(st.n_lay, 1.0), np.where(dist_opt, 1.0, 0.0))
     n_d, n_e = (zero3_collectives(x * per, z3, c["z3b"]) for x in (dense, expert))
