@@ -307,7 +307,10 @@ class Hardware:
             tier: dict[str, Any] = {"bandwidth": f"{sn.bandwidth!r} B/s", "slow_nics": None}
             if sn.latency is not None:
                 tier["latency"] = f"{sn.latency!r} s"
-            eff = {"value": sn.efficiency if sn.efficiency is not None else t.efficiency, "source": "slow_nics"}
+            eff = {
+                "value": sn.efficiency if sn.efficiency is not None else t.efficiency,
+                "source": "slow_nics",
+            }
             view = self.with_overrides({"fabric": {t.key: tier}, "efficiency": {t.key: eff}})
             out = (sn.after, view)
         _SLOW_VIEWS[id(self)] = (weakref.ref(self), out)
@@ -487,7 +490,14 @@ def _slow_nics(r: _Reader, p: str, spec: dict[str, Any]) -> SlowNics | None:
     if sn is None:
         return None
     q = f"{p}.slow_nics"
-    if not isinstance(sn, dict) or set(sn) - {"after", "bandwidth", "latency", "efficiency", "name", "source"}:
+    if not isinstance(sn, dict) or set(sn) - {
+        "after",
+        "bandwidth",
+        "latency",
+        "efficiency",
+        "name",
+        "source",
+    }:
         raise r.fail(q, "a mapping {after, bandwidth, latency, efficiency, name, source}", sn)
     bw = r.quantity(f"{q}.bandwidth", "bandwidth")
     if not r.text(f"{q}.source") or bw is None or bw <= 0:
