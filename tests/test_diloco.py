@@ -79,13 +79,19 @@ def test_cli_sync_interval_and_its_bad_input(cli) -> None:  # noqa: ANN001
     assert bad.code == 2 and bad.err.startswith("error: ") and bad.err.count("\n") == 1, bad.err
 
 
-def test_the_diloco_case_predicts_the_papers_500x(cli) -> None:  # noqa: ANN001
+def test_the_diloco_cases_predict_the_papers_500x_and_400x(cli) -> None:  # noqa: ANN001
     import json
 
     r = cli("validate", "validation/local-sgd.yaml", "--format", "json")
     assert r.code == 0, r.err
-    (case,) = json.loads(r.out)["cases"]
-    assert case["predicted"] == 500.0 and case["error"] == 0.0
+    cases = {c["id"]: c for c in json.loads(r.out)["cases"]}
+    assert cases["diloco-2023-h500-k8-comm"]["predicted"] == 500.0
+    assert cases["intellect1-diloco-h100-int8-comm"]["predicted"] == 400.0
+    assert (
+        cases["diloco-2023-h500-k8-comm"]["error"]
+        == cases["intellect1-diloco-h100-int8-comm"]["error"]
+        == 0.0
+    )
 
 
 def test_search_carries_diloco_and_its_rows_recost_bit_for_bit() -> None:

@@ -1,6 +1,6 @@
 """``llmcost search train | infer``: exhaustive, vectorized plan search (see :mod:`llmcost.search`)."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -181,18 +181,23 @@ def search_train(
         jobs=jobs,
         wan=wan,
     )
-    res, space = rep.result, rep.space
+    res = rep.result
     rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]
-    title = (
-        f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
-        f"global batch {space.global_batch} x {space.seq_len}"
-        + (f", DiLoCo sync every {space.sync_interval} steps" if space.sync_interval > 1 else "")
-        + f": {what(res, len(rows))}"
-    )
+    title = f"{_train_title(rep)}: {what(res, len(rows))}"
     emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt))
     for t in H.targets(target, page):
         P.search_train(t, rep, max_memory, min_throughput)
     H.finish(page, lambda: H.area_formulas("training"))
+
+
+def _train_title(rep: Any) -> str:
+    """What a train search searched: model, GPUs, hardware, batch, and DiLoCo's sync when set."""
+    space = rep.space
+    diloco = f", DiLoCo sync every {space.sync_interval} steps" if space.sync_interval > 1 else ""
+    return (
+        f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
+        f"global batch {space.global_batch} x {space.seq_len}{diloco}"
+    )
 
 
 def search_infer(
