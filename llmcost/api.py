@@ -167,7 +167,7 @@ class TrainReport(_ReadsThrough):
 
 def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
     """The plan as costed (defaults resolved), in train plan keys."""
-    from llmcost.training.plan import STACK_KEYS
+    from llmcost.training.plan import STACK_KEYS, grad_fp32
 
     lay = r.layout
     return {
@@ -191,6 +191,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "precision": lay.plan.precision,
         "attention": "flash" if lay.flash else "materialized",
         **{k: getattr(lay.plan, k) for k in STACK_KEYS},
+        "grad_reduce_in_fp32": grad_fp32(lay.plan),
         **_sync_keys(lay.plan),
     }
 

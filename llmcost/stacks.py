@@ -62,6 +62,8 @@ class Profile:
     parallelism, the training precisions it runs;
     with ``sequence_parallel`` and ``selective_recompute`` (available or not) they bound what
     ``search train --stack`` searches where documented.
+    grad_reduce_in_fp32: gradients accumulated and reduced in fp32 whatever the training precision (True),
+    in the 16-bit parameter dtype (False); undocumented: fp32 except in fp16 (plan ``grad_reduce_in_fp32``).
     eager_loss: the loss is PyTorch's eager ``F.cross_entropy`` on an fp32 upcast of the logits (plan
     ``fused_ce`` false); Megatron's own vocab-parallel cross-entropy, fused or not, is not eager.
     """
@@ -95,6 +97,7 @@ class Profile:
     pipeline_overhead_s: float | None = None
     fp8_recipe: str | None = None
     eager_loss: bool = False
+    grad_reduce_in_fp32: bool | None = None
     zero_modes: tuple[str, ...] | None = None
     schedules: tuple[str, ...] | None = None
     context_parallel: bool = False
@@ -224,6 +227,10 @@ _DS_CFG = "microsoft/DeepSpeed deepspeed/runtime/zero/config.py @ 4034205 (2023-
 _DS_OVERLAP = (
     f"{_DS_DOC} (2020-12, 81aeea3): overlap_comm default false; deepspeed/runtime/zero/constants.py "
     "(2021): ZERO3_OPTIMIZATION_OVERLAP_COMM_DEFAULT=True; zero/config.py validator: overlap_comm = (stage == 3)"
+)
+_DS_COMM = (
+    "microsoft/DeepSpeed deepspeed/runtime/engine.py communication_data_type: the config's, else float16 with "
+    "fp16 and bfloat16 with bf16 (2023-2025): gradients are reduced in the 16-bit parameter dtype"
 )
 _DS_RBS = f"{_DS_DOC}: reduce_bucket_size default 5e8 elements (2020-12 through 2025)"
 _DS_ADAM = "microsoft/DeepSpeed deepspeed/runtime/engine.py @ 559c4ce (2021-12): optimizer type Adam -> FusedAdam unless torch_adam"
@@ -542,6 +549,7 @@ def _deepspeed_family() -> list[Profile]:
         "dp_overlap": (False, _DS_OVERLAP),
         "dp_bucket_params": (5e8, _DS_RBS),
         "fused_optimizer": ("fused", _DS_ADAM),
+        "grad_reduce_in_fp32": (False, _DS_COMM),
     }
     z3 = {
         "zero3_prefetch": (True, _DS_Z3),
@@ -604,6 +612,11 @@ def _pytorch_native() -> list[Profile]:
         "zero3_prefetch": (True, _FSDP2_PF),
         "zero3_gather_unit": ("layer", _TT_FSDP),
         "zero3_regather_per_microbatch": (True, _TT_GA),
+        "grad_reduce_in_fp32": (
+            True,
+            "pytorch/torchtitan torchtitan/config/job_config.py: mixed_precision_reduce 'float32' (the only value "
+            "until 2025; FSDP2 MixedPrecisionPolicy reduce_dtype)",
+        ),
         "selective_recompute": (
             True,
             "pytorch/torchtitan train_configs/llama3_8b.toml (2024-12): activation_checkpoint mode 'selective'",

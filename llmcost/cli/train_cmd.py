@@ -89,6 +89,14 @@ def train(
             " (Megatron-LM async TP all-reduce, Transformer Engine). Default off.",
         ),
     ] = None,
+    grad_fp32: Annotated[
+        bool | None,
+        typer.Option(
+            "--grad-fp32/--grad-bf16",
+            help="Accumulate and reduce gradients in fp32 (Megatron main_grad; 4 bytes per gradient) or in"
+            " the 16-bit dtype (DeepSpeed). Default: the stack's, else fp32 except in fp16.",
+        ),
+    ] = None,
     attention: Annotated[str | None, typer.Option("--attention", help="auto, flash or materialized.")] = None,
     offload: Annotated[
         str | None,
@@ -204,6 +212,7 @@ def train(
         "fp8_recipe": fp8_recipe,
         "pp_overlap": pp_overlap,
         "tp_bwd_overlap": tp_bwd_overlap,
+        "grad_reduce_in_fp32": grad_fp32,
         "attention": attention,
         "offload": offload,
         "gpus_per_node": gpus_per_node,

@@ -345,6 +345,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["syncb"] = np.full(n, TR.SYNC_BITS, dtype=np.int64)
     cols["sfrag"] = np.ones(n, dtype=np.int64)  # the outer sync at once, blocking (plain DiLoCo)
     cols["sovl"] = np.zeros(n, dtype=np.int64)
+    cols["gf32"] = (cols["prec"] != PREC.index("fp16")).astype(np.int64)  # grad_fp32_default per precision
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
@@ -373,6 +374,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         ("fused_rope", "frope"),
         ("fused_ce", "fce"),
         ("tp_bwd_overlap", "tpb"),
+        ("grad_reduce_in_fp32", "gf32"),
     ):
         if key in p:
             shared[col] = int(bool(p[key]))
@@ -606,7 +608,7 @@ def plan_dict(
 def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
     """The plan keys a stack decides, as row ``i`` has them (so the plan costs what the row costs
     with or without the stack): attention, DP and pipeline overlap, fused kernels, fp8 recipe and
-    ZeRO-3 bucket."""
+    ZeRO-3 bucket, fp32 gradients."""
     auto, flash = bool(c["auto"][i]), bool(c["flash"][i])
     return {
         "attention": "auto" if auto else ("flash" if flash else "materialized"),
@@ -619,6 +621,7 @@ def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
         "tp_bwd_overlap": bool(c["tpb"][i]),
         "fp8_recipe": FP8_RECIPES[int(c["fp8r"][i])],
         "zero3_bucket": int(c["z3b"][i]) or None,
+        "grad_reduce_in_fp32": bool(c["gf32"][i]),
     }
 
 

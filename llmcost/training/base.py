@@ -108,28 +108,49 @@ def uses_dropout(spec: ModelSpec) -> bool:
     return attention_dropout(spec) or hidden_dropout(spec)
 
 
-def precision_bytes(zero: int, precision: str) -> tuple[float, float, float, float]:
+def precision_bytes(
+    zero: int, precision: str, grad_fp32: bool | None = None
+) -> tuple[float, float, float, float]:
     """(b_w, b_g, b_o, b_a): bytes per weight, gradient, optimizer-state parameter, activation.
 
-    Megatron (zero 0, with or without the distributed optimizer; [MEG-distopt] table): bf16/fp8
-    keep fp32 main gradients (b_g 4) and fp32 master + Adam (12); fp16 keeps fp16 gradients and
-    an fp32 gradient copy in the optimizer (16). ZeRO / FSDP (Rajbhandari 2020 §3): gradients in
-    the parameter dtype (2) and 12 bytes of optimizer state. FP8 / FP4 training keeps bf16
-    weights and activations between layers (Transformer Engine; NVIDIA FP8 primer)."""
-    if zero:
+    ``grad_fp32``: gradients accumulated over the micro-batches and reduced in fp32 (None: the
+    precision's default, :func:`grad_fp32_default`). Megatron's gradient buffer is then fp32
+    (``main_grad``, b_g 4; Megatron-LM ``megatron/training/arguments.py``: "bfloat16 requires
+    gradient accumulation and all-reduce to be done in fp32", forced for bf16 unless
+    ``--grad-reduce-in-bf16``) and the optimizer holds fp32 master + Adam (12), for plain DP, the
+    distributed optimizer and ZeRO-1/2 alike. Without it (fp16 as Megatron and the ZeRO paper run
+    it; DeepSpeed, whose gradient communication is in the parameter dtype) gradients are 16-bit
+    (2): ZeRO-1/2 keep 12 bytes of optimizer state (Rajbhandari 2020 §3), plain DP / the
+    distributed optimizer an fp32 gradient copy in the optimizer too (16). ZeRO-3 / FSDP is
+    unchanged by it (2, 2, 12): FSDP's fp32 shard is the master copy itself, so its 16 bytes per
+    parameter do not grow with an fp32 reduction. FP8 / FP4 training keeps bf16 weights and
+    activations between layers (Transformer Engine; NVIDIA FP8 primer)."""
+    fp32 = grad_fp32_default(precision) if grad_fp32 is None else grad_fp32
+    if zero == 3:
         return 2.0, 2.0, 12.0, 2.0
-    if precision == "fp16":
-        return 2.0, 2.0, 16.0, 2.0
-    return 2.0, 4.0, 12.0, 2.0
+    if fp32:
+        return 2.0, 4.0, 12.0, 2.0
+    return (2.0, 2.0, 12.0, 2.0) if zero else (2.0, 2.0, 16.0, 2.0)
+
+
+def grad_fp32_default(precision: str) -> bool:
+    """Whether gradients are accumulated and reduced in fp32 when neither the plan nor its stack
+    says: yes except in fp16 training (Megatron-LM forces it for bf16, and fp8 / fp4 training
+    computes bf16 gradients, ``megatron/training/arguments.py``; torchtitan's FSDP reduces in
+    float32 by default, ``mixed_precision_reduce``, ``torchtitan/config/job_config.py``); fp16
+    keeps fp16 gradients (Megatron's ``--accumulate-allreduce-grads-in-fp32`` is off by default
+    for fp16; ZeRO, Rajbhandari 2020 §3)."""
+    return precision != "fp16"
 
 
 def bytes_table() -> np.ndarray:
-    """(b_w, b_g, b_o, b_a) per (ZeRO mode, precision): :func:`precision_bytes` over
-    :data:`ZMODES` x :data:`PRECISIONS`."""
-    out = np.zeros((len(ZMODES), len(PRECISIONS), 4))
+    """(b_w, b_g, b_o, b_a) per (ZeRO mode, precision, fp32 gradients 0/1): :func:`precision_bytes`
+    over :data:`ZMODES` x :data:`PRECISIONS` x (no, yes)."""
+    out = np.zeros((len(ZMODES), len(PRECISIONS), 2, 4))
     for zi, (z, _) in enumerate(ZMODES):
         for pi, p in enumerate(PRECISIONS):
-            out[zi, pi] = precision_bytes(z, p)
+            for g in (0, 1):
+                out[zi, pi, g] = precision_bytes(z, p, bool(g))
     return out
 
 

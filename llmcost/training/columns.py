@@ -47,6 +47,7 @@ COLS = (
     "syncb",
     "sfrag",
     "sovl",
+    "gf32",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -57,9 +58,10 @@ one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 qua
 overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
 collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host
 (plan ``offload_activations``), DiLoCo's inner steps per outer sync (plan ``sync_interval``; 1:
-ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``), and
+ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``),
 Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``, ``sync_overlap``;
-1 and 0: the whole model at once, blocking)."""
+1 and 0: the whole model at once, blocking) and gradients accumulated and reduced in fp32 (plan
+``grad_reduce_in_fp32``, resolved: 0 or 1)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ def plans(
     """:class:`Plans` of the rows ``c``: ranks per node are ``gpus_per_node`` (else the hardware's
     node) at most the GPU count; the distributed optimizer and ZeRO-1/2 shard the optimizer."""
     btab = bytes_table()
-    bw_, bg_, bo_, ba_ = (btab[c["zmode"], c["prec"], i] for i in range(4))
+    bw_, bg_, bo_, ba_ = (btab[c["zmode"], c["prec"], c["gf32"], i] for i in range(4))
     tp, pp, cp, ep, dp, mb, v = (c[k].astype(np.int64) for k in ("tp", "pp", "cp", "ep", "dp", "mb", "v"))
     zero = np.array([z for z, _ in ZMODES])[c["zmode"]]
     distopt_flag = np.array([d for _, d in ZMODES])[c["zmode"]]

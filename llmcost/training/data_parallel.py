@@ -73,6 +73,7 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
         p.ep,
         c["zmode"],
         c["prec"],
+        c["gf32"],
         c["z3b"],
         c["sync"],
         c["syncb"],

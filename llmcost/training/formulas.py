@@ -905,9 +905,10 @@ def _state(b: sp.Expr, z: sp.Expr) -> sp.Expr:
 def weights_bytes() -> sp.Expr:
     """Weights per device, ``Ψ·b_w/z_w + Ψ_e·b_w/min(z_w, d_e)``: ZeRO-3 shards them over the
     ``d·c`` data x context ranks (z_w = d·c, else 1). With :func:`gradient_bytes` and
-    :func:`optimizer_bytes`, ZeRO stages 0-3 (Rajbhandari et al. 2020 §5, Fig. 1: 16Ψ,
-    4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d) and the Megatron distributed optimizer ([MEG-distopt]: bf16
-    params + fp32 grads 6 + 12/d; fp16 4 + 16/d)."""
+    :func:`optimizer_bytes`, ZeRO stages 0-3 with 16-bit gradients (Rajbhandari et al. 2020 §5,
+    Fig. 1: 16Ψ, 4Ψ + 12Ψ/d, 2Ψ + 14Ψ/d, 16Ψ/d) and the Megatron distributed optimizer
+    ([MEG-distopt]: bf16 params + fp32 grads 6 + 12/d; fp16 4 + 16/d); with gradients kept in fp32
+    (plan ``grad_reduce_in_fp32``, the bf16 default) ZeRO-1 is 6Ψ + 12Ψ/d, ZeRO-2 2Ψ + 16Ψ/d."""
     return _state(S("b_w"), S("z_w"))
 
 

@@ -56,6 +56,7 @@ from llmcost.training.base import (
     SCHEDULES,
     ZMODES,
     attention_dropout,
+    grad_fp32_default,
     n_layers,
     split_layers,
 )
@@ -116,6 +117,7 @@ _PLAN_KEYS = (
     "sync_bytes",
     "sync_fragments",
     "sync_overlap",
+    "grad_reduce_in_fp32",
 )
 
 
@@ -209,6 +211,12 @@ class TrainPlan:
     sync_overlap: int = 0
     """Streaming DiLoCo: inner steps each fragment's outer all-reduce overlaps (``dp__streaming``;
     0: blocking); at most ``sync_interval / sync_fragments``."""
+    grad_reduce_in_fp32: bool | None = None
+    """Gradients accumulated over the micro-batches and reduced in fp32 (Megatron's ``main_grad``
+    buffer, 4 bytes per gradient in memory and in the data-parallel reduction) for plain DP, the
+    distributed optimizer and ZeRO-1/2; ZeRO-3 is unaffected (:func:`llmcost.training.base.
+    precision_bytes`). None: the stack's, else yes except in fp16 (:func:`llmcost.training.base.
+    grad_fp32_default`)."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -545,6 +553,16 @@ SYNC_BITS = 32
 precision of the parameters the outer step updates (``diloco__outer_bytes``)."""
 
 
+def grad_fp32(plan: TrainPlan) -> bool:
+    """The plan's ``grad_reduce_in_fp32``, checked, or the precision's default."""
+    g = plan.grad_reduce_in_fp32
+    if g is None:
+        return grad_fp32_default(plan.precision)
+    if not isinstance(g, bool):
+        raise PlanError(f"grad_reduce_in_fp32 must be true or false, got {g!r}")
+    return g
+
+
 def sync_columns(plan: TrainPlan) -> tuple[int, int, int, int]:
     """(``sync``: inner steps per outer sync H, ``syncb``: bits per parameter of the outer
     all-reduce, ``sfrag``: fragments P, ``sovl``: overlapped inner steps) of a plan (:func:`sync_values`)."""
@@ -736,6 +754,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
         "aoff": int(p.offload_activations),
         **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync_columns(p), strict=True)),
+        "gf32": int(grad_fp32(p)),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
