@@ -296,8 +296,9 @@ class Level:
         """True for a wide-area tier between sites (topology ``wan``): routed, each site reaching
         every other at its own uplink (a switch in the formulas), not priced by NCCL's tuning model
         (a job's cross-site collectives run its own code over TCP: Gloo in INTELLECT-1's PRIME,
-        Hivemind in OpenDiLoCo), so its levels carry the catalog latency as is, the Simple
-        protocol, and no NCCL p2p chunk pipeline."""
+        Hivemind in OpenDiLoCo), so a collective crossing it takes every level's catalog latency as
+        is (no NCCL protocol tables: :func:`values`), the Simple protocol, and no NCCL p2p chunk
+        pipeline at the WAN level."""
         return self.tier.topology == WAN
 
     @property

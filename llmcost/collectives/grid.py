@@ -29,12 +29,6 @@ def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any, stride: Any 
         sizes, inv = np.unique(size[mask], return_inverse=True)
         out[mask] = np.asarray(auto_time(hw, op, sizes.astype(float), int(g), int(n), int(s)))[inv]
     return out
-    # sorted distinct pairs, as np.unique(axis=1) gives them without importing numpy.ma (issue 14)
-    for g, n in sorted(set(zip(group[live].tolist(), gpn[live].tolist(), strict=True))):
-        mask = live & (group == g) & (gpn == n)
-        sizes, inv = np.unique(size[mask], return_inverse=True)
-        out[mask] = np.asarray(auto_time(hw, op, sizes.astype(float), int(g), int(n)))[inv]
-    return out
 
 
 def group_gpn(gpn: int, group: Any, stride: Any) -> np.ndarray:
