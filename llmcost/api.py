@@ -162,6 +162,8 @@ class TrainReport(_ReadsThrough):
         out["memory_bytes"] = dict(r.memory)
         out["band"] = band_range(hw, r.layout.plan.zero == 3, self.spec.is_moe)
         out["network"] = self.network()
+        if r.ordinary_dp is not None:  # DiLoCo: the same plan as ordinary data parallelism
+            out["ordinary_dp"] = dict(r.ordinary_dp)
         if tokens is not None:
             run = run_totals(
                 tokens,
@@ -221,7 +223,10 @@ def _sync_keys(plan: Any) -> dict[str, Any]:
 
     if plan.sync_interval == 1:
         return {}
-    return {"sync_interval": plan.sync_interval, "sync_bytes": plan.sync_bytes or SYNC_BITS / 8}
+    out = {"sync_interval": plan.sync_interval, "sync_bytes": plan.sync_bytes or SYNC_BITS / 8}
+    if (plan.sync_fragments, plan.sync_overlap) != (1, 0):
+        out.update(sync_fragments=plan.sync_fragments, sync_overlap=plan.sync_overlap)
+    return out
 
 
 @dataclass(repr=False)
@@ -370,15 +375,17 @@ def _spec(model: Any) -> ModelSpec:
     return spec_of(_model_arg(model))
 
 
-def _hardware(hw: Any) -> Hardware:
+def _hardware(hw: Any, wan: str | None = None) -> Hardware:
+    """A hardware id or entry; with ``wan`` (``--wan SITE,BANDWIDTH,LATENCY``) its devices in sites
+    joined by a WAN tier (:meth:`llmcost.hardware.Hardware.with_wan`)."""
     from llmcost.catalog import get_hardware
-    from llmcost.hardware import Hardware
+    from llmcost.hardware import Hardware, parse_wan
 
-    if isinstance(hw, Hardware):
-        return hw
     if isinstance(hw, str):
-        return get_hardware(hw)
-    raise UserError(f"hardware: expected a hardware id or a Hardware, got {type(hw).__name__}")
+        hw = get_hardware(hw)
+    elif not isinstance(hw, Hardware):
+        raise UserError(f"hardware: expected a hardware id or a Hardware, got {type(hw).__name__}")
+    return hw if wan is None else hw.with_wan(*parse_wan(wan))
 
 
 def _given(keys: Mapping[str, Any]) -> dict[str, Any]:
@@ -554,6 +561,7 @@ def train(
     *,
     tokens: float | str | None = None,
     stack: Mapping[str, Any] | str | None = None,
+    wan: str | None = None,
     **plan_keys: Any,
 ) -> TrainReport:
     """Cost one training plan, as ``llmcost train``: step time and its breakdown, MFU / HFU,
@@ -564,11 +572,13 @@ def train(
     ``"torchtitan:2025"``; also a ``stack`` key of a plan mapping or file): the software stack's
     profile fills what the plan does not state (attention kernel, DP / TP overlap, fused
     elementwise kernels; :mod:`llmcost.training.stack`). A plan that does not divide or fit
-    raises :class:`llmcost.errors.PlanError`."""
+    raises :class:`llmcost.errors.PlanError`. ``wan`` (``"SITE,BANDWIDTH,LATENCY"``, e.g. ``"8,10 Gbit/s,40
+    ms"``): the devices in sites of SITE joined by a WAN link of that bandwidth per site and one-way
+    latency (:meth:`llmcost.hardware.Hardware.with_wan`; a ``wan`` fabric tier of the entry does the same)."""
     from llmcost.economics.budget import parse_count
     from llmcost.training.plan import evaluate
 
-    hw = _hardware(hardware)
+    hw = _hardware(hardware, wan)
     p, hw, stack_note, chosen = _stacked(plan, plan_keys, stack, hw)
     # every input is checked before the plan is costed (a bad tokens is named, not "does not fit")
     if tokens is not None:
@@ -905,6 +915,7 @@ def search_train(
     progress: bool = False,
     jobs: int = 1,
     network: str | None = None,
+    wan: str | None = None,
     **space_keys: Any,
 ) -> SearchReport:
     """Search training plans, as ``llmcost search train``: the ``top`` plans by ``objective``, or
@@ -917,7 +928,7 @@ def search_train(
     (:data:`llmcost.search.space.TRAIN_KEYS`: each one value, several, or comma-separated text;
     not given = every value the model allows), e.g. ``search_train("llama-3.1-70b", "h100-sxm",
     gpus=64, tp=[4, 8], global_batch=512)``. ``max_memory`` in GiB per GPU, ``min_throughput``
-    in tokens/s; ``progress`` shows a progress bar on a terminal."""
+    in tokens/s; ``progress`` shows a progress bar on a terminal; ``wan``: as :func:`train`'s."""
     from llmcost import checks
     from llmcost.economics.budget import parse_count
     from llmcost.search import run
@@ -931,7 +942,7 @@ def search_train(
     max_memory = checks.optional_positive(max_memory, "--max-memory")
     run_tokens = parse_count(tokens, "--tokens") if tokens is not None else None
     spec = _spec(model)
-    hw = _hardware(hardware).with_network(network)
+    hw = _hardware(hardware, wan).with_network(network)
     if isinstance(space, TrainSpace):
         _no_options(space, space_keys)
         checks.gpus_per_node(hw, space.gpus_per_node)

@@ -8,6 +8,7 @@ expected. Unit strings are parsed by :mod:`llmcost.units`.
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,7 +30,9 @@ kernels of its design) runs no faster than FlashAttention-2 on the same device (
 arXiv 2307.08691, abstract: FA2 is ~2x FA1), so it reads FA2's figure as an upper bound; the
 others read only their own, else ``attention``."""
 DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")
-TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree", "rail_only")
+TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree", "rail_only", "wan")
+"""Fabric tier topologies; ``wan``: a wide-area link between sites (each site's uplink;
+:attr:`Hardware.wan_site`)."""
 NETWORK_TOPOLOGIES = ("fat_tree", "rail_fat_tree", "rail_only")
 """Topologies of a scale-out network tier (NICs and switches), also the values of ``--network`` / plan
 key ``network`` (:meth:`Hardware.with_network`): a full-bisection fat tree, the same wired rail by rail
@@ -59,6 +62,22 @@ class FabricTier:
     torus_dims: int | None
     efficiency: float
     efficiency_source: str
+    slow_nics: SlowNics | None = None
+    """Heterogeneous NICs at this tier (catalog ``slow_nics``): devices past the first ``after`` of a
+    job sit on a slower NIC (:meth:`Hardware.slow_nic_view`)."""
+
+
+@dataclass(frozen=True)
+class SlowNics:
+    """``fabric.<tier>.slow_nics: {after, bandwidth, latency?, efficiency?, name?, source}``: a job's
+    devices past the first ``after`` reach the tier through a slower NIC (e.g. RoCE or TCP Ethernet
+    beside InfiniBand, Holmes, arXiv 2312.03549): ``bandwidth`` per device one way, its own
+    ``latency`` and ``efficiency`` (default: the tier's)."""
+
+    after: int
+    bandwidth: float
+    latency: float | None
+    efficiency: float | None
 
 
 @dataclass(frozen=True)
@@ -270,6 +289,66 @@ class Hardware:
             return self
         return self.with_overrides({"fabric": {t.key: {"topology": topology} for t in tiers}})
 
+    def wan_site(self) -> int | None:
+        """Devices per site where the fabric has a WAN tier (topology ``wan``): those of the tier just
+        inside it (1 when it is the innermost); None without one."""
+        for i, t in enumerate(self.fabric):
+            if t.topology == "wan":
+                return (self.fabric[i - 1].devices or 1) if i else 1
+        return None
+
+    def with_wan(self, site: int, bandwidth: float, latency: float) -> Hardware:
+        """This entry with its devices in sites of ``site`` joined by a WAN tier (key ``wan``): each
+        site's uplink carries ``bandwidth`` B/s one way, shared by its devices (the tier's per-device
+        figure is ``bandwidth / site``), with a one-way ``latency`` s per step; the unbounded tier
+        becomes the site (or goes, when the site is a domain of an inner tier). UserError when the
+        site does not fill whole domains of the tiers inside it. :func:`wan_tier` builds the tier."""
+        raw = copy.deepcopy(self.raw)
+        fabric = {k: v for k, v in raw["fabric"].items() if v.get("topology") != "wan"}
+        bounded = [t for t in self.fabric if t.devices is not None and t.topology != "wan"]
+        too_big = [t for t in bounded if t.devices > site]
+        inner = max((t.devices for t in bounded if t.devices <= site), default=1)
+        if too_big or site % inner:
+            raise UserError(
+                f"--wan: a site of {site} devices must hold whole '{(too_big or bounded)[0].key}' domains of "
+                f"{(too_big or bounded)[0].devices if too_big else inner} {self.id} devices"
+            )
+        for t in self.fabric:
+            if t.devices is None and t.topology != "wan":
+                if site > inner:
+                    fabric[t.key] = {**fabric[t.key], "devices": site}
+                else:
+                    del fabric[t.key]
+        if site > inner and not any(t.devices is None and t.topology != "wan" for t in self.fabric):
+            raise UserError(f"--wan: {self.id} has no tier joining {inner} devices into a site of {site}")
+        raw["fabric"] = {**fabric, "wan": wan_tier(site, bandwidth, latency)}
+        raw["efficiency"] = {**raw.get("efficiency", {}), "wan": dict(WAN_EFFICIENCY)}
+        return hardware_from_dict(raw, where=f"{self.where} (with a WAN between sites of {site})")
+
+    def slow_nic_view(self) -> tuple[int, Hardware] | None:
+        """(devices on the tier's own NIC, this entry with the slow NICs in their place) where a tier
+        has ``slow_nics``; None without. A data-parallel collective of a job larger than ``after``
+        has ranks on both NICs and a ring moves at its slowest link, so it is priced on the view."""
+        hit = _SLOW_VIEWS.get(id(self))
+        if hit is not None and hit[0]() is self:
+            return hit[1]
+        slow = [t for t in self.fabric if t.slow_nics is not None]
+        out = None
+        if slow:
+            t, sn = slow[0], slow[0].slow_nics
+            assert sn is not None
+            tier: dict[str, Any] = {"bandwidth": f"{sn.bandwidth!r} B/s", "slow_nics": None}
+            if sn.latency is not None:
+                tier["latency"] = f"{sn.latency!r} s"
+            eff = {
+                "value": sn.efficiency if sn.efficiency is not None else t.efficiency,
+                "source": "slow_nics",
+            }
+            view = self.with_overrides({"fabric": {t.key: tier}, "efficiency": {t.key: eff}})
+            out = (sn.after, view)
+        _SLOW_VIEWS[id(self)] = (weakref.ref(self), out)
+        return out
+
     def tier(self, key: str) -> FabricTier:
         """The fabric tier named ``key``."""
         for t in self.fabric:
@@ -435,6 +514,39 @@ def _efficiency(r: _Reader, key: str) -> tuple[float, str]:
     return value, source
 
 
+_SLOW_VIEWS: dict[int, tuple[Any, Any]] = {}
+""":meth:`Hardware.slow_nic_view` by id of the entry, with a weak reference proving the id."""
+
+
+def _slow_nics(r: _Reader, p: str, spec: dict[str, Any]) -> SlowNics | None:
+    """``<tier>.slow_nics`` (docs/CATALOG.md), checked; None when absent."""
+    sn = spec.get("slow_nics")
+    if sn is None:
+        return None
+    q = f"{p}.slow_nics"
+    if not isinstance(sn, dict) or set(sn) - {
+        "after",
+        "bandwidth",
+        "latency",
+        "efficiency",
+        "name",
+        "source",
+    }:
+        raise r.fail(q, "a mapping {after, bandwidth, latency, efficiency, name, source}", sn)
+    bw = r.quantity(f"{q}.bandwidth", "bandwidth")
+    if not r.text(f"{q}.source") or bw is None or bw <= 0:
+        raise r.fail(q, "a positive bandwidth and the source of the figure", sn)
+    eff = sn.get("efficiency")
+    if eff is not None and (isinstance(eff, bool) or not isinstance(eff, (int, float)) or not 0 < eff <= 1):
+        raise r.fail(f"{q}.efficiency", "a fraction in (0, 1]", eff)
+    return SlowNics(
+        after=r.integer(f"{q}.after") or 1,
+        bandwidth=bw,
+        latency=r.quantity(f"{q}.latency", "time", required=False),
+        efficiency=None if eff is None else float(eff),
+    )
+
+
 def _tier(r: _Reader, key: str, spec: Any) -> FabricTier:
     p = f"fabric.{key}"
     if not isinstance(spec, dict):
@@ -460,6 +572,7 @@ def _tier(r: _Reader, key: str, spec: Any) -> FabricTier:
         torus_dims=r.integer(f"{p}.torus_dims", required=False),
         efficiency=eff,
         efficiency_source=eff_src,
+        slow_nics=_slow_nics(r, p, spec),
     )
 
 
@@ -757,3 +870,36 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         gemm_shape=_gemm_shape(r, data),
         power=_power(r, data, tdp),
     )
+
+
+WAN_EFFICIENCY = {
+    "value": 1.0,
+    "source": "--wan: the bandwidth given is what a site's cross-site traffic attains; no efficiency applied",
+}
+"""The efficiency of a WAN tier built from ``--wan``: the figure given is the attained one."""
+
+
+def wan_tier(site: int, bandwidth: float, latency: float) -> dict[str, Any]:
+    """A catalog ``fabric.wan`` mapping (docs/CATALOG.md): sites of ``site`` devices, each site's
+    uplink ``bandwidth`` B/s one way shared by its devices, one-way ``latency`` s."""
+    return {
+        "name": f"WAN between sites of {site} devices ({bandwidth * 8 / 1e9:.4g} Gbit/s per site, {latency * 1e3:.4g} ms)",
+        "devices": None,
+        "bandwidth": f"{bandwidth / site!r} B/s",
+        "latency": f"{latency!r} s",
+        "topology": "wan",
+    }
+
+
+def parse_wan(text: str) -> tuple[int, float, float]:
+    """``--wan SITE,BANDWIDTH,LATENCY`` (e.g. ``8,10 Gbit/s,40 ms``): devices per site, each site's
+    WAN bandwidth one way (B/s) and the one-way latency (s); UserError naming what is wrong."""
+    parts = [x.strip() for x in str(text).split(",")]
+    usage = "--wan: expected SITE_DEVICES,BANDWIDTH,LATENCY such as '8,10 Gbit/s,40 ms'"
+    if len(parts) != 3 or not parts[0].isdigit() or int(parts[0]) < 1:
+        raise UserError(f"{usage}, got '{text}'")
+    bw = parse(parts[1], "bandwidth", what="--wan bandwidth")
+    lat = parse(parts[2], "time", what="--wan latency")
+    if not bw > 0 or not lat >= 0 or bw == float("inf") or lat == float("inf"):
+        raise UserError(f"{usage}: a positive bandwidth and a latency >= 0, got '{text}'")
+    return int(parts[0]), float(bw), float(lat)

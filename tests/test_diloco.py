@@ -79,10 +79,97 @@ def test_cli_sync_interval_and_its_bad_input(cli) -> None:  # noqa: ANN001
     assert bad.code == 2 and bad.err.startswith("error: ") and bad.err.count("\n") == 1, bad.err
 
 
-def test_the_diloco_case_predicts_the_papers_500x(cli) -> None:  # noqa: ANN001
+def test_the_diloco_cases_predict_the_papers_500x_and_400x(cli) -> None:  # noqa: ANN001
     import json
 
     r = cli("validate", "validation/local-sgd.yaml", "--format", "json")
     assert r.code == 0, r.err
-    (case,) = json.loads(r.out)["cases"]
-    assert case["predicted"] == 500.0 and case["error"] == 0.0
+    cases = {c["id"]: c for c in json.loads(r.out)["cases"]}
+    assert cases["diloco-2023-h500-k8-comm"]["predicted"] == 500.0
+    assert cases["intellect1-diloco-h100-int8-comm"]["predicted"] == 400.0
+    assert (
+        cases["diloco-2023-h500-k8-comm"]["error"]
+        == cases["intellect1-diloco-h100-int8-comm"]["error"]
+        == 0.0
+    )
+
+
+def test_search_carries_diloco_and_its_rows_recost_bit_for_bit() -> None:
+    """search train with sync_interval: every plan is DiLoCo (zero 0, cp 1, ep 1 by default), and each
+    returned row costs the same bits through ``train`` with the plan it reports."""
+    keys = dict(gpus=64, global_batch=256, seq_len=4096, sync_interval=500, sync_bytes=2)
+    rep = llmcost.search_train("llama-3-8b", "h100-sxm", top=8, **keys).as_dict()
+    assert rep["plans"]
+    for row in rep["plans"]:
+        plan = row["plan"]
+        assert plan["sync_interval"] == 500 and plan["sync_bytes"] == 2.0
+        assert plan["zero"] == 0 and plan["cp"] == 1 and plan["ep"] == 1
+        again = llmcost.train("llama-3-8b", "h100-sxm", plan).as_dict()
+        for k, v in row["metrics"].items():
+            if k in again:
+                assert again[k] == v, k
+        assert again["dp_comm_reduction"] == 1000.0
+
+
+def test_search_grid_rows_are_the_single_plan_with_diloco() -> None:
+    """Random rows of a DiLoCo grid (ZeRO modes given: the DiLoCo rule rejects all but zero 0) equal
+    ``training.evaluate`` of their plan dict: metrics, breakdown and memory."""
+    import numpy as np
+
+    from llmcost.catalog import get_hardware, get_model_config
+    from llmcost.model.config import from_config
+    from llmcost.search import train as ST
+    from llmcost.training import plan as TR
+    from llmcost.training import step as TS
+
+    spec = from_config(get_model_config("llama-3.1-8b"), where="llama-3.1-8b")
+    hw = get_hardware("h100-sxm")
+    space = ST.TrainSpace(
+        gpus=(16,),
+        global_batch=64,
+        seq_len=4096,
+        zero=("0", "1"),
+        recompute=("none", "full"),
+        sync_interval=50,
+    )
+    grid = ST.enumerate_space(spec, hw, space)
+    assert (grid.cols["sync"] == 50).all() and (grid.cols["zmode"] == 0).all()
+    assert grid.rejected["DiLoCo with ZeRO or the distributed optimizer"] > 0
+    assert grid.rejected["DiLoCo with cp or ep > 1"] > 0
+    out = ST.evaluate_grid(spec, hw, grid, 4096, 64)
+    rng = np.random.default_rng(3)
+    for i in rng.choice(len(grid), 15, replace=False):
+        plan = TR.TrainPlan.from_mapping(ST.plan_dict(grid, int(i), 64, 4096, None))
+        r = TR.evaluate(spec, plan, hw)
+        assert r.metrics()["dp_comm_reduction"] == float(out["dp_comm_reduction"][i]) == 50.0
+        assert r.breakdown == {k: float(out[k][i]) for k in TS.BREAKDOWN}
+        assert r.memory == {k: float(out[f"memory_{k}"][i]) for k in TS.MEMORY}
+
+
+def test_cli_search_sync_interval_round_trips(cli, tmp_path) -> None:  # noqa: ANN001
+    import json
+
+    r = cli(
+        "search",
+        "train",
+        "llama-3-8b",
+        "--gpus",
+        "32",
+        "--global-batch",
+        "128",
+        "--sync-interval",
+        "100",
+        "--top",
+        "2",
+        "--format",
+        "json",
+    )
+    assert r.code == 0, r.err
+    best = json.loads(r.out)["plans"][0]
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(best["plan"]))
+    t = cli("train", "llama-3-8b", "--plan", str(plan), "--format", "json")
+    assert t.code == 0, t.err
+    assert json.loads(t.out)["iteration_time_s"] == best["metrics"]["iteration_time_s"]
+    bad = cli("search", "train", "llama-3-8b", "--gpus", "8", "--sync-bytes", "2")
+    assert bad.code == 2 and "needs sync_interval > 1" in bad.err and bad.err.count("\n") == 1

@@ -27,6 +27,13 @@ def _spec(model: str) -> object:
     return from_config(get_model_config(model), where=model)
 
 
+def _hardware(hw: str) -> object:
+    """A catalog entry; ``ID+wan``: in sites of 8 devices joined by a WAN (10 Gbit/s, 40 ms)."""
+    if hw.endswith("+wan"):
+        return get_hardware(hw.removesuffix("+wan")).with_wan(8, 1.25e9, 0.04)
+    return get_hardware(hw)
+
+
 def _random_fields(rng: np.random.Generator, n: int, hw: object) -> dict[str, np.ndarray]:
     def pick(values: list[int]) -> np.ndarray:
         return rng.choice(np.array(values, dtype=np.int64), n)
@@ -51,15 +58,16 @@ def _random_fields(rng: np.random.Generator, n: int, hw: object) -> dict[str, np
         tpo=pick([0, 1, 2]),  # 0 none, 1 tp_overlap, 2 tp_fused_rs
         offload=pick(list(range(len(TR.OFFLOAD)))),
         rc=pick(list(range(len(TR.RECOMPUTE)))),
+        sync=pick([1, 1, 100]),
     )
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("hw", ["h100-sxm", "a100-sxm4-80gb"])
+@pytest.mark.parametrize("hw", ["h100-sxm", "a100-sxm4-80gb", "h100-sxm+wan"])
 def test_rule_array_and_scalar_forms_agree(model: str, hw: str) -> None:
     """Every rule (and the search's dedups) on 400 random plans at once equals the rule on each
     plan alone (a bool, and a one-line message when broken); ``first_broken`` agrees too."""
-    spec, hardware = _spec(model), get_hardware(hw)
+    spec, hardware = _spec(model), _hardware(hw)
     rng = np.random.default_rng(hash((model, hw)) % 2**32)
     cols = _random_fields(rng, 400, hardware)
     arrays = TR.RuleFields(**cols, hw=hardware, dp_given=False)
@@ -82,7 +90,15 @@ def test_rule_array_and_scalar_forms_agree(model: str, hw: str) -> None:
     # every recompute policy
     ctx = "context longer than the learned position table"
     op = "recompute op outside a dense attention block"
-    assert never <= {"experts do not divide by ep", R.EP_NEEDS_MOE.reason, R.KV_HEADS.reason, ctx, op}, never
+    wan = set() if hw.endswith("+wan") else {"GPUs do not fill whole WAN sites", "a replica spans WAN sites"}
+    assert never <= {
+        "experts do not divide by ep",
+        R.EP_NEEDS_MOE.reason,
+        R.KV_HEADS.reason,
+        ctx,
+        op,
+        *wan,
+    }, never
 
 
 def test_rules_ordered_by_search_level_and_shared_with_inference() -> None:
@@ -130,6 +146,40 @@ SPACES = [
             gpus_per_node=8,
         ),
     ),
+    (  # DiLoCo: what it does not combine with is rejected under its rules
+        "mixtral-8x7b",
+        "h100-sxm",
+        dict(
+            gpus=(16,),
+            global_batch=32,
+            seq_len=4096,
+            tp=(2, 8),
+            cp=(1, 2),
+            ep=(1, 2),
+            zero=("0", "distopt", "1"),
+            recompute=("full",),
+            schedule=("1f1b", "interleaved"),
+            precision=("bf16",),
+            sync_interval=100,
+        ),
+    ),
+    (  # WAN sites of 8: whole replicas in a site, data parallelism across sites
+        "llama-3.1-8b",
+        "h100-sxm+wan",
+        dict(
+            gpus=(8, 12, 32),
+            global_batch=32,
+            seq_len=4096,
+            tp=(2, 4, 16),
+            pp=(1, 2, 4),
+            cp=(1, 2),
+            zero=("0",),
+            recompute=("full",),
+            schedule=("1f1b",),
+            precision=("bf16",),
+            gpus_per_node=4,
+        ),
+    ),
 ]
 
 
@@ -172,6 +222,7 @@ def _declared(spec: object, hw: object, space: ST.TrainSpace):
                         precision=prec,
                         tp_overlap=tpo,
                         gpus_per_node=space.gpus_per_node,
+                        sync_interval=space.sync_interval,
                     )
 
 
@@ -189,7 +240,7 @@ def test_check_raises_the_rule_the_search_rejects_under(model: str, hw: str, kw:
     rule the plan breaks in the search's order, accepts the plans the search keeps, and treats a
     plan the search skips as a duplicate like its twin; the per-rule counts equal the search's
     rejection counts and the kept plans its grid."""
-    spec, hardware = _spec(model), get_hardware(hw)
+    spec, hardware = _spec(model), _hardware(hw)
     space = ST.TrainSpace(**kw)
     grid = ST.enumerate_space(spec, hardware, space)
     dedups = {r.reason for r in ST.DEDUPS.values()}
@@ -218,4 +269,9 @@ def test_check_raises_the_rule_the_search_rejects_under(model: str, hw: str, kw:
         assert str(e.value) == rule.message(spec, fields)
     assert kept == len(grid)
     assert +counts == +Counter(grid.rejected)
-    assert len(counts) >= 8  # the space exercises many rules
+    if hw.endswith("+wan"):
+        assert {"GPUs do not fill whole WAN sites", "a replica spans WAN sites"} <= set(counts)
+    elif kw.get("sync_interval", 1) > 1:
+        assert {"DiLoCo with cp or ep > 1", "DiLoCo with ZeRO or the distributed optimizer"} <= set(counts)
+    else:
+        assert len(counts) >= 8  # the space exercises many rules

@@ -42,7 +42,7 @@ def _z3(spec, **kw) -> dict[str, float]:
     return TR.evaluate(spec, TR.TrainPlan.from_mapping({**PLAN, **kw}), A100).values
 
 
-def _fake(hw, op, size, group, gpn) -> np.ndarray:
+def _fake(hw, op, size, group, gpn, stride=1) -> np.ndarray:
     size, group = np.broadcast_arrays(np.asarray(size, dtype=float), np.asarray(group))
     return np.where((group >= 2) & (size > 0), LAT + size * INV_BW, 0.0)
 

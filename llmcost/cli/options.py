@@ -28,6 +28,15 @@ EmitOpt = Annotated[
     ),
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+WanOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wan",
+        metavar="SITE,BANDWIDTH,LATENCY",
+        help="Sites of SITE GPUs joined by a WAN: each site's link one way and the one-way latency, e.g."
+        " '8,10 Gbit/s,40 ms'. Replicas (tp*pp) sit in a site; data parallelism crosses the WAN.",
+    ),
+]
 TopOpt = Annotated[int, typer.Option("--top", help="Plans listed (ignored with --pareto).")]
 ParetoOpt = Annotated[
     bool, typer.Option("--pareto", help="Return the Pareto front instead of the top plans.")

@@ -1,6 +1,6 @@
 """``llmcost search train | infer``: exhaustive, vectorized plan search (see :mod:`llmcost.search`)."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,6 +20,7 @@ from llmcost.cli.options import (
     QuietOpt,
     SeqLenDistOpt,
     TopOpt,
+    WanOpt,
     complete_hardware_list,
 )
 
@@ -87,6 +88,29 @@ def search_train(
         str | None,
         Opt("--offload", help="Offload tier of every plan: none, cpu, nvme, cpu+params, nvme+params."),
     ] = None,
+    sync_interval: Annotated[
+        int | None,
+        Opt(
+            "--sync-interval",
+            help="DiLoCo: inner steps per outer all-reduce of every plan (default 1: ordinary data"
+            " parallelism); zero, cp and ep default to 0, 1, 1.",
+        ),
+    ] = None,
+    sync_bytes: Annotated[
+        float | None,
+        Opt("--sync-bytes", help="Bytes per parameter of DiLoCo's outer all-reduce (default 4: fp32)."),
+    ] = None,
+    sync_fragments: Annotated[
+        int | None, Opt("--sync-fragments", help="Streaming DiLoCo: fragments of the outer sync (default 1).")
+    ] = None,
+    sync_overlap: Annotated[
+        int | None,
+        Opt(
+            "--sync-overlap",
+            help="Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (default 0).",
+        ),
+    ] = None,
+    wan: WanOpt = None,
     objective: Annotated[
         str,
         Opt(
@@ -125,9 +149,7 @@ def search_train(
     from llmcost.report import check_format
     from llmcost.search.common import check_top
 
-    check_format(fmt)
-    check_top(top, fmt)
-    check_emit(emit_to, fmt, "train")
+    check_format(fmt), check_top(top, fmt), check_emit(emit_to, fmt, "train")
     target, page = P.start(plot), H.start(html)
     rep = api.search_train(
         model,
@@ -153,6 +175,10 @@ def search_train(
         gpus_per_node=gpus_per_node,
         stack=stack,
         offload=offload,
+        sync_interval=sync_interval,
+        sync_bytes=sync_bytes,
+        sync_fragments=sync_fragments,
+        sync_overlap=sync_overlap,
         tokens=tokens,
         objective=objective,
         top=top,
@@ -163,17 +189,25 @@ def search_train(
         progress=_progress_on(fmt, quiet),
         jobs=jobs,
         network=network,
+        wan=wan,
     )
-    res, space = rep.result, rep.space
+    res = rep.result
     rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]
-    title = (
-        f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
-        f"global batch {space.global_batch} x {space.seq_len}: {what(res, len(rows))}"
-    )
+    title = f"{_train_title(rep)}: {what(res, len(rows))}"
     emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt), network=rep.networks())
     for t in H.targets(target, page):
         P.search_train(t, rep, max_memory, min_throughput)
     H.finish(page, lambda: H.area_formulas("training"))
+
+
+def _train_title(rep: Any) -> str:
+    """What a train search searched: model, GPUs, hardware, batch, and DiLoCo's sync when set."""
+    space = rep.space
+    diloco = f", DiLoCo sync every {space.sync_interval} steps" if space.sync_interval > 1 else ""
+    return (
+        f"search train {rep.model} on {'/'.join(map(str, space.gpus))} x {rep.hardware[0].id}, "
+        f"global batch {space.global_batch} x {space.seq_len}{diloco}"
+    )
 
 
 def search_infer(

@@ -17,6 +17,7 @@ from llmcost.cli.options import (
     PackingOpt,
     PlotOpt,
     SeqLenDistOpt,
+    WanOpt,
 )
 
 
@@ -160,6 +161,22 @@ def train(
             " ZeRO-3 overlaps). Default off: only the SMs it holds.",
         ),
     ] = None,
+    sync_fragments: Annotated[
+        int | None,
+        typer.Option(
+            "--sync-fragments",
+            help="Streaming DiLoCo: the outer sync in this many fragments (groups of layers), one every"
+            " sync-interval/fragments steps (default 1).",
+        ),
+    ] = None,
+    sync_overlap: Annotated[
+        int | None,
+        typer.Option(
+            "--sync-overlap",
+            help="Streaming DiLoCo: inner steps each fragment's all-reduce overlaps (default 0: blocking).",
+        ),
+    ] = None,
+    wan: WanOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML/JSON plan (validation README train keys).")
     ] = None,
@@ -202,46 +219,13 @@ def train(
     check_format(fmt)
     check_explain(explain and not (breakdown or sublayers), fmt)
     target = P.start(plot)
-    table_only = {"--explain": explain, "--html": html is not None}  # the config alone is printed
-    excluded = {k: on and fmt == "table" for k, on in table_only.items()}
+    excluded = {
+        k: on and fmt == "table" for k, on in {"--explain": explain, "--html": html is not None}.items()
+    }
     check_emit(emit_to, fmt, "train", **excluded, **{"--breakdown": breakdown, "--sublayers": sublayers})
     page = H.start(html)
-    given = {
-        "gpus": gpus,
-        "tp": tp,
-        "pp": pp,
-        "dp": dp,
-        "cp": cp,
-        "ep": ep,
-        "sp": sp,
-        "tp_overlap": tp_overlap,
-        "zero": _zero(zero),
-        "distributed_optimizer": dist_opt,
-        "micro_batch": micro_batch,
-        "global_batch": global_batch,
-        "seq_len": seq_len,
-        "seq_len_dist": None if seq_len_dist is None else str(seq_len_dist),
-        "packing": packing,
-        "dynamic_cp": dynamic_cp,
-        "recompute": recompute,
-        "schedule": schedule,
-        "virtual_stages": virtual_stages,
-        "precision": precision,
-        "fp8_recipe": fp8_recipe,
-        "pp_overlap": pp_overlap,
-        "tp_bwd_overlap": tp_bwd_overlap,
-        "grad_reduce_in_fp32": grad_fp32,
-        "attention": attention,
-        "offload": offload,
-        "gpus_per_node": gpus_per_node,
-        "goodput": goodput,
-        "sync_interval": sync_interval,
-        "sync_bytes": sync_bytes,
-        "network": network,
-        "tp_fused_rs": tp_fused_rs,
-        "hbm_contention": hbm_contention,
-    }
-    rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
+    given = _given(locals())
+    rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, wan=wan, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"
     for t in H.targets(target, page):
         P.train(t, rep, title)
@@ -250,6 +234,56 @@ def train(
     else:
         _result(rep, fmt, title, emit_to, explain)
     H.finish(page, lambda: H.train_formulas(rep))
+
+
+PLAN_OPTIONS = (
+    "gpus",
+    "tp",
+    "pp",
+    "dp",
+    "cp",
+    "ep",
+    "sp",
+    "tp_overlap",
+    "micro_batch",
+    "global_batch",
+    "seq_len",
+    "packing",
+    "dynamic_cp",
+    "recompute",
+    "schedule",
+    "virtual_stages",
+    "precision",
+    "fp8_recipe",
+    "pp_overlap",
+    "tp_bwd_overlap",
+    "attention",
+    "offload",
+    "gpus_per_node",
+    "goodput",
+    "sync_interval",
+    "sync_bytes",
+    "network",
+    "tp_fused_rs",
+    "hbm_contention",
+    "sync_fragments",
+    "sync_overlap",
+    "zero",
+    "seq_len_dist",
+)
+"""``train`` options whose parameter name is the plan key."""
+RENAMED = {"dist_opt": "distributed_optimizer", "grad_fp32": "grad_reduce_in_fp32"}
+"""``train`` parameters named otherwise than their plan key."""
+
+
+def _given(args: dict[str, Any]) -> dict[str, Any]:
+    """The plan keys of ``train``'s options (None where not given): ``zero`` as a stage or ``fsdp``,
+    the distribution file as its path."""
+    out = {RENAMED.get(k, k): args[k] for k in (*PLAN_OPTIONS, *RENAMED)}
+    out["zero"] = _zero(out["zero"])
+    if out["seq_len_dist"] is not None:
+        out["seq_len_dist"] = str(out["seq_len_dist"])
+    return out
 
 
 def _result(rep: Any, fmt: str, title: str, emit_to: str | None, explain: bool) -> None:

@@ -166,7 +166,9 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
     from llmcost.training import formulas as F
 
     plan = r.layout.plan
-    mode = "diloco" if plan.sync_interval > 1 else "overlap" if plan.overlap_dp else "serial"
+    streaming = (plan.sync_fragments, plan.sync_overlap) != (1, 0)
+    mode = "overlap" if plan.overlap_dp else "serial"
+    mode = ("streaming" if streaming else "diloco") if plan.sync_interval > 1 else mode
     expr = F.step_expression(plan.schedule, mode, plan.zero == 3)
     builders = {"T": location(F.step_expression)}
     z3 = ["zero3"] if plan.zero == 3 else []

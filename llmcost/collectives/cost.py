@@ -207,6 +207,9 @@ P2P_NET_BYTES = 2 * 128 * 1024
 """p2p bytes in flight per peer per network step: NCCL_NCHANNELS_PER_NET_PEER 2 (NVIDIA/nccl #1189
 log) × NCCL_P2P_NET_CHUNKSIZE 128 KiB (NCCL env docs, since 2.14)."""
 
+WAN = "wan"
+"""The topology of a wide-area tier between sites (:attr:`Level.wan`)."""
+
 
 def busbw_factor(op: str, n: int | float) -> float:
     """nccl-tests bus-bandwidth factor of ``op`` on ``n`` ranks (doc/PERFORMANCE.md)."""
@@ -288,6 +291,16 @@ class Level:
         return self.tier.devices is None or self.tier.topology in NETWORK_TOPOLOGIES
 
     @property
+    def wan(self) -> bool:
+        """True for a wide-area tier between sites (topology ``wan``): routed, each site reaching
+        every other at its own uplink (a switch in the formulas), not priced by NCCL's tuning model
+        (a job's cross-site collectives run its own code over TCP: Gloo in INTELLECT-1's PRIME,
+        Hivemind in OpenDiLoCo), so a collective crossing it takes every level's catalog latency as
+        is (no NCCL protocol tables: :func:`values`), the Simple protocol, and no NCCL p2p chunk
+        pipeline at the WAN level."""
+        return self.tier.topology == WAN
+
+    @property
     def in_network(self) -> bool:
         return self.tier.in_network_reduction and self.kind == "switch"
 
@@ -295,6 +308,8 @@ class Level:
     def link(self) -> str | None:
         """NCCL link class of the tier (tuning.cc NCCL_HW_NVLINK / PCI / NET): network tiers 'net', a
         tier named PCIe 'pci', another switch or mesh tier 'nvlink' (NVLink, xGMI), a torus None."""
+        if self.wan:
+            return None
         if self.network:
             return "net"
         if "pcie" in f"{self.tier.key} {self.tier.name}".lower():
@@ -302,8 +317,13 @@ class Level:
         return "nvlink" if self.kind in ("switch", "mesh") else None
 
 
-def placement(hw: Hardware, gpus: int, gpus_per_node: int | None = None) -> tuple[Level, ...]:
-    """Levels a group of ``gpus`` ranks spans, innermost first (levels with one rank dropped)."""
+def placement(
+    hw: Hardware, gpus: int, gpus_per_node: int | None = None, stride: int = 1
+) -> tuple[Level, ...]:
+    """Levels a group of ``gpus`` ranks spans, innermost first (levels with one rank dropped).
+    ``stride``: devices between consecutive ranks of the group; where it exceeds a node, a domain of
+    ``D`` devices holds ``D // stride`` of them (a data-parallel group of replicas that each span
+    nodes); otherwise the ranks per node (``gpus_per_node``) set the count."""
     if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 2:
         raise PlanError(f"a collective needs at least 2 GPUs, got {gpus!r}")
     checks.finite_int(gpus, "gpus", 2)  # at most MAX_COUNT ranks
@@ -324,6 +344,8 @@ def placement(hw: Hardware, gpus: int, gpus_per_node: int | None = None) -> tupl
         cap = tier.devices
         if cap is None:
             r = gpus
+        elif stride > node:
+            r = min(gpus, max(1, cap // stride))
         elif cap <= node:
             r = min(g, cap)
         else:
@@ -428,7 +450,7 @@ def _catalog_values(hw: Hardware, levels: Sequence[Level], size: Any, nccl: bool
         out[f"w_{k}"] = _link_bw(t)
         out[f"eta_{k}"] = t.efficiency
         out[f"alpha_{k}"] = max(t.latency, 1e-9)
-        out[f"q_{k}"] = float(P2P_NET_BYTES) if lv.network else math.inf
+        out[f"q_{k}"] = float(P2P_NET_BYTES) if lv.network and not lv.wan else math.inf
         out[f"m_{k}"] = _torus_dims(t, lv.d)
         out[f"h_{k}"] = _tree_hops(lv, nccl)
     return out
@@ -528,12 +550,13 @@ def available(op: str, levels: Sequence[Level]) -> list[str]:
 
 def auto_algorithms(hw: Hardware, op: str, levels: Sequence[Level]) -> list[str]:
     """The algorithms ``auto`` chooses among: on NCCL / RCCL platforms those the library runs
-    (:data:`NCCL_ALGORITHMS`), elsewhere every available one. ``star`` is in the second set only:
+    (:data:`NCCL_ALGORITHMS`), elsewhere, and across a WAN tier (:attr:`Level.wan`: the job's own
+    code), every available one. ``star`` is in the second set only:
     NCCL runs no hub all-reduce, while off NCCL (CPUs and laptops over TCP, as TPI-LLM's own
     sockets) the job's code picks its algorithm, and at a high per-step latency its 2 steps beat the
     ring's 2(p-1) (TPI-LLM §3.2)."""
     avail = available(op, levels)
-    if nccl_platform(hw):
+    if nccl_platform(hw) and not any(lv.wan for lv in levels):
         return [a for a in avail if a in NCCL_ALGORITHMS[op]]
     return avail
 
@@ -686,21 +709,24 @@ def _times(fns: list[tuple[Any, tuple[str, ...], dict[str, Any]]], sz: Any) -> l
         return [fn(*(sz if n == "S" else vals[n] for n in names)) for fn, names, vals in fns]
 
 
-def auto_time(hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None = None) -> Any:
+def auto_time(
+    hw: Hardware, op: str, size: Any, gpus: int, gpus_per_node: int | None = None, stride: int = 1
+) -> Any:
     """``collective(hw, op, size, gpus, gpus_per_node).time`` (algorithm and protocol 'auto'), without
     naming the winners: the least time over every algorithm and protocol it compares (a minimum,
-    so the same bits), for arrays of plans (:func:`llmcost.collectives.grid.collective_v`)."""
+    so the same bits), for arrays of plans (:func:`llmcost.collectives.grid.collective_v`);
+    ``stride``: as :func:`placement`'s."""
     op = normalize_op(op)
-    key = (id(hw), op, gpus, gpus_per_node)
+    key = (id(hw), op, gpus, gpus_per_node, stride)
     hit = _AUTO.get(key)
     if hit is not None and hit[0]() is hw:
         algos = hit[1]
     else:
-        algos = tuple(auto_algorithms(hw, op, placement(hw, gpus, gpus_per_node)))
+        algos = tuple(auto_algorithms(hw, op, placement(hw, gpus, gpus_per_node, stride)))
         if len(_AUTO) >= _PREPARED_MAX:
             _AUTO.clear()
         _AUTO[key] = (weakref.ref(hw), algos)
-    _, runs = _prepared(hw, op, gpus, gpus_per_node, algos, "auto", 1)
+    _, runs = _prepared(hw, op, gpus, gpus_per_node, algos, "auto", 1, stride)
     sz = _size(size)
     times = [t for _, _, fns in runs for t in _times(fns, sz)]
     if np.ndim(sz) == 0:
@@ -729,16 +755,17 @@ def _prepared(
     algos: tuple[str, ...] | None,
     protocol: str,
     nics: int,
+    stride: int = 1,
 ) -> tuple[tuple[Level, ...], list[_Run]]:
     """What :func:`costs` evaluates whatever the size: the placement and, per algorithm, its
     protocols with each one's compiled formula, argument names and symbol values (the size ``S``
     aside). Checked (errors raised) on every call; cached per device (a frozen catalog entry) and
     arguments, since a search costs the same group on thousands of size arrays."""
-    key = (id(hw), op, gpus, gpus_per_node, algos, protocol, nics)
+    key = (id(hw), op, gpus, gpus_per_node, algos, protocol, nics, stride)
     hit = _PREPARED.get(key)
     if hit is not None and hit[0]() is hw:
         return hit[1]
-    levels = placement(hw, gpus, gpus_per_node)
+    levels = placement(hw, gpus, gpus_per_node, stride)
     avail = available(op, levels)
     chosen = avail if algos is None else [normalize_algo(op, a) for a in algos]
     pat = algos is not None and any(str(a).strip().lower() == "pat" for a in algos)

@@ -11,20 +11,23 @@ import numpy as np
 from llmcost.collectives.cost import auto_time
 
 
-def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any) -> np.ndarray:
+def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any, stride: Any = 1) -> np.ndarray:
     """Time of one collective per plan: :func:`llmcost.collectives.cost.collective`'s (fastest
-    algorithm and protocol: :func:`~llmcost.collectives.cost.auto_time`) evaluated on the array of sizes of each (group, ranks-per-node) pair; 0 where the
-    group has one rank or nothing to send (as the single-plan path)."""
-    size, group, gpn = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn))
+    algorithm and protocol: :func:`~llmcost.collectives.cost.auto_time`) evaluated on the array of
+    sizes of each (group, ranks-per-node, stride) triple (``stride``: devices between consecutive
+    ranks, :func:`~llmcost.collectives.cost.placement`); 0 where the group has one rank or nothing to
+    send (as the single-plan path)."""
+    size, group, gpn, stride = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn, stride))
     out = np.zeros(size.shape)
     live = (group >= 2) & (size > 0)
     if not live.any():
         return out
-    # sorted distinct pairs, as np.unique(axis=1) gives them without importing numpy.ma (issue 14)
-    for g, n in sorted(set(zip(group[live].tolist(), gpn[live].tolist(), strict=True))):
-        mask = live & (group == g) & (gpn == n)
+    # sorted distinct triples, as np.unique(axis=1) gives them without importing numpy.ma (issue 14)
+    triples = zip(group[live].tolist(), gpn[live].tolist(), stride[live].tolist(), strict=True)
+    for g, n, s in sorted(set(triples)):
+        mask = live & (group == g) & (gpn == n) & (stride == s)
         sizes, inv = np.unique(size[mask], return_inverse=True)
-        out[mask] = np.asarray(auto_time(hw, op, sizes.astype(float), int(g), int(n)))[inv]
+        out[mask] = np.asarray(auto_time(hw, op, sizes.astype(float), int(g), int(n), int(s)))[inv]
     return out
 
 

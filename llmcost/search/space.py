@@ -22,6 +22,7 @@ TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
     *("seq_len_dist", "packing", "dynamic_cp"),
+    *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -128,6 +129,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
     precs = values(k.get("precision"), "--precision", str.lower, TR.PRECISIONS)
     check_precisions(spec, hw, precs)
     stack = _stack(k.get("stack"))
+    sync = _sync(k)
     given = {
         "zero": zero,
         "schedule": values(k.get("schedule"), "--schedule", str.lower, TR.SCHEDULES),
@@ -148,7 +150,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
                 "name --precision to search anyway"
             )
         bounds["precision"] = tuple(p for p in runs_on if p != "fp16" or "bf16" not in runs_on)
-    runs = {**bounds, **{d: v for d, v in given.items() if v}}
+    runs = {**bounds, **_diloco_bounds(sync[0]), **{d: v for d, v in given.items() if v}}
     return TrainSpace(
         gpus=gl,
         global_batch=gb,
@@ -156,7 +158,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         tp=values(k.get("tp"), "--tp"),
         pp=runs.get("pp"),
         cp=runs.get("cp"),
-        ep=values(k.get("ep"), "--ep"),
+        ep=values(k.get("ep"), "--ep") or runs.get("ep"),
         micro_batch=values(k.get("micro_batch"), "--micro-batch"),
         virtual_stages=values(k.get("virtual_stages"), "--virtual-stages"),
         zero=runs.get("zero", ZMODE_NAMES),
@@ -170,6 +172,10 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         stack_bounds=tuple(bounds.items()),
         offload=_offload(k.get("offload")),
         workload=_workload(k),
+        sync_interval=sync[0],
+        sync_bytes=sync[1],
+        sync_fragments=sync[2],
+        sync_overlap=sync[3],
     )
 
 
@@ -183,6 +189,33 @@ def _workload(k: Mapping[str, Any]) -> Any:
         return workload(k.get("seq_len_dist"), k.get("packing"), k.get("dynamic_cp", False), "search")
     except PlanError as e:
         raise UserError(f"search train: {e}") from None
+
+
+def _sync(k: Mapping[str, Any]) -> tuple[int, float | None, int, int]:
+    """``search train --sync-interval H --sync-bytes B --sync-fragments P --sync-overlap T``: DiLoCo's
+    sync of every plan, checked by the single-plan check (:func:`llmcost.training.plan.sync_values`);
+    (1, None, 1, 0) when not given."""
+    from llmcost.training import plan as TR
+
+    got = [
+        k.get("sync_interval", 1),
+        k.get("sync_bytes"),
+        k.get("sync_fragments", 1),
+        k.get("sync_overlap", 0),
+    ]
+    for i in (0, 2, 3):
+        if isinstance(got[i], str) and got[i].strip().isdigit():
+            got[i] = int(got[i])
+    h, b, f, o = got
+    TR.sync_values(h, b, f, o)
+    return h, b, f, o
+
+
+def _diloco_bounds(h: int) -> dict[str, tuple[Any, ...]]:
+    """What a DiLoCo space (``sync_interval`` > 1) searches where the options do not say: the plans
+    :data:`llmcost.training.plan.RULES` let DiLoCo run (zero 0, cp 1, ep 1); given values are
+    searched and the plans they break counted under the rule."""
+    return {"zero": ("0",), "cp": (1,), "ep": (1,)} if h > 1 else {}
 
 
 def stack_runs(stack: Any) -> dict[str, tuple[Any, ...]]:

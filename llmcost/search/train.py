@@ -68,6 +68,10 @@ class TrainSpace:
     stack_bounds: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # dimensions the stack bounded (search.space)
     offload: str = "none"  # where every plan keeps its optimizer state: none (device), cpu, nvme
     workload: Any = None  # every plan's sequence-length distribution (llmcost.training.seqdist.Workload)
+    sync_interval: int = 1  # DiLoCo's inner steps per outer sync of every plan (1: ordinary DP)
+    sync_bytes: float | None = None  # bytes per parameter of its outer all-reduce (None: fp32)
+    sync_fragments: int = 1  # Streaming DiLoCo: fragments of the outer sync (1: all at once)
+    sync_overlap: int = 0  # Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (0: blocking)
 
 
 @dataclass
@@ -91,7 +95,7 @@ def _pick(given: tuple[int, ...] | None, allowed: list[int]) -> list[int]:
 
 # --- validity: training.RULES over the enumerated dimensions ---------------------------------------
 LEVELS: tuple[tuple[str, ...], ...] = (
-    ("gpus", "tp", "pp", "cp", "dp", "node", "seq"),
+    ("gpus", "tp", "pp", "cp", "dp", "node", "seq", "sync"),
     ("ep",),
     ("sched", "v"),
     ("mb", "gb"),
@@ -249,7 +253,7 @@ def _layouts_level(
 ) -> tuple[np.ndarray, int]:
     """Level 0: mask of the valid layouts and the size of the declared space."""
     weight = ch.eps.size * ch.n_sched(cols["pp"]) * ch.mbs.size * len(ch.cat)
-    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    f = _fields(space, hw, cols)
     narrowed = space.tp is not None or space.pp is not None or space.cp is not None
     factor = TR.RULES[0].reason
     declared = int(weight.sum()) if narrowed else int(weight[~TR.RULES[0].broken(spec, f)].sum())
@@ -259,13 +263,19 @@ def _layouts_level(
 _Level = tuple[dict[str, np.ndarray], np.ndarray]
 
 
+def _fields(space: TrainSpace, hw: Hardware, cols: dict[str, np.ndarray], **more: Any) -> TR.RuleFields:
+    """The rule fields of enumerated plans ``cols``: the space's sequence length and DiLoCo sync
+    interval (the same for every plan) and ``more``."""
+    return TR.RuleFields(**cols, seq=space.seq_len, sync=space.sync_interval, hw=hw, **more)
+
+
 def _ep_level(
     spec: ModelSpec, space: TrainSpace, hw: Hardware, lv: _Level, ch: _Choices, rej: Counter[str]
 ) -> _Level:
     """Level 1: each kept layout times the ep degrees."""
     cols = _expand(lv[0], lv[1], ch.eps.size)
     cols["ep"] = np.tile(ch.eps, len(cols["tp"]) // max(ch.eps.size, 1))
-    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    f = _fields(space, hw, cols)
     return cols, _apply(spec, f, 1, ch.n_sched(cols["pp"]) * ch.mbs.size * len(ch.cat), rej)
 
 
@@ -283,7 +293,7 @@ def _schedule_level(
     start = np.cumsum([0, *(len(sched_of[p]) for p in pps)])[np.searchsorted(pps, row_pp)]
     idx = np.arange(int(counts.sum())) + np.repeat(start - (np.cumsum(counts) - counts), counts)
     cols["sched"], cols["v"] = table[idx].T
-    f = TR.RuleFields(**cols, seq=space.seq_len, hw=hw)
+    f = _fields(space, hw, cols)
     return cols, _apply(spec, f, 2, ch.mbs.size * len(ch.cat), rej)
 
 
@@ -293,7 +303,7 @@ def _micro_batch_level(
     """Level 3: each kept plan times the micro-batch sizes."""
     cols = _expand(lv[0], lv[1], ch.mbs.size)
     cols["mb"] = np.tile(ch.mbs, len(cols["tp"]) // max(ch.mbs.size, 1))
-    f = TR.RuleFields(**cols, seq=space.seq_len, gb=space.global_batch, hw=hw)
+    f = _fields(space, hw, cols, gb=space.global_batch)
     return cols, _apply(spec, f, 3, len(ch.cat), rej)
 
 
@@ -309,9 +319,7 @@ def _options_level(
     zero = np.array([z for z, _ in ZMODES], dtype=np.int64)[cols["zmode"]]
     distopt = np.array([d for _, d in ZMODES])[cols["zmode"]]
     off = TR.OFFLOAD.index(space.offload)
-    f = TR.RuleFields(
-        **cols, seq=space.seq_len, gb=space.global_batch, zero=zero, distopt=distopt, offload=off, hw=hw
-    )
+    f = _fields(space, hw, cols, gb=space.global_batch, zero=zero, distopt=distopt, offload=off)
     return cols, _apply(spec, f, 4, 1, rej)
 
 
@@ -336,6 +344,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["aoff"] = np.zeros(n, dtype=np.int64)  # activations kept on the device (the plan default)
     cols["sync"] = np.ones(n, dtype=np.int64)  # ordinary data parallelism (sync_interval 1)
     cols["syncb"] = np.full(n, TR.SYNC_BITS, dtype=np.int64)
+    cols["sfrag"] = np.ones(n, dtype=np.int64)  # the outer sync at once, blocking (plain DiLoCo)
+    cols["sovl"] = np.zeros(n, dtype=np.int64)
     cols["gf32"] = (cols["prec"] != PREC.index("fp16")).astype(np.int64)  # grad_fp32_default per precision
     cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
     cols["tpb"] = np.zeros(
@@ -503,7 +513,13 @@ def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
         lv = level(spec, space, hw, lv, ch, rej)
     parents = {k: v[lv[1]] for k, v in lv[0].items()}
     check_size(int(parents["tp"].size) * len(cat), "train", OPTIONS_NARROW)
-    shared = {**stacked(space, hw)[0], "offload": TR.OFFLOAD.index(space.offload)}
+    sync = TR.sync_values(space.sync_interval, space.sync_bytes, space.sync_fragments, space.sync_overlap)
+    TR.check_fragments(spec, space.sync_fragments)
+    shared = {
+        **stacked(space, hw)[0],
+        "offload": TR.OFFLOAD.index(space.offload),
+        **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync, strict=True)),
+    }
     return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
 
 
@@ -597,6 +613,7 @@ def plan_dict(
         "precision": PREC[int(c["prec"][i])],
         "offload": TR.OFFLOAD[int(c["offload"][i])] if c["offload"][i] else None,
         **_stack_keys(c, i),
+        **_sync_keys(c, i),
     }
     if tokens:
         plan["tokens"] = tokens
@@ -625,6 +642,16 @@ def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
         "zero3_bucket": int(c["z3b"][i]) or None,
         "grad_reduce_in_fp32": bool(c["gf32"][i]),
     }
+
+
+def _sync_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
+    """DiLoCo's plan keys of row ``i`` (none for ordinary data parallelism)."""
+    if c["sync"][i] <= 1:
+        return {}
+    out = {"sync_interval": int(c["sync"][i]), "sync_bytes": int(c["syncb"][i]) / 8}
+    if (c["sfrag"][i], c["sovl"][i]) != (1, 0):
+        out.update(sync_fragments=int(c["sfrag"][i]), sync_overlap=int(c["sovl"][i]))
+    return out
 
 
 def default_seq(spec: ModelSpec) -> int:

@@ -70,6 +70,16 @@ def dp__diloco(sync_interval, t_outer):
     return t_outer/sync_interval
 
 
+def dp__streaming(sync_fragments, sync_interval, sync_overlap, t_frag, t_inner):
+    """Streaming DiLoCo (Douillard et al. 2025, arXiv 2501.18512): the parameters are split into"""
+    return sync_fragments*numpy.maximum(0, -sync_overlap*t_inner + t_frag)/sync_interval
+
+
+def diloco__fragment_bytes(b_sync, psi, psi_e, sync_fragments):
+    """Bytes of one Streaming DiLoCo fragment's outer all-reduce per device, ``(Ψ + Ψ_e)·b_s/P``:"""
+    return b_sync*(psi + psi_e)/sync_fragments
+
+
 def diloco__outer_bytes(b_sync, psi, psi_e):
     """Bytes of DiLoCo's outer all-reduce per device: every parameter the device holds,"""
     return b_sync*(psi + psi_e)
@@ -464,6 +474,8 @@ FUNCTIONS = {
     'dp__overlap': (dp__overlap, ('m_ag', 'm_bwd', 'm_dp', 'm_fwd', 'n_buckets', 'n_red', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), '554b80e160a88df4'),
     'dp__serial': (dp__serial, ('n_red', 't_ag', 't_dp'), '81a71cc14b80a178'),
     'dp__diloco': (dp__diloco, ('sync_interval', 't_outer'), 'c33a64b0c0ec9643'),
+    'dp__streaming': (dp__streaming, ('sync_fragments', 'sync_interval', 'sync_overlap', 't_frag', 't_inner'), '933639de1bfb9857'),
+    'diloco__fragment_bytes': (diloco__fragment_bytes, ('b_sync', 'psi', 'psi_e', 'sync_fragments'), '4a55eab0a42152ab'),
     'diloco__outer_bytes': (diloco__outer_bytes, ('b_sync', 'psi', 'psi_e'), '405caf34df043e6a'),
     'diloco__comm_reduction': (diloco__comm_reduction, ('b_g', 'b_sync', 'sync_interval'), '07c7af897538de02'),
     'memory__outer_state': (memory__outer_state, ('psi', 'psi_e'), '54de3ee6ae0126db'),

@@ -46,6 +46,8 @@ COLS = (
     "aoff",
     "sync",
     "syncb",
+    "sfrag",
+    "sovl",
     "gf32",
     "hbmc",
 )
@@ -61,8 +63,10 @@ overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the b
 collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host
 (plan ``offload_activations``), DiLoCo's inner steps per outer sync (plan ``sync_interval``; 1:
 ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``),
-gradients accumulated and reduced in fp32 (plan ``grad_reduce_in_fp32``, resolved: 0 or 1) and
-whether overlapped collectives' HBM traffic competes with the compute (plan ``hbm_contention``)."""
+Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``, ``sync_overlap``;
+1 and 0: the whole model at once, blocking), gradients accumulated and reduced in fp32 (plan
+``grad_reduce_in_fp32``, resolved: 0 or 1) and whether overlapped collectives' HBM traffic competes
+with the compute (plan ``hbm_contention``)."""
 
 
 @dataclass(frozen=True)

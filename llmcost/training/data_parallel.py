@@ -36,6 +36,8 @@ class DPCollectives:
     z3_ag: np.ndarray
     z3_rs: np.ndarray
     hbm: DPHbm
+    t_frag: np.ndarray
+    """Streaming DiLoCo: one fragment's outer all-reduce (0 elsewhere)."""
 
 
 @dataclass
@@ -76,8 +78,7 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
     DP all-reduces, DiLoCo (``sync`` > 1) all-reduces ``diloco__outer_bytes`` (``t_dp`` is then the
     outer all-reduce, once per H steps)."""
     c, tp, dpc, exp_dp, dense, expert = p.c, p.tp, p.dpc, p.exp_dp, sp.dense, sp.expert
-    gpn_dp = group_gpn(p.gpn, dpc, tp)
-    gpn_edp = np.where(exp_dp > 1, group_gpn(p.gpn, exp_dp, tp * p.ep), 1)
+    gpn_dp, gpn_edp, stride = dp_groups(hw, p)
     z3, dist_opt = p.zero == 3, p.dist_opt
     df, dinv = key(
         c["gpus"],
@@ -92,10 +93,19 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
         c["z3b"],
         c["sync"],
         c["syncb"],
+        c["sfrag"],
     )
 
+    slow = hw.slow_nic_view()  # (devices on the tier's own NIC, the entry on the slow NICs)
+    mixed = np.zeros(df.size, dtype=bool) if slow is None else c["gpus"][df] > slow[0]
+
     def coll(op: str, size: np.ndarray, group: np.ndarray, gpn: np.ndarray) -> np.ndarray:
-        return collective_v(hw, op, size[df], group[df], gpn[df])[dinv]
+        """Per row; a job with ranks on slow NICs (``slow_nics``) moves at the slowest link."""
+        s, g, n, k = size[df], group[df], gpn[df], stride[df]
+        t = collective_v(hw, op, np.where(mixed, 0.0, s), g, n, k)
+        if mixed.any() and slow is not None:
+            t = np.where(mixed, collective_v(slow[1], op, np.where(mixed, s, 0.0), g, n, k), t)
+        return t[dinv]
 
     per = np.where(z3, 1.0 / np.maximum(st.n_lay, 1.0), np.where(dist_opt, 1.0, 0.0))
     n_d, n_e = (zero3_collectives(x * per, z3, c["z3b"]) for x in (dense, expert))
@@ -117,6 +127,11 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
         ar_size = np.where(diloco, G.diloco__outer_bytes(c["syncb"] / 8.0, dense, expert), ar_size)
     ar_d = coll("all_reduce", np.where(plain, ar_size, 0.0), dpc, gpn_dp)
     ar_e = coll("all_reduce", np.where(plain & ~diloco, expert * p.b_g, 0.0), exp_dp, gpn_edp)
+    t_frag = np.zeros(p.n)
+    streaming = streamed(p)
+    if streaming.any():
+        frag = G.diloco__fragment_bytes(c["syncb"] / 8.0, dense, expert, c["sfrag"])
+        t_frag = coll("all_reduce", np.where(streaming, frag, 0.0), dpc, gpn_dp)
     fetch = param_fetch(hw, p, (dense / dpc + expert / np.maximum(exp_dp, 1)) * per)
     hbm = _hbm(p, sp, per, np.where(plain, ar_size, 0.0))
     return DPCollectives(
@@ -125,6 +140,7 @@ def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> D
         z3_ag=np.where(z3, ag_d + ag_e + fetch, 0.0),  # per layer, per pass (the tier fetch first)
         z3_rs=np.where(z3, rs_d + rs_e, 0.0),
         hbm=hbm,
+        t_frag=t_frag,
     )
 
 
@@ -151,6 +167,43 @@ def _hbm(p: Plans, sp: StageParams, per: np.ndarray, ar_size: np.ndarray) -> DPH
         z3_ag=np.where(z3, ag, 0.0),
         z3_rs=np.where(z3, rs, 0.0),
     )
+
+
+def streamed(p: Plans) -> np.ndarray:
+    """Rows running Streaming DiLoCo: the outer sync in fragments or overlapped (plan
+    ``sync_fragments`` > 1 or ``sync_overlap`` > 0)."""
+    return (p.c["sync"] > 1) & ((p.c["sfrag"] > 1) | (p.c["sovl"] > 0))
+
+
+def streaming_exposed(
+    p: Plans, t_frag: np.ndarray, t_inner: np.ndarray, dp_exposed: np.ndarray
+) -> np.ndarray:
+    """``dp_exposed`` with Streaming DiLoCo's rows (:func:`streamed`) replaced by ``dp__streaming``:
+    each fragment's all-reduce ``t_frag`` exposes only its excess over ``sync_overlap`` inner steps of
+    ``t_inner`` (the step without the outer sync)."""
+    s = streamed(p)
+    if not s.any():
+        return dp_exposed
+    c = p.c
+    return np.where(s, G.dp__streaming(c["sfrag"], c["sync"], c["sovl"], t_frag, t_inner), dp_exposed)
+
+
+def dp_groups(hw: Hardware, p: Plans) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ranks per node of the dense and of the expert data-parallel group, devices between their
+    ranks) of every row. Megatron's order (tensor innermost, then context, data, pipeline outermost:
+    the stride is left to the ranks per node, 1); a job larger than a WAN site (the hardware's
+    ``wan`` tier: :meth:`~llmcost.hardware.Hardware.wan_site`) keeps whole replicas (tp x pp, the
+    ``RULES`` require cp 1 and ep 1 there) in a site with data parallelism outermost, across the
+    sites: ranks ``tp·pp`` devices apart (Megatron-LM ``--use-tp-pp-dp-mapping``)."""
+    gpn_dp = group_gpn(p.gpn, p.dpc, p.tp)
+    gpn_edp = np.where(p.exp_dp > 1, group_gpn(p.gpn, p.exp_dp, p.tp * p.ep), 1)
+    site = hw.wan_site()
+    if site is None:
+        return gpn_dp, gpn_edp, np.ones(p.n, dtype=np.int64)
+    outer, w = p.c["gpus"] > site, p.tp * p.pp
+    gpn_dp = np.where(outer, group_gpn(p.gpn, p.dpc, w), gpn_dp)
+    gpn_edp = np.where(outer & (p.exp_dp > 1), group_gpn(p.gpn, p.exp_dp, w), gpn_edp)
+    return gpn_dp, gpn_edp, np.where(outer, w, 1)
 
 
 def param_fetch(hw: Hardware, p: Plans, shard: np.ndarray) -> np.ndarray:

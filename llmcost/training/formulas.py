@@ -359,6 +359,25 @@ define(
     "DiLoCo outer all-reduce of the parameter deltas over the data-parallel workers (once per H steps)",
     latex=r"T_{out}",
 )
+define(
+    "sync_fragments",
+    "1",
+    "fragments DiLoCo's outer sync is split into (Streaming DiLoCo P; 1: the whole model at once)",
+    latex="P",
+)
+define(
+    "sync_overlap",
+    "1",
+    "inner steps a fragment's outer all-reduce overlaps (Streaming DiLoCo tau; 0: blocking)",
+    latex=r"\tau",
+)
+define("t_frag", "s", "outer all-reduce of one fragment (1/P of the parameter deltas)", latex=r"T_{frag}")
+define(
+    "t_inner",
+    "s",
+    "one inner step without the outer sync (the compute a fragment's all-reduce overlaps)",
+    latex=r"T_{in}",
+)
 define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
 define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
 define("psi_opt", "1", "parameters one device updates (Ψ/z_o)", latex=r"\Psi_{opt}")
@@ -724,6 +743,27 @@ def dp_exposed_diloco() -> sp.Expr:
     one blocking collective every H steps, amortized]. It replaces the per-step gradient reduction
     over the data-parallel ranks (:func:`dp_exposed_overlap`)."""
     return S("t_outer") / S("sync_interval")
+
+
+def dp_exposed_streaming() -> sp.Expr:
+    """Streaming DiLoCo (Douillard et al. 2025, arXiv 2501.18512): the parameters are split into
+    ``P`` fragments (groups of layers, §2.1 "streaming partial updates"), each synchronized once per
+    ``H`` inner steps at staggered offsets, so a fragment's outer all-reduce (``T_frag``, 1/P of the
+    deltas) starts every ``H/P`` steps; it runs while the worker keeps computing for ``τ`` inner
+    steps and its outer update is merged then (§2.2 "overlapping communication with computation").
+    Only what the all-reduce takes beyond those ``τ`` inner steps (``T_in`` each) stalls the worker,
+    ``P/H`` times per step: ``(P/H)·max(0, T_frag − τ·T_in)`` [derived: an overlapped transfer
+    exposes its excess over the compute it overlaps]. ``P = 1, τ = 0`` is blocking DiLoCo
+    (:func:`dp_exposed_diloco`, ``T_frag = T_out``)."""
+    frag = S("t_frag") - S("sync_overlap") * S("t_inner")
+    return S("sync_fragments") / S("sync_interval") * sp.Max(0, frag)
+
+
+def diloco_fragment_bytes() -> sp.Expr:
+    """Bytes of one Streaming DiLoCo fragment's outer all-reduce per device, ``(Ψ + Ψ_e)·b_s/P``:
+    the fragments share the parameters evenly (Douillard et al. 2025, arXiv 2501.18512 §2.1: the
+    fragments are equal groups of layers) [derived]."""
+    return (S("psi") + S("psi_e")) * S("b_sync") / S("sync_fragments")
 
 
 def diloco_outer_bytes() -> sp.Expr:
@@ -1287,6 +1327,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "dp__overlap": dp_exposed_overlap,
     "dp__serial": dp_exposed_serial,
     "dp__diloco": dp_exposed_diloco,
+    "dp__streaming": dp_exposed_streaming,
+    "diloco__fragment_bytes": diloco_fragment_bytes,
     "diloco__outer_bytes": diloco_outer_bytes,
     "diloco__comm_reduction": diloco_comm_reduction,
     "memory__outer_state": diloco_outer_state_bytes,

@@ -170,11 +170,16 @@ def p2p_exposed(a: dict[str, np.ndarray], overlap: np.ndarray) -> np.ndarray:
 
 def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:
     """One send/recv of a micro-batch's boundary activations / t between adjacent stages (within a
-    node when the stage stride leaves two stages on one), once per distinct configuration."""
+    node when the stage stride leaves two stages on one), once per distinct configuration; across
+    WAN sites the stages of a replica are adjacent (stride tp: data parallelism outermost,
+    :func:`llmcost.training.data_parallel.dp_groups`)."""
     c, tp, cp, dp, mb, pp = p.c, p.tp, p.cp, p.dp, p.mb, p.pp
     tokens_dev = mb * p.seq / cp
     act_bytes = tokens_dev * spec.hidden_size * p.b_a
     stride = tp * cp * dp
+    site = hw.wan_site()
+    if site is not None:
+        stride = np.where(c["gpus"] > site, tp, stride)
     p2p_gpn = np.where((stride < p.gpn) & (p.gpn // stride >= 2), 2, 1)
     pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"])
     return collective_v(hw, "send_recv", (act_bytes / tp)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2])[

@@ -116,6 +116,8 @@ _PLAN_KEYS = (
     "offload_activations",
     "sync_interval",
     "sync_bytes",
+    "sync_fragments",
+    "sync_overlap",
     "grad_reduce_in_fp32",
     "network",
     "tp_fused_rs",
@@ -213,6 +215,12 @@ class TrainPlan:
     sync_bytes: float | None = None
     """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
     default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
+    sync_fragments: int = 1
+    """Streaming DiLoCo (Douillard et al. 2025): the outer sync in this many fragments of the
+    parameters, one every ``sync_interval / sync_fragments`` steps (``diloco__fragment_bytes``)."""
+    sync_overlap: int = 0
+    """Streaming DiLoCo: inner steps each fragment's outer all-reduce overlaps (``dp__streaming``;
+    0: blocking); at most ``sync_interval / sync_fragments``."""
     grad_reduce_in_fp32: bool | None = None
     """Gradients accumulated over the micro-batches and reduced in fp32 (Megatron's ``main_grad``
     buffer, 4 bytes per gradient in memory and in the data-parallel reduction) for plain DP, the
@@ -340,7 +348,9 @@ class RuleFields(SimpleNamespace):
     ``node`` (ranks per node, :func:`node_size`); ``seq``; ``sched`` (index in :data:`SCHEDULES`),
     ``v`` (pipeline chunks per device); ``mb``, ``gb`` (micro and global batch); ``zero`` (stage),
     ``distopt``; ``prec`` (index in :data:`PRECISIONS`); ``sp`` (1 on, 0 off, -1 default),
-    ``tpo`` (TP overlap: 0 none, 1 ``tp_overlap``, 2 ``tp_fused_rs``); ``offload`` (index in :data:`OFFLOAD`); ``rc`` (index in :data:`RECOMPUTE`); ``hw``."""
+    ``tpo`` (TP overlap: 0 none, 1 ``tp_overlap``, 2 ``tp_fused_rs``); ``offload`` (index in :data:`OFFLOAD`);
+    ``rc`` (index in :data:`RECOMPUTE`); ``sync`` (DiLoCo's inner steps per outer sync, plan
+    ``sync_interval``; 1: ordinary data parallelism); ``hw``."""
 
 
 _INTERLEAVED = SCHEDULES.index("interleaved")
@@ -356,6 +366,16 @@ def _too_few_layers(n: Any, pp: Any, v: Any) -> Any:
 
 def _no_peak(hw: Hardware, prec: Any) -> Any:
     return np.array([d not in hw.peak for d in PRECISIONS])[prec]
+
+
+def _site(hw: Hardware) -> int:
+    """Devices per WAN site of ``hw`` (:meth:`llmcost.hardware.Hardware.wan_site`), 0 without a WAN tier."""
+    return hw.wan_site() or 0
+
+
+def _spans_sites(p: RuleFields) -> Any:
+    """Whether the job spans WAN sites (more GPUs than a site holds)."""
+    return (_site(p.hw) > 0) & (p.gpus > _site(p.hw))
 
 
 def _factor_message(s: ModelSpec, p: RuleFields) -> str:
@@ -384,6 +404,15 @@ RULES: tuple[Rule, ...] = (
         ),
         ("gpus", "node"),
     ),
+    Rule(
+        "GPUs do not fill whole WAN sites",
+        lambda s, p: (_site(p.hw) > 0) & (p.gpus > _site(p.hw)) & (p.gpus % max(_site(p.hw), 1) != 0),
+        lambda s, p: (
+            f"{p.gpus} GPUs do not fill whole WAN sites of {_site(p.hw)} ({p.hw.id}'s 'wan' tier); use a "
+            f"multiple of {_site(p.hw)} GPUs, or at most {_site(p.hw)}"
+        ),
+        ("gpus",),
+    ),
     R.context_rule(lambda p: p.seq, "seq_len", ("seq",)),
     R.HEADS,
     R.KV_HEADS,
@@ -407,6 +436,24 @@ RULES: tuple[Rule, ...] = (
             f"ep {p.ep} must divide dp*cp = {p.dp}*{p.cp} = {p.dp * p.cp} (experts are sharded within data parallel)"
         ),
         ("ep", "dp", "cp"),
+    ),
+    Rule(
+        "DiLoCo with cp or ep > 1",
+        lambda s, p: (p.sync > 1) & ((p.cp > 1) | (p.ep > 1)),
+        lambda s, p: (
+            "sync_interval > 1 (DiLoCo) is modelled with ep 1 and cp 1 (workers = data-parallel ranks)"
+        ),
+        ("sync", "cp", "ep"),
+    ),
+    Rule(
+        "a replica spans WAN sites",
+        lambda s, p: _spans_sites(p) & ((p.cp > 1) | (p.ep > 1) | (_site(p.hw) % (p.tp * p.pp) != 0)),
+        lambda s, p: (
+            f"across WAN sites ({p.hw.id}: sites of {_site(p.hw)} GPUs) whole model replicas sit in a site and "
+            f"data parallelism spans the sites: use cp 1, ep 1 and tp*pp dividing {_site(p.hw)} "
+            f"(got tp*pp = {p.tp * p.pp}, cp {p.cp}, ep {p.ep})"
+        ),
+        ("gpus", "tp", "pp", "cp", "ep"),
     ),
     Rule(
         "interleaved schedule needs pp > 1",
@@ -457,6 +504,14 @@ RULES: tuple[Rule, ...] = (
         lambda s, p: (p.zero > 0) & (p.distopt != 0),
         lambda s, p: "use either zero (DeepSpeed/FSDP) or distributed_optimizer (Megatron), not both",
         ("zero", "distopt"),
+    ),
+    Rule(
+        "DiLoCo with ZeRO or the distributed optimizer",
+        lambda s, p: (p.sync > 1) & ((p.zero > 0) | (p.distopt != 0)),
+        lambda s, p: (
+            "sync_interval > 1 (DiLoCo) keeps a whole optimizer per worker: use zero 0 without the distributed optimizer"
+        ),
+        ("sync", "zero", "distopt"),
     ),
     Rule(
         "ZeRO-3 with pipeline parallelism",
@@ -552,11 +607,34 @@ def grad_fp32(plan: TrainPlan) -> bool:
     return g
 
 
-def sync_columns(plan: TrainPlan) -> tuple[int, int]:
-    """(``sync`` column: inner steps per outer sync H, ``syncb`` column: bits per parameter of the
-    outer all-reduce), checked: H an integer >= 1, ``sync_bytes`` a whole number of bits from 1
-    to 64, only with H > 1."""
-    h, b = plan.sync_interval, plan.sync_bytes
+def sync_columns(plan: TrainPlan) -> tuple[int, int, int, int]:
+    """(``sync``: inner steps per outer sync H, ``syncb``: bits per parameter of the outer
+    all-reduce, ``sfrag``: fragments P, ``sovl``: overlapped inner steps) of a plan (:func:`sync_values`)."""
+    return sync_values(plan.sync_interval, plan.sync_bytes, plan.sync_fragments, plan.sync_overlap)
+
+
+def sync_values(h: Any, b: Any, fragments: Any = 1, overlap: Any = 0) -> tuple[int, int, int, int]:
+    """(H, bits per parameter of DiLoCo's outer all-reduce, fragments, overlapped inner steps) of
+    ``sync_interval`` ``h``, ``sync_bytes`` ``b``, ``sync_fragments`` and ``sync_overlap``, checked: H
+    an integer >= 1, ``sync_bytes`` a whole number of bits from 1 to 64, fragments P >= 1 and overlap
+    τ >= 0 integers with P·max(τ, 1) <= H (a fragment every H/P steps, its overlap done before the
+    next); all but H only with H > 1 (the one check of ``train`` and ``search train``)."""
+    _, bits = _sync_interval_bytes(h, b)
+    for name, v, low in (("sync_fragments", fragments, 1), ("sync_overlap", overlap, 0)):
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= checks.MAX_COUNT:
+            raise PlanError(f"{name} must be an integer >= {low}, got {v!r}")
+    if (fragments, overlap) != (1, 0) and h == 1:
+        raise PlanError("sync_fragments / sync_overlap need sync_interval > 1 (Streaming DiLoCo)")
+    if fragments * max(overlap, 1) > h:
+        raise PlanError(
+            f"sync_fragments * sync_overlap must be at most sync_interval ({fragments} * {overlap} > {h}): "
+            "one fragment syncs every sync_interval / sync_fragments steps and its overlap ends before the next"
+        )
+    return h, bits, fragments, overlap
+
+
+def _sync_interval_bytes(h: Any, b: Any) -> tuple[int, int]:
+    """(H, bits) of ``sync_interval`` and ``sync_bytes``, checked (:func:`sync_values`)."""
     if isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= checks.MAX_COUNT:
         raise PlanError(f"sync_interval must be an integer >= 1 (inner steps per DiLoCo sync), got {h!r}")
     if b is None:
@@ -571,19 +649,12 @@ def sync_columns(plan: TrainPlan) -> tuple[int, int]:
     return h, int(bits)
 
 
-def diloco_error(plan: TrainPlan, f: RuleFields) -> None:
-    """PlanError for what DiLoCo (``sync_interval`` > 1) does not combine with: workers hold whole
-    replicas, so no ZeRO / distributed optimizer across them; experts (ep) and context parallel
-    ranks span the data-parallel group, which workers do not share (not modelled)."""
-    if plan.sync_interval == 1:
-        return
-    if f.zero > 0 or f.distopt:
+def check_fragments(spec: ModelSpec, fragments: int) -> None:
+    """PlanError when Streaming DiLoCo's fragments outnumber the model's layers (a fragment is a
+    group of whole layers, arXiv 2501.18512 §2.1)."""
+    if fragments > n_layers(spec):
         raise PlanError(
-            "sync_interval > 1 (DiLoCo) keeps a whole optimizer per worker: use zero 0 without the distributed optimizer"
-        )
-    if f.ep > 1 or f.cp > 1:
-        raise PlanError(
-            "sync_interval > 1 (DiLoCo) is modelled with ep 1 and cp 1 (workers = data-parallel ranks)"
+            f"sync_fragments {fragments}: a fragment is a group of whole layers; the model has {n_layers(spec)}"
         )
 
 
@@ -658,6 +729,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         tpo=2 if plan.tp_fused_rs else int(plan.tp_overlap),
         offload=OFFLOAD.index(plan.offload),
         rc=RECOMPUTE.index(plan.recompute),
+        sync=plan.sync_interval,
         hw=hw,
     )
 
@@ -669,7 +741,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     for rule in RULES:
         if rule.broken(spec, f):
             raise PlanError(rule.message(spec, f))
-    diloco_error(plan, f)
+    check_fragments(spec, plan.sync_fragments)
     m = f.gb // (f.dp * f.mb)
     given = plan.micro_batches
     if given is not None and (isinstance(given, bool) or not isinstance(given, (int, float)) or given != m):
@@ -731,7 +803,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fce": int(p.fused_ce),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
         "aoff": int(p.offload_activations),
-        **dict(zip(("sync", "syncb"), sync_columns(p), strict=True)),
+        **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync_columns(p), strict=True)),
         "gf32": int(grad_fp32(p)),
         "hbmc": int(p.hbm_contention),
     }
@@ -755,13 +827,58 @@ def _bucket_note(bucket: int) -> str:
 
 
 def diloco_note(res: TrainResult) -> str:
-    """What a DiLoCo plan's data-parallel line is: the outer all-reduce, how often, the reduction."""
-    lay = res.layout
+    """What a DiLoCo plan's data-parallel line is: the outer all-reduce, how often, the reduction,
+    and the same plan as ordinary data parallelism (:func:`ordinary_dp`)."""
+    lay, dp = res.layout, res.ordinary_dp or {}
+    same = (
+        f"; as ordinary data parallelism the same plan steps in {dp['iteration_time_s']:.4g} s "
+        f"(dp comm {dp['dp_comm_s']:.3g} s), {res.step_time and dp['iteration_time_s'] / res.step_time:.3g}x "
+        "DiLoCo's step time"
+        if dp
+        else ""
+    )
+    plan, v = lay.plan, res.values
+    how = (
+        f"in {plan.sync_fragments} fragments ({v['t_frag']:.3g} s each, overlapping {plan.sync_overlap} inner "
+        f"steps of {v['t_inner']:.3g} s: Streaming DiLoCo; dp comm is the excess per step)"
+        if (plan.sync_fragments, plan.sync_overlap) != (1, 0)
+        else f"({v['t_dp']:.3g} s, blocking; dp comm is it per step)"
+    )
     return (
         f"DiLoCo: {lay.dp} workers (the data-parallel ranks) all-reduce their parameter deltas every "
-        f"{lay.plan.sync_interval} steps ({res.values['t_dp']:.3g} s, blocking; dp comm is it per step): "
+        f"{plan.sync_interval} steps {how}: "
         f"{res.row['dp_comm_reduction']:.4g}x fewer data-parallel bytes per token than ordinary data "
-        "parallelism; the outer Nesterov step (once per sync) is not costed"
+        f"parallelism{same}; the outer Nesterov step (once per sync) is not costed"
+    )
+
+
+def ordinary_dp(spec: ModelSpec, hw: Hardware, lay: Layout) -> dict[str, float]:
+    """The plan of ``lay`` with ``sync_interval`` 1 (a gradient reduction every step, overlapped as
+    the plan says) through the same composition: its step time, tokens/s and exposed data-parallel
+    time, for the comparison DiLoCo is about."""
+    cols = plan_columns(lay)
+    cols["sync"][:], cols["syncb"][:], cols["sfrag"][:], cols["sovl"][:] = 1, SYNC_BITS, 1, 0
+    out = TS.evaluate(spec, hw, cols, lay.seq, lay.global_batch, lay.plan.gpus_per_node)
+    return {
+        "iteration_time_s": float(out["iteration_time_s"][0]),
+        "tokens_per_s": float(out["tokens_per_s"][0]),
+        "dp_comm_s": float(out["dp_comm"][0]),
+    }
+
+
+def wan_note(hw: Hardware, lay: Layout) -> str | None:
+    """Where the job spans WAN sites (the hardware's ``wan`` tier): how many, and what crosses."""
+    site = hw.wan_site()
+    if site is None or lay.plan.gpus <= site:
+        return None
+    t = next(t for t in hw.fabric if t.topology == "wan")
+    what = (
+        "the outer all-reduce (DiLoCo)" if lay.plan.sync_interval > 1 else "every step's gradient reduction"
+    )
+    return (
+        f"WAN: {lay.plan.gpus // site} sites of {site} GPUs joined by '{t.key}' ({t.bandwidth * site * 8 / 1e9:.4g} "
+        f"Gbit/s per site one way, {t.latency * 1e3:.4g} ms); whole replicas (tp*pp = {lay.tp * lay.pp}) sit in a "
+        f"site, data parallelism spans the sites, so {what} crosses it"
     )
 
 
@@ -837,6 +954,9 @@ class TrainResult:
     notes: list[str] = field(default_factory=list)
     values: dict[str, float] = field(default_factory=dict)  # symbol values of the step expression
     row: dict[str, float] = field(default_factory=dict)
+    ordinary_dp: dict[str, float] | None = None
+    """With DiLoCo (``sync_interval`` > 1): the same plan as ordinary data parallelism (a gradient
+    reduction every step), :func:`ordinary_dp`: ``iteration_time_s``, ``tokens_per_s``, ``dp_comm_s``."""
 
     @property
     def tokens_per_s(self) -> float:
@@ -928,6 +1048,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     )
     res.values = {k: row[k] for k in TS.VALUES if k in row}
     res.values.update(n_micro=lay.m, pp=lay.pp, v_stages=lay.v)
+    if plan.sync_interval > 1:
+        res.ordinary_dp = ordinary_dp(spec, hw, lay)
     res.notes += _notes(spec, hw, res, check_memory)
     if fell_back:
         res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
@@ -1064,7 +1186,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         notes.append(
             ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(bucket_column(plan.zero3_bucket))
         )
-    notes += [n for n in (hw.assumed_note(),) if n]
+    notes += [n for n in (hw.assumed_note(), wan_note(hw, lay)) if n]
     if plan.sync_interval > 1:
         notes.append(diloco_note(res))
     sizes = [len(x) for x in lay.stage_layers]

@@ -37,7 +37,7 @@ from llmcost.training import varlen as VL
 from llmcost.training.base import PRECISIONS, ZMODES, comm_share, offload_tier
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
-from llmcost.training.data_parallel import DataParallelTimes, data_parallel
+from llmcost.training.data_parallel import DataParallelTimes, data_parallel, streaming_exposed
 from llmcost.training.layers import FLOPS, ConfigMemo, LayerTable, ModelLayers, config_key, layer_table
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline, stage_params
@@ -242,6 +242,7 @@ def _compose(
     dpt = data_parallel(hw, p, st, held)
     mem = memory(spec, p, held, (first, inv))
     dpt = replace(dpt, t_off=dpt.t_off + _activation_offload(hw, p, st, mem["activations_host"]))
+    dpt = replace(dpt, dp_exposed=streaming_exposed(p, dpt.coll.t_frag, _inner(pipe, dpt), dpt.dp_exposed))
     step = pipe.pipe + dpt.dp_exposed + dpt.z3_exposed + dpt.t_opt + dpt.t_off
     total = _device_bytes(mem)
     out: dict[str, np.ndarray] = {
@@ -262,6 +263,11 @@ def _compose(
     out.update(_rates(hw, p, fl, step, out["tokens_per_s"], tokens_step, tokens))
     out["fits"] = fits(hw, p, total, mem)
     return out
+
+
+def _inner(pipe: PipelineTimes, dpt: DataParallelTimes) -> np.ndarray:
+    """One inner step without the outer sync: the step's other parts, summed as the step sums them."""
+    return pipe.pipe + dpt.z3_exposed + dpt.t_opt + dpt.t_off
 
 
 def comm_reduction(p: Plans) -> np.ndarray:
@@ -315,6 +321,10 @@ def _times(
         "sync_interval": p.c["sync"],
         "t_outer": np.where(p.c["sync"] > 1, dpt.coll.t_dp, 0.0),
         **{HBM_VALUES[k]: v for k, v in dpt.hbm_t.items()},
+        "sync_fragments": p.c["sfrag"],
+        "sync_overlap": p.c["sovl"],
+        "t_frag": dpt.coll.t_frag,
+        "t_inner": _inner(pipe, dpt),
     }
 
 
@@ -463,5 +473,9 @@ VALUES = (
     "m_fwd",
     "m_bwd",
     "m_rc",
+    "sync_fragments",
+    "sync_overlap",
+    "t_frag",
+    "t_inner",
 )
 """Symbols of the step expression (:func:`llmcost.training.formulas.step_expression`)."""
