@@ -127,6 +127,7 @@ class TrainReport(_ReadsThrough):
     def as_dict(self) -> dict[str, Any]:
         """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
         (SI units) and, with ``tokens``, the run's FLOPs, time, GPU-hours, energy and cost."""
+        from llmcost.economics.power import facility, pue_of
         from llmcost.training.plan import goodput_of
         from llmcost.training.run import run_totals
         from llmcost.training.step import FLOPS_CONVENTION
@@ -144,6 +145,9 @@ class TrainReport(_ReadsThrough):
         out["time_breakdown_s"] = dict(r.breakdown)
         out["memory_bytes"] = dict(r.memory)
         out["band"] = band_range(hw, r.layout.plan.zero == 3, self.spec.is_moe)
+        pue = pue_of(r.layout.plan.pue)
+        out["mean_draw_w"] = r.row["mean_draw_w"]
+        out["joules_per_token"] = float(facility(r.row["joules_per_token"], pue))
         if tokens is not None:
             run = run_totals(
                 tokens,
@@ -151,14 +155,14 @@ class TrainReport(_ReadsThrough):
                 step_time=r.step_time,
                 gpus=r.gpus,
                 flops_step=r.model_flops_step,
-                power_w=hw.tdp,
+                power_w=r.row["mean_draw_w"],
                 price_h=hw.price_per_hour,
                 goodput=goodput_of(r.layout.plan),
             )
             out["total_flops"] = run.total_flops
             out["time_to_train_s"] = float(run.time_to_train_s)
             out["gpu_hours"] = float(run.gpu_hours)
-            out["energy_j"] = float(run.energy_j)
+            out["energy_j"] = float(facility(run.energy_j, pue))
             out["cost_usd"] = None if run.cost_usd is None else float(run.cost_usd)
         return out
 

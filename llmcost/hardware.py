@@ -104,7 +104,8 @@ class Hardware:
     gemm_shape: GemmShape | None = field(default=None, compare=False)
     power: dict[str, float] = field(default_factory=dict, compare=False)
     """Measured draw (W) by kind of work, from ``power: {idle_w, memory_bound_w, compute_bound_w}``
-    (each ``{value, source}``); a kind not given is drawn at ``tdp`` (the upper bound)."""
+    (each ``{value, source}``); a kind not given is drawn at ``tdp`` (the upper bound). ``static_w``:
+    the draw under load that does not follow the SM clock (the power-cap model's ``P_s``)."""
     """``gemm``: what the GEMM shape efficiency reads (:mod:`llmcost.kernels.gemm`); None = every
     shape runs at the sustained rate."""
     attention_efficiency_by_family: dict[str, float] = field(default_factory=dict, compare=False)
@@ -575,12 +576,15 @@ def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> _OptionalEfficie
     )
 
 
-POWER_KEYS = ("idle_w", "memory_bound_w", "compute_bound_w")
+POWER_KEYS = ("idle_w", "memory_bound_w", "compute_bound_w", "static_w")
+"""Draws of a ``power`` section: by kind of work, and ``static_w``, the draw under load that does not
+follow the SM clock (what a power cap cannot save, :func:`llmcost.economics.power.capped`)."""
 
 
 def _power(r: _Reader, data: dict[str, Any], tdp: float) -> dict[str, float]:
-    """``power: {idle_w, memory_bound_w, compute_bound_w}``, each ``{value: W, source}`` with
-    ``0 < value <= tdp`` (checked); empty when the entry has no ``power`` section."""
+    """``power: {idle_w, memory_bound_w, compute_bound_w, static_w}``, each ``{value: W, source}``
+    with ``0 < value <= tdp`` and ``static_w`` below ``compute_bound_w`` (checked); empty when the
+    entry has no ``power`` section."""
     sec = data.get("power")
     if sec is None:
         return {}
@@ -594,6 +598,8 @@ def _power(r: _Reader, data: dict[str, Any], tdp: float) -> dict[str, float]:
         if not isinstance(v, (int, float)) or not 0 < v <= tdp:
             raise r.fail(f"power.{k}", f"watts above 0 and at most the tdp ({tdp:g} W)", v)
         out[k] = float(v)
+    if out.get("static_w", 0.0) >= out.get("compute_bound_w", tdp):
+        raise r.fail("power.static_w", "watts below compute_bound_w (or the tdp)", out["static_w"])
     return out
 
 

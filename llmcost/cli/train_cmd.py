@@ -5,7 +5,17 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HtmlOpt, HwOpt, ModelOrFileArg, PlotOpt
+from llmcost.cli.options import (
+    EmitOpt,
+    FormatOpt,
+    GpusPerNodeOpt,
+    HtmlOpt,
+    HwOpt,
+    ModelOrFileArg,
+    PlotOpt,
+    PowerCapOpt,
+    PueOpt,
+)
 
 
 def train(
@@ -105,6 +115,8 @@ def train(
             " GPU-hours and cost are over it.",
         ),
     ] = None,
+    power_cap: PowerCapOpt = None,
+    pue: PueOpt = None,
     sync_interval: Annotated[
         int | None,
         typer.Option(
@@ -185,6 +197,8 @@ def train(
         "goodput": goodput,
         "sync_interval": sync_interval,
         "sync_bytes": sync_bytes,
+        "power_cap": power_cap,
+        "pue": pue,
     }
     rep = api.train(model, hw, plan_file, tokens=tokens, stack=stack, **given)
     title = f"train {rep.spec.name} on {rep.result.gpus} x {rep.hardware.id}"

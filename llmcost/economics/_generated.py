@@ -29,9 +29,21 @@ def facility_energy(joules, pue):
     return joules*pue
 
 
+def capped_clock(p_cap, p_cb, p_static):
+    """Compute clock under a power cap, as a share of the clock compute-bound work sustains at the"""
+    return ((-p_static + numpy.minimum(p_cap, p_cb))/(p_cb - p_static))**(1/3)
+
+
+def capped_draw(p_cap, p_draw):
+    """Draw of one kind of work under a power cap: ``min(P, P_cap)`` (the limit bounds the board's"""
+    return numpy.minimum(p_cap, p_draw)
+
+
 FUNCTIONS = {
     'usd': (usd, ('devices', 'seconds', 'usd_hour'), '90aba31f04f5e4c9'),
     'usd_per_million_tokens': (usd_per_million_tokens, ('devices', 'seconds', 'tokens', 'usd_hour'), 'a258ffaca517546e'),
     'mean_draw': (mean_draw, ('p_cb', 'p_idle', 'p_mb', 't_cb', 't_idle', 't_mb'), 'e6cc85f4e1de08a0'),
     'facility_energy': (facility_energy, ('joules', 'pue'), '14ccdaea4445593d'),
+    'capped_clock': (capped_clock, ('p_cap', 'p_cb', 'p_static'), '726329f1bb861e1b'),
+    'capped_draw': (capped_draw, ('p_cap', 'p_draw'), '9a4dba93361b4347'),
 }

@@ -42,6 +42,7 @@ import numpy as np
 
 from llmcost import checks
 from llmcost import rules as R
+from llmcost.economics.power import cap_note, cap_of, capped, draw_note, pue_of
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
@@ -114,6 +115,8 @@ _PLAN_KEYS = (
     "offload_activations",
     "sync_interval",
     "sync_bytes",
+    "power_cap",
+    "pue",
 )
 
 
@@ -201,6 +204,12 @@ class TrainPlan:
     sync_bytes: float | None = None
     """Bytes per parameter of DiLoCo's outer all-reduce (``diloco__outer_bytes``): 4 (fp32, the
     default), 2 (OpenDiLoCo's FP16), 1 or 0.5 (quantized deltas); only with ``sync_interval`` > 1."""
+    power_cap: float | str | None = None
+    """Board power limit per device (W, or a string such as ``'400W'``): the step is costed on the
+    device as :func:`llmcost.economics.power.capped` returns it (compute slowed to the clock the cap
+    allows, draws at most the cap). None: the default limit."""
+    pue: float | None = None
+    """Facility power usage effectiveness: the energy reported is device energy x PUE (None: 1.0)."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -562,6 +571,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     bucket_column(plan.zero3_bucket)
     goodput_of(plan)
+    pue_of(plan.pue)
     sync_columns(plan)
     sched = SCHEDULES.index(plan.schedule)
     if sched == _INTERLEAVED:
@@ -798,6 +808,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     plan does not fit, else a note."""
     from dataclasses import replace
 
+    cap = cap_of(plan.power_cap)
+    base, hw = hw, capped(hw, cap)
     lay = check(spec, plan, hw)
     out = TS.evaluate(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     row = {k: float(v[0]) for k, v in out.items()}
@@ -822,6 +834,12 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     res.values = {k: row[k] for k in TS.VALUES if k in row}
     res.values.update(n_micro=lay.m, pp=lay.pp, v_stages=lay.v)
     res.notes += _notes(spec, hw, res, check_memory)
+    res.notes += [n for n in (cap_note(base, cap),) if n]
+    res.notes.append(
+        draw_note(hw) + ": forward, backward and recomputation compute-bound, optimizer and offload "
+        "memory-bound, exposed communication and bubbles idle"
+        + (f"; facility energy at PUE {pue_of(plan.pue):g}" if plan.pue not in (None, 1, 1.0) else "")
+    )
     if fell_back:
         res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
     return res
@@ -833,6 +851,7 @@ def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[S
     the same functions (:func:`llmcost.training.layers.layer_operators`), per-operator figures kept."""
     from llmcost.training.layers import layer_operators
 
+    hw = capped(hw, cap_of(plan.power_cap))
     lay = check(spec, plan, hw)
     p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     return layer_operators(spec, hw, p)

@@ -18,9 +18,12 @@ from llmcost.training.plan import METRICS, RUN_METRICS, SYNC_METRICS
 from llmcost.training.step import FULL_ATTENTION_METRICS
 from llmcost.validation.prediction import Prediction
 
-TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"))
-"""Metrics a train case may name: every per-step metric, DiLoCo's communication reduction and the
-run's (published runs give no price, so no ``cost_usd``)."""
+POWER_CAP_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
+"""A power-capped plan over the same plan at the default limit: step time, and device energy per step
+(mean draw x step time); the case's plan sets ``power_cap``."""
+TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"), *POWER_CAP_METRICS)
+"""Metrics a train case may name: every per-step metric, DiLoCo's communication reduction, the
+run's (published runs give no price, so no ``cost_usd``) and the power-cap ratios."""
 
 
 def case_spec(case: dict[str, Any]) -> Any:
@@ -75,6 +78,10 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         )
         metrics["time_to_train_s"] = float(run.time_to_train_s)
         metrics["gpu_hours"] = float(run.gpu_hours)
+    if name in POWER_CAP_METRICS:
+        if plan.power_cap is None:
+            return Prediction(None, f"{name} needs plan.power_cap")
+        metrics |= _cap_ratios(spec, plan, choice.hardware, r)
     if name not in metrics:
         return Prediction(None, f"metric '{name}' needs plan.tokens")
     fits = r.memory_total <= choice.hardware.memory_usable
@@ -85,3 +92,20 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         "notes": "; ".join([choice.note, *r.notes]),
     }
     return Prediction(float(metrics[name]), detail=detail)
+
+
+def _cap_ratios(spec: Any, plan: Any, hw: Hardware, capped: Any) -> dict[str, float]:
+    """:data:`POWER_CAP_METRICS` of the costed ``capped`` result against ``plan`` at the default limit."""
+    from dataclasses import replace
+
+    from llmcost.training.plan import evaluate
+
+    base = evaluate(spec, replace(plan, power_cap=None), hw)
+
+    def joules(r: Any) -> float:
+        return r.row["mean_draw_w"] * r.step_time
+
+    return {
+        "power_cap_time_ratio": capped.step_time / base.step_time,
+        "power_cap_energy_ratio": joules(capped) / joules(base),
+    }
