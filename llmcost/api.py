@@ -194,7 +194,16 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "attention": "flash" if lay.flash else "materialized",
         **{k: getattr(lay.plan, k) for k in STACK_KEYS},
         **_sync_keys(lay.plan),
+        **_power_keys(lay.plan),
     }
+
+
+def _power_keys(plan: Any) -> dict[str, Any]:
+    """``power_cap`` (W) and ``pue`` where the plan sets them (a plain plan prints neither)."""
+    from llmcost.economics.power import cap_of
+
+    out = {"power_cap": cap_of(plan.power_cap), "pue": plan.pue}
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def _sync_keys(plan: Any) -> dict[str, Any]:

@@ -148,11 +148,22 @@ class Hardware:
 
     def host_bandwidths(self, *, need_nvme: bool) -> tuple[float, float, float | None]:
         """(device-host link per device, host memory, node NVMe) bandwidths of ``host_memory``, the one
-        reader of them; PlanError naming what is missing (NVMe only when ``need_nvme``)."""
+        reader of them; PlanError naming what is missing (NVMe only when ``need_nvme``). On unified
+        memory (:attr:`unified_memory`) with no link figure, NVMe reads land in the device's own
+        memory: the drive's read bandwidth is the link and the device memory the host memory."""
         from llmcost.errors import PlanError
         from llmcost.units import parse
 
         host = self.raw.get("host_memory") or {}
+        if (
+            need_nvme
+            and self.unified_memory
+            and host.get("nvme_bandwidth")
+            and not host.get("link_bandwidth")
+        ):
+            # one memory for CPU and accelerator: storage reads land in it, the drive is the only link
+            nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{self.id} host_memory.nvme_bandwidth")
+            return nvme, self.memory_bandwidth, nvme
         if not host.get("link_bandwidth") or not host.get("bandwidth"):
             raise PlanError(
                 f"{self.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them"
@@ -167,6 +178,12 @@ class Hardware:
                 )
             nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{self.id} host_memory.nvme_bandwidth")
         return link, hbw, nvme
+
+    @property
+    def unified_memory(self) -> bool:
+        """``memory.unified``: one memory shared by the CPU and the accelerator (Apple silicon, phone
+        SoCs, CPUs themselves): weights streamed from storage land in it directly."""
+        return bool((self.raw.get("memory") or {}).get("unified", False))
 
     def collective_sm_share(self) -> float:
         """Share of the SMs an overlapped collective holds: ``gemm.collective_sms`` over ``gemm.units``;
@@ -471,6 +488,7 @@ def _memory(r: _Reader) -> _Memory:
         )
     mem_bw = r.quantity("memory.bandwidth", "bandwidth")
     assert mem_bw is not None
+    r.boolean("memory.unified")
     return _Memory(cap, usable, mem_bw)
 
 
