@@ -35,7 +35,14 @@ from pathlib import Path
 from typing import Any
 
 from llmcost.errors import UserError
-from llmcost.validation.cases import COMM_METRICS, MEMORY_METRICS, CaseResult, run_case, source_key
+from llmcost.validation.cases import (
+    COMM_METRICS,
+    MEMORY_METRICS,
+    POWER_METRICS,
+    CaseResult,
+    run_case,
+    source_key,
+)
 
 MODELS = ("all", "dense")
 """Which models' cases fit a figure (``fit.models``)."""
@@ -131,7 +138,11 @@ def fitting_cases(figure: Figure, cases: Sequence[dict[str, Any]]) -> list[dict[
     or communication-volume metric (no efficiency moves them), and with ``models: dense`` only dense models (a dense GEMM figure is not fitted on MoE runs, whose
     grouped GEMMs, routing and all-to-all are physics of their own)."""
     out = [c for c in cases if c.get("kind") == figure.kind and hardware_id(c) in figure.hardware]
-    out = [c for c in out if (c.get("metric") or {}).get("name") not in (*MEMORY_METRICS, *COMM_METRICS)]
+    out = [
+        c
+        for c in out
+        if (c.get("metric") or {}).get("name") not in (*MEMORY_METRICS, *COMM_METRICS, *POWER_METRICS)
+    ]
     if figure.models == "dense":
         out = [c for c in out if not _is_moe(c)]
     return out

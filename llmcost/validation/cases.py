@@ -213,12 +213,19 @@ COMM_METRICS = ("dp_comm_reduction",)
 and never used to fit a speed figure or an error band."""
 
 
+POWER_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
+"""Ratios of a power-capped plan to the same plan at the default limit: summarized apart
+(``<kind>_power``) and never used to fit a speed figure or an error band."""
+
+
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
-    both), ``<kind>_comm`` for a communication-volume metric."""
+    both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_power`` for a power-cap ratio."""
     if metric in COMM_METRICS:
         return f"{kind}_comm"
+    if metric in POWER_METRICS:
+        return f"{kind}_power"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 

@@ -20,7 +20,7 @@ from llmcost.validation.prediction import Prediction
 
 POWER_CAP_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
 """A power-capped plan over the same plan at the default limit: step time, and device energy per step
-(mean draw x step time); the case's plan sets ``power_cap``."""
+(mean draw x step time); the case's plan sets ``power_cap`` (:data:`llmcost.validation.cases.POWER_METRICS`)."""
 TRAIN_METRICS = (*METRICS, *SYNC_METRICS, *(m for m in RUN_METRICS if m != "cost_usd"), *POWER_CAP_METRICS)
 """Metrics a train case may name: every per-step metric, DiLoCo's communication reduction, the
 run's (published runs give no price, so no ``cost_usd``) and the power-cap ratios."""
