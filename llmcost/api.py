@@ -144,6 +144,7 @@ class TrainReport(_ReadsThrough):
         """``llmcost train --format json``: the metrics, rates, plan, time and memory breakdowns
         (SI units), the network (:meth:`network`) and, with ``tokens``, the run's FLOPs, time,
         GPU-hours, energy and cost."""
+        from llmcost.economics.power import facility, pue_of
         from llmcost.training.plan import goodput_of
         from llmcost.training.run import run_totals
         from llmcost.training.step import FLOPS_CONVENTION
@@ -164,6 +165,9 @@ class TrainReport(_ReadsThrough):
         out["network"] = self.network()
         if r.ordinary_dp is not None:  # DiLoCo: the same plan as ordinary data parallelism
             out["ordinary_dp"] = dict(r.ordinary_dp)
+        pue = pue_of(r.layout.plan.pue)
+        out["mean_draw_w"] = r.row["mean_draw_w"]
+        out["joules_per_token"] = float(facility(r.row["joules_per_token"], pue))
         if tokens is not None:
             run = run_totals(
                 tokens,
@@ -171,14 +175,14 @@ class TrainReport(_ReadsThrough):
                 step_time=r.step_time,
                 gpus=r.gpus,
                 flops_step=r.model_flops_step,
-                power_w=hw.tdp,
+                power_w=r.row["mean_draw_w"],
                 price_h=hw.price_per_hour,
                 goodput=goodput_of(r.layout.plan),
             )
             out["total_flops"] = run.total_flops
             out["time_to_train_s"] = float(run.time_to_train_s)
             out["gpu_hours"] = float(run.gpu_hours)
-            out["energy_j"] = float(run.energy_j)
+            out["energy_j"] = float(facility(run.energy_j, pue))
             out["cost_usd"] = None if run.cost_usd is None else float(run.cost_usd)
         return out
 
@@ -214,7 +218,16 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         **({"network": lay.plan.network} if lay.plan.network is not None else {}),
         **{k: True for k in OPTION_KEYS if getattr(lay.plan, k)},
         **(lay.workload.plan_keys() if lay.workload is not None else {}),
+        **_power_keys(lay.plan),
     }
+
+
+def _power_keys(plan: Any) -> dict[str, Any]:
+    """``power_cap`` (W) and ``pue`` where the plan sets them (a plain plan prints neither)."""
+    from llmcost.economics.power import cap_of
+
+    out = {"power_cap": cap_of(plan.power_cap), "pue": plan.pue}
+    return {k: v for k, v in out.items() if v is not None}
 
 
 def _sync_keys(plan: Any) -> dict[str, Any]:

@@ -129,7 +129,8 @@ class Hardware:
     gemm_shape: GemmShape | None = field(default=None, compare=False)
     power: dict[str, float] = field(default_factory=dict, compare=False)
     """Measured draw (W) by kind of work, from ``power: {idle_w, memory_bound_w, compute_bound_w}``
-    (each ``{value, source}``); a kind not given is drawn at ``tdp`` (the upper bound)."""
+    (each ``{value, source}``); a kind not given is drawn at ``tdp`` (the upper bound). ``static_w``:
+    the draw under load that does not follow the SM clock (the power-cap model's ``P_s``)."""
     """``gemm``: what the GEMM shape efficiency reads (:mod:`llmcost.kernels.gemm`); None = every
     shape runs at the sustained rate."""
     attention_efficiency_by_family: dict[str, float] = field(default_factory=dict, compare=False)
@@ -172,11 +173,22 @@ class Hardware:
 
     def host_bandwidths(self, *, need_nvme: bool) -> tuple[float, float, float | None]:
         """(device-host link per device, host memory, node NVMe) bandwidths of ``host_memory``, the one
-        reader of them; PlanError naming what is missing (NVMe only when ``need_nvme``)."""
+        reader of them; PlanError naming what is missing (NVMe only when ``need_nvme``). On unified
+        memory (:attr:`unified_memory`) with no link figure, NVMe reads land in the device's own
+        memory: the drive's read bandwidth is the link and the device memory the host memory."""
         from llmcost.errors import PlanError
         from llmcost.units import parse
 
         host = self.raw.get("host_memory") or {}
+        if (
+            need_nvme
+            and self.unified_memory
+            and host.get("nvme_bandwidth")
+            and not host.get("link_bandwidth")
+        ):
+            # one memory for CPU and accelerator: storage reads land in it, the drive is the only link
+            nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{self.id} host_memory.nvme_bandwidth")
+            return nvme, self.memory_bandwidth, nvme
         if not host.get("link_bandwidth") or not host.get("bandwidth"):
             raise PlanError(
                 f"{self.id} has no host_memory link_bandwidth / bandwidth in the catalog; offload needs them"
@@ -191,6 +203,12 @@ class Hardware:
                 )
             nvme = parse(host["nvme_bandwidth"], "bandwidth", what=f"{self.id} host_memory.nvme_bandwidth")
         return link, hbw, nvme
+
+    @property
+    def unified_memory(self) -> bool:
+        """``memory.unified``: one memory shared by the CPU and the accelerator (Apple silicon, phone
+        SoCs, CPUs themselves): weights streamed from storage land in it directly."""
+        return bool((self.raw.get("memory") or {}).get("unified", False))
 
     def collective_sm_share(self) -> float:
         """Share of the SMs an overlapped collective holds: ``gemm.collective_sms`` over ``gemm.units``;
@@ -616,6 +634,7 @@ def _memory(r: _Reader) -> _Memory:
         )
     mem_bw = r.quantity("memory.bandwidth", "bandwidth")
     assert mem_bw is not None
+    r.boolean("memory.unified")
     return _Memory(cap, usable, mem_bw)
 
 
@@ -745,12 +764,15 @@ def _check_network(r: _Reader, data: dict[str, Any], node_devices: int) -> None:
         raise r.fail("network.nics_per_node", f"at most 8 per device ({8 * max(node_devices, 1)})", n)
 
 
-POWER_KEYS = ("idle_w", "memory_bound_w", "compute_bound_w")
+POWER_KEYS = ("idle_w", "memory_bound_w", "compute_bound_w", "static_w")
+"""Draws of a ``power`` section: by kind of work, and ``static_w``, the draw under load that does not
+follow the SM clock (what a power cap cannot save, :func:`llmcost.economics.power.capped`)."""
 
 
 def _power(r: _Reader, data: dict[str, Any], tdp: float) -> dict[str, float]:
-    """``power: {idle_w, memory_bound_w, compute_bound_w}``, each ``{value: W, source}`` with
-    ``0 < value <= tdp`` (checked); empty when the entry has no ``power`` section."""
+    """``power: {idle_w, memory_bound_w, compute_bound_w, static_w}``, each ``{value: W, source}``
+    with ``0 < value <= tdp`` and ``static_w`` below ``compute_bound_w`` (checked); empty when the
+    entry has no ``power`` section."""
     sec = data.get("power")
     if sec is None:
         return {}
@@ -764,6 +786,8 @@ def _power(r: _Reader, data: dict[str, Any], tdp: float) -> dict[str, float]:
         if not isinstance(v, (int, float)) or not 0 < v <= tdp:
             raise r.fail(f"power.{k}", f"watts above 0 and at most the tdp ({tdp:g} W)", v)
         out[k] = float(v)
+    if out.get("static_w", 0.0) >= out.get("compute_bound_w", tdp):
+        raise r.fail("power.static_w", "watts below compute_bound_w (or the tdp)", out["static_w"])
     return out
 
 

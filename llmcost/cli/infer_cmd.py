@@ -5,7 +5,17 @@ from typing import Annotated
 
 import typer
 
-from llmcost.cli.options import EmitOpt, FormatOpt, GpusPerNodeOpt, HtmlOpt, HwOpt, ModelArg, PlotOpt
+from llmcost.cli.options import (
+    EmitOpt,
+    FormatOpt,
+    GpusPerNodeOpt,
+    HtmlOpt,
+    HwOpt,
+    ModelArg,
+    PlotOpt,
+    PowerCapOpt,
+    PueOpt,
+)
 
 
 def infer(
@@ -94,10 +104,8 @@ def infer(
         int, typer.Option("--kv-nics", help="With --prefill-pool: NICs each prefill GPU writes its KV over.")
     ] = 1,
     gpus_per_node: GpusPerNodeOpt = None,
-    pue: Annotated[
-        float | None,
-        typer.Option("--pue", help="Facility PUE: energy is device energy x PUE (plan key pue)."),
-    ] = None,
+    pue: PueOpt = None,
+    power_cap: PowerCapOpt = None,
     plan_file: Annotated[
         Path | None, typer.Option("--plan", help="YAML plan (validation README infer keys).")
     ] = None,
@@ -145,6 +153,7 @@ def infer(
         "gpus": gpus,
         "gpus_per_node": gpus_per_node,
         "pue": pue,
+        "power_cap": power_cap,
     }
     _disagg_options(prefill_pool, kv_nics, breakdown or plot is not None, explain)
     target, page = P.start(plot), H.start(html)

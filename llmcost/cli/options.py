@@ -27,6 +27,17 @@ EmitOpt = Annotated[
         " nemo, deepspeed; inference: vllm, sglang, trtllm); JSON / YAML: under 'emit'.",
     ),
 ]
+PowerCapOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--power-cap",
+        help="Board power limit per GPU, e.g. 400W (plan key power_cap): compute slows to the clock the cap"
+        " allows (P = P_s + (P_cb - P_s) f^3), memory-bound work keeps its speed, draws at most the cap.",
+    ),
+]
+PueOpt = Annotated[
+    float | None, typer.Option("--pue", help="Facility PUE: energy is device energy x PUE (plan key pue).")
+]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 WanOpt = Annotated[
     str | None,

@@ -16,6 +16,8 @@ from llmcost.cli.options import (
     NetworkOpt,
     PackingOpt,
     PlotOpt,
+    PowerCapOpt,
+    PueOpt,
     SeqLenDistOpt,
     WanOpt,
 )
@@ -130,6 +132,8 @@ def train(
             " GPU-hours and cost are over it.",
         ),
     ] = None,
+    power_cap: PowerCapOpt = None,
+    pue: PueOpt = None,
     sync_interval: Annotated[
         int | None,
         typer.Option(
@@ -268,6 +272,8 @@ PLAN_OPTIONS = (
     "hbm_contention",
     "sync_fragments",
     "sync_overlap",
+    "power_cap",
+    "pue",
     "zero",
     "seq_len_dist",
 )

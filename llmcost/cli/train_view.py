@@ -105,12 +105,17 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
     net = out.get("network")
     if net:
         rows += _network_rows(net)
+    if "mean_draw_w" in out:
+        rows += [
+            {"quantity": "mean draw per GPU", "value": f"{out['mean_draw_w']:,.0f} W"},
+            {"quantity": "energy per token", "value": f"{out['joules_per_token']:.4g} J"},
+        ]
     if "time_to_train_s" in out:
         rows += [
             {"quantity": "total FLOPs", "value": f"{out['total_flops']:.3e}"},
             {"quantity": "time to train", "value": f"{out['time_to_train_s'] / 86400:.1f} days"},
             {"quantity": "GPU-hours", "value": f"{out['gpu_hours']:,.0f}"},
-            {"quantity": "energy (TDP bound)", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
+            {"quantity": "energy", "value": f"{out['energy_j'] / 3.6e9:,.1f} MWh"},
             {"quantity": "cost", "value": "-" if out["cost_usd"] is None else f"${out['cost_usd']:,.0f}"},
         ]
     return rows

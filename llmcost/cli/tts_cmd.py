@@ -4,7 +4,7 @@ from typing import Annotated, Any
 
 import typer
 
-from llmcost.cli.options import FormatOpt, HtmlOpt, HwOpt, ModelArg, PlotOpt
+from llmcost.cli.options import FormatOpt, HtmlOpt, HwOpt, ModelArg, PlotOpt, PowerCapOpt, PueOpt
 
 StrategyOpt = Annotated[str, typer.Option("--strategy", help="best_of_n, majority, sequential or beam.")]
 SparseOpt = Annotated[
@@ -37,14 +37,16 @@ def base_plan(
     ep: int | None,
     weights: str | None,
     kv_cache: str | None,
+    **power: Any,
 ) -> Any:
-    """A TTSPlan from CLI options (shared by ``tts`` and ``search tts``): :func:`llmcost.api.tts_plan`."""
+    """A TTSPlan from CLI options (shared by ``tts`` and ``search tts``): :func:`llmcost.api.tts_plan`;
+    ``power``: the serving keys ``power_cap`` and ``pue`` (``tts`` only)."""
     from llmcost import api
 
     query = dict(strategy=strategy, samples=samples, prompt_len=prompt_len, gen_len=gen_len)
     query |= dict(verifier=verifier, sparse_attention=sparse, intensity=intensity)
     query |= dict(beam_width=beam_width, beam_step=beam_step)
-    return api.tts_plan(**query, tp=tp, ep=ep, weights=weights, kv_cache=kv_cache)
+    return api.tts_plan(**query, tp=tp, ep=ep, weights=weights, kv_cache=kv_cache, **power)
 
 
 def tts(
@@ -67,6 +69,8 @@ def tts(
     ep: Annotated[int | None, typer.Option("--ep", help="Expert-parallel degree (MoE).")] = None,
     weights: Annotated[str | None, typer.Option("--weights", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
     kv_cache: Annotated[str | None, typer.Option("--kv-cache", help="bf16 fp16 fp8 int8 int4 fp4")] = None,
+    power_cap: PowerCapOpt = None,
+    pue: PueOpt = None,
     explain: Annotated[
         bool,
         typer.Option(
@@ -102,6 +106,8 @@ def tts(
         ep,
         weights,
         kv_cache,
+        power_cap=power_cap,
+        pue=pue,
     )
     rep = api.tts(model, hw, plan)
     table, machine, title = V.views(model, rep, fmt)

@@ -37,7 +37,7 @@ def _table(r: Any, m: dict[str, Any]) -> dict[str, Any]:
         "memory GiB per GPU": {k: round(v / GIB, 2) for k, v in r.memory.items()},
         "generated tokens": int(m["generated_tokens"]),
         "USD per query": m["usd_per_query"],
-        "J per query (TDP)": m["joules_per_query"],
+        "J per query": m["joules_per_query"],
     }
 
 

@@ -59,6 +59,16 @@ def network__share_of_price(life_years, net_devices, usd_hour, usd_network):
     return (1/8760)*usd_network/(life_years*net_devices*usd_hour)
 
 
+def capped_clock(p_cap, p_cb, p_static):
+    """Compute clock under a power cap, as a share of the clock compute-bound work sustains at the"""
+    return ((-p_static + numpy.minimum(p_cap, p_cb))/(p_cb - p_static))**(1/3)
+
+
+def capped_draw(p_cap, p_draw):
+    """Draw of one kind of work under a power cap: ``min(P, P_cap)`` (the limit bounds the board's"""
+    return numpy.minimum(p_cap, p_draw)
+
+
 FUNCTIONS = {
     'usd': (usd, ('devices', 'seconds', 'usd_hour'), '90aba31f04f5e4c9'),
     'usd_per_million_tokens': (usd_per_million_tokens, ('devices', 'seconds', 'tokens', 'usd_hour'), 'a258ffaca517546e'),
@@ -70,4 +80,6 @@ FUNCTIONS = {
     'network__capex': (network__capex, ('net_endpoints', 'net_switches', 'net_tiers', 'usd_host_link', 'usd_switch', 'usd_switch_link'), '99c0cc87326c45fd'),
     'network__usd_per_device_hour': (network__usd_per_device_hour, ('life_years', 'net_devices', 'usd_network'), '654ae33fbc7bd79c'),
     'network__share_of_price': (network__share_of_price, ('life_years', 'net_devices', 'usd_hour', 'usd_network'), 'faff17ff1f163740'),
+    'capped_clock': (capped_clock, ('p_cap', 'p_cb', 'p_static'), '726329f1bb861e1b'),
+    'capped_draw': (capped_draw, ('p_cap', 'p_draw'), '9a4dba93361b4347'),
 }

@@ -35,6 +35,14 @@ define("p_mb", "W", "draw of memory-bound work per device", latex=r"P_{mb}")
 define("p_idle", "W", "idle draw per device", latex=r"P_{idle}")
 define("joules", "J", "device energy", latex="E")
 define("pue", "1", "facility power usage effectiveness", latex="PUE")
+define("p_cap", "W", "board power limit set on each device (power cap)", latex=r"P_{cap}")
+define(
+    "p_static",
+    "W",
+    "draw under load that does not scale with the SM clock (leakage, memory, I/O)",
+    latex=r"P_{s}",
+)
+define("p_draw", "W", "draw of one kind of work per device, uncapped", latex="P")
 
 S = sym
 
@@ -133,6 +141,34 @@ def network_share_of_price() -> sp.Expr:
     return network_usd_per_device_hour() / S("usd_hour")
 
 
+def capped_clock() -> sp.Expr:
+    """Compute clock under a power cap, as a share of the clock compute-bound work sustains at the
+    default limit: ``x = ((min(P_cap, P_cb) − P_s) / (P_cb − P_s))^(1/3)``, the inverse of the device's
+    power curve ``P(x) = P_s + (P_cb − P_s)·x³``.
+
+    Physics: CMOS switching power is ``α·C·V²·f`` (Hennessy & Patterson, Computer Architecture: A
+    Quantitative Approach, §1.5; T. Kidd, Intel, "Why P scales as CV²f", 2009,
+    https://software.intel.com/content/www/us/en/develop/blogs/why-p-scales-as-cv2f-is-so-obvious.html);
+    under DVFS the supply voltage is lowered with the clock, about V ∝ f, so the clock-dependent
+    draw grows as f³ [derived], over a part ``P_s`` that does not follow the SM clock (leakage, HBM,
+    I/O). A capped GPU lowers its clock until the draw of compute-bound work meets the cap;
+    memory-bound work keeps its speed (the memory clock is not lowered; LLM decode draws 137-300 W
+    on a 700 W H200, so no cap above that triggers: Ma et al. 2026, arXiv 2605.11999). Anchor: the
+    measured SM-clock sweep of GPT-3 pipeline stages on A100 SXM (Perseus, Chung et al. SOSP '24,
+    arXiv 2312.06902, artifact ml-energy/zeus@kronos sosp24_data/emulation/stage_profile) follows
+    ``P_s + c·f³`` within 5-7 W rms from 1050 to 1410 MHz with ``P_s`` 108-118 W. Below the clock
+    at which the voltage reaches its floor the draw falls only linearly with f, so deep caps slow
+    more than this curve says [derived]."""
+    p_cb, p_s = S("p_cb"), S("p_static")
+    return ((sp.Min(S("p_cap"), p_cb) - p_s) / (p_cb - p_s)) ** sp.Rational(1, 3)
+
+
+def capped_draw() -> sp.Expr:
+    """Draw of one kind of work under a power cap: ``min(P, P_cap)`` (the limit bounds the board's
+    average draw; work that draws less is unchanged) [derived]."""
+    return sp.Min(S("p_draw"), S("p_cap"))
+
+
 FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "usd": usd,
     "usd_per_million_tokens": usd_per_million_tokens,
@@ -144,6 +180,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "network__capex": network_capex,
     "network__usd_per_device_hour": network_usd_per_device_hour,
     "network__share_of_price": network_share_of_price,
+    "capped_clock": capped_clock,
+    "capped_draw": capped_draw,
 }
 
 

@@ -1,14 +1,18 @@
-"""Device draw by kind of work and PUE (runtime: no sympy), through the generated ``mean_draw`` and
-``facility_energy`` of :mod:`llmcost.economics.formulas`.
+"""Device draw by kind of work, PUE and power caps (runtime: no sympy), through the generated
+``mean_draw``, ``facility_energy``, ``capped_clock`` and ``capped_draw`` of
+:mod:`llmcost.economics.formulas`.
 
 A device's draw for compute-bound, memory-bound and idle time comes from its catalog ``power``
-section; a kind without a figure is drawn at the TDP (the upper bound, as before). Power caps
-(issue 17's ``power_cap``) are not priced: a cap slows compute-bound work, and no published
-throughput-vs-power-limit curve for these GPUs was found to price it with.
+section; a kind without a figure is drawn at the TDP (the upper bound, as before). A power cap
+(plan key ``power_cap``, ``--power-cap 400W``) is the device as :func:`capped` returns it: compute
+slowed to the clock the cap allows (every compute efficiency times ``capped_clock``; memory and
+network figures unchanged) and every draw at most the cap; train, infer and tts cost a capped plan
+on it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -51,3 +55,95 @@ def mean_draw(times: dict[str, Any], hw: Hardware) -> Any:
 def facility(joules: Any, pue: float) -> Any:
     """Facility energy of ``joules`` of device energy at ``pue``."""
     return E.facility_energy(joules=joules, pue=pue)
+
+
+def cap_of(v: Any) -> float | None:
+    """A power cap in watts from ``'400W'``, ``'0.4 kW'`` or a number of watts (None: no cap);
+    one-line error otherwise."""
+    if v is None:
+        return None
+    from llmcost.units import parse
+
+    w = parse(v, "power", what="power_cap", allow_bare=True)
+    if not 0 < w < 1e5:
+        raise UserError(f"power_cap: a board power limit per device such as '400W', got {v!r}")
+    return w
+
+
+def static_draw(hw: Hardware) -> float:
+    """``P_s`` of the cap model: ``power.static_w``, else ``power.idle_w`` (a lower bound on it, so a
+    lower bound on the slowdown); UserError when the entry has neither."""
+    for key in ("static_w", "idle_w"):
+        if key in hw.power:
+            return hw.power[key]
+    raise UserError(
+        f"power_cap needs {hw.id}'s static draw: power.static_w or power.idle_w in its catalog entry "
+        "(llmcost hw show " + hw.id + "); add them with --catalog or hardware_overrides"
+    )
+
+
+def clock_share(hw: Hardware, cap: float) -> float:
+    """Compute clock under ``cap`` over the uncapped one (``capped_clock``): ``P_cb`` is
+    ``power.compute_bound_w`` or the TDP; UserError when the cap is at or below the static draw."""
+    p_s = static_draw(hw)
+    if cap <= p_s:
+        raise UserError(
+            f"power_cap {cap:g} W is at or below {hw.id}'s static draw ({p_s:g} W): nothing would run; "
+            f"use a cap above {p_s:g} W (its TDP is {hw.tdp:g} W)"
+        )
+    p_cb = hw.power.get("compute_bound_w", hw.tdp)
+    return float(E.capped_clock(p_cap=cap, p_cb=p_cb, p_static=p_s))
+
+
+def capped(hw: Hardware, cap: float | None) -> Hardware:
+    """``hw`` under a board power limit of ``cap`` W (None: ``hw``): every compute efficiency (GEMM,
+    training, attention, vector work) times :func:`clock_share`, so compute-bound operators slow with
+    the clock and memory-bound ones keep their speed (the roofline picks); draws by kind of work and
+    the TDP at most the cap (``capped_draw``). Peaks are unchanged, so MFU stays over the datasheet."""
+    if cap is None:
+        return hw
+    x = clock_share(hw, cap)
+
+    def scaled(d: dict[str, float]) -> dict[str, float]:
+        return {k: v * x for k, v in d.items()}
+
+    def opt(v: float | None) -> float | None:
+        return None if v is None else v * x
+
+    draws_ = {k: float(E.capped_draw(p_draw=v, p_cap=cap)) for k, v in hw.power.items() if k != "static_w"}
+    return replace(
+        hw,
+        compute_efficiency=hw.compute_efficiency * x,
+        compute_efficiency_by_dtype=scaled(hw.compute_efficiency_by_dtype),
+        attention_efficiency_value=opt(hw.attention_efficiency_value),
+        attention_efficiency_by_family=scaled(hw.attention_efficiency_by_family),
+        train_efficiency_value=opt(hw.train_efficiency_value),
+        train_efficiency_by_dtype=scaled(hw.train_efficiency_by_dtype),
+        power={**hw.power, **draws_},
+        tdp=float(E.capped_draw(p_draw=hw.tdp, p_cap=cap)),
+    )
+
+
+def cap_note(hw: Hardware, cap: float | None) -> str | None:
+    """What a plan's power cap did, in one line (None without a cap); ``hw`` uncapped."""
+    if cap is None:
+        return None
+    x = clock_share(hw, cap)
+    p_cb = hw.power.get("compute_bound_w", hw.tdp)
+    if x >= 1.0:
+        return f"power cap {cap:g} W: no effect (compute-bound work draws {p_cb:g} W on {hw.id})"
+    src = "static_w" if "static_w" in hw.power else "idle_w, a lower bound on the static draw"
+    return (
+        f"power cap {cap:g} W: compute clock x{x:.3f} (P = P_s + (P_cb - P_s) x^3, P_s {static_draw(hw):g} W "
+        f"from {src}, P_cb {p_cb:g} W), compute-bound operators slower by that, memory-bound ones not; "
+        "draws capped at the limit; below about 2/3 of P_cb the voltage floor makes the slowdown larger than this"
+    )
+
+
+def draw_note(hw: Hardware) -> str:
+    """What the energy figures of ``hw`` are drawn at, in one line."""
+    given = {k: v for k, v in hw.power.items() if k in KINDS.values()}
+    if not given:
+        return f"energy at the TDP ({hw.tdp:g} W) x time: {hw.id} has no measured draws (an upper bound)"
+    told = ", ".join(f"{k} {v:g} W" for k, v in given.items())
+    return f"energy from time x draw by kind of work ({told}; the rest at TDP {hw.tdp:g} W)"

@@ -205,6 +205,9 @@ class Evaluator:
             )
             if any(np.ndim(getattr(plan, k)) for k in shared):
                 raise ValueError(f"{', '.join(shared)} are shared by the plans")
+        from llmcost.economics.power import capped
+
+        hw = capped(hw, plan.power_cap)  # the device under the plan's power cap (the same device without one)
         check_plan(spec, hw, plan)
         self.spec, self.hw, self.plan, self.rows = spec, hw, plan, rows
         f = self._formats(hw, plan)

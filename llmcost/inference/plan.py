@@ -22,6 +22,7 @@ from llmcost.rules import Rule
 
 PLAN_KEYS = (
     "pue",
+    "power_cap",
     "tp",
     "pp",
     "ep",
@@ -165,6 +166,9 @@ class Plan:
     gpus: int | None = None
     gpus_per_node: int | None = None
     pue: float = 1.0  # facility power usage effectiveness; 1.0: device energy only
+    power_cap: float | None = None
+    """Board power limit per device (W): the plan is costed on the device as
+    :func:`llmcost.economics.power.capped` returns it. None: the default limit."""
 
     @property
     def devices(self) -> int:
@@ -418,9 +422,10 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
     kw: dict[str, Any] = host_of(d)
     if d.get("stack") is not None:
         kw["stack"] = note
-    from llmcost.economics.power import pue_of
+    from llmcost.economics.power import cap_of, pue_of
 
     kw["pue"] = pue_of(d.get("pue"))
+    kw["power_cap"] = cap_of(d.get("power_cap"))
     for k in ("tp", "pp", "dp", "cp", "ep", "prompt_len", "output_len", "gpus", "gpus_per_node"):
         if d.get(k) is not None:
             kw[k] = _int(d[k], k)

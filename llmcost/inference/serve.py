@@ -684,9 +684,9 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: Plan, check_memory: bo
         math=ev.math,
         formats=ev.formats,
         price_per_hour=hw.price_per_hour,
-        tdp=hw.tdp,
-        notes=notes + _plan_notes(spec, hw, p) + _power_notes(hw, p),
-        draw=draw_of(hw, p, (r["prefill"], r["decode"])),
+        tdp=ev.hw.tdp,
+        notes=notes + _plan_notes(spec, hw, p) + _power_notes(hw, ev.hw, p),
+        draw=draw_of(ev.hw, p, (r["prefill"], r["decode"])),
         draft=r["draft"],
         model_switch_s=_switch_time(hw, mem["weights"]),
     )
@@ -712,11 +712,14 @@ def draw_of(hw: Hardware, p: Plan, phases: tuple[PhaseCost, ...]) -> Any:
     return mean_draw(times, hw)
 
 
-def _power_notes(hw: Hardware, p: Plan) -> list[str]:
-    """What the energy figure is: TDP bound, or draws by kind of work (and what is missing)."""
-    out = []
+def _power_notes(base: Hardware, hw: Hardware, p: Plan) -> list[str]:
+    """What the energy figure is: TDP bound, or draws by kind of work (and what is missing); what the
+    plan's power cap did (``base``: the device uncapped, ``hw`` as costed)."""
+    from llmcost.economics.power import cap_note
+
+    out = [n for n in (cap_note(base, p.power_cap),) if n]
     if hw.power:
-        given = ", ".join(f"{k} {v:g} W" for k, v in hw.power.items())
+        given = ", ".join(f"{k} {v:g} W" for k, v in hw.power.items() if k != "static_w")
         out.append(f"energy from time x draw by roofline bound ({given}; the rest at TDP {hw.tdp:g} W)")
     if p.pue != 1.0:
         out.append(f"energy is facility energy at PUE {p.pue:g}")

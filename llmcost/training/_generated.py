@@ -376,7 +376,7 @@ def total_flops(flops_step, tokens_step, train_tokens):
 
 
 def energy_j(goodput, n_gpus, power_w, t_step, tokens_step, train_tokens):
-    """Energy: ``N·P·time`` over the wall time, with P = TDP, an upper bound on the draw [derived]."""
+    """Energy: ``N·P·time`` over the wall time, ``P`` the mean draw per device over a step by kind of"""
     return n_gpus*power_w*t_step*train_tokens/(goodput*tokens_step)
 
 

@@ -392,7 +392,7 @@ define(
     "share of the run's wall time that trains (failures, restarts, checkpoints excluded)",
     latex="g",
 )
-define("power_w", "W", "power per device (TDP, an upper bound)", latex="P")
+define("power_w", "W", "mean draw per device (the TDP where the catalog has no draw)", latex="P")
 define("price_h", "USD/h", "price per device-hour", latex=r"\$_{h}")
 
 S = sym
@@ -1158,7 +1158,9 @@ def gpu_hours() -> sp.Expr:
 
 
 def energy_j() -> sp.Expr:
-    """Energy: ``N·P·time`` over the wall time, with P = TDP, an upper bound on the draw [derived]."""
+    """Energy: ``N·P·time`` over the wall time, ``P`` the mean draw per device over a step by kind of
+    work (compute-bound, memory-bound, idle: :func:`llmcost.economics.formulas.mean_draw`; the TDP,
+    an upper bound, where the catalog has no draw) [derived]."""
     return S("n_gpus") * S("power_w") * time_to_train()
 
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from llmcost import checks
 from llmcost import rules as R
+from llmcost.economics.power import cap_note, cap_of, capped, draw_note, pue_of
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
@@ -125,6 +126,8 @@ _PLAN_KEYS = (
     "seq_len_dist",
     "packing",
     "dynamic_cp",
+    "power_cap",
+    "pue",
 )
 OPTION_KEYS = ("tp_fused_rs", "hbm_contention")
 """Train plan keys that are true or false and that a costed plan reports only where they are on
@@ -254,6 +257,12 @@ class TrainPlan:
     dynamic_cp: bool = False
     """Context parallelism sized per sequence (Megatron-Core dynamic CP; ByteScale's data-aware
     sharding): a sequence runs on the fewest of the ``cp`` ranks that hold it, the ranks balanced."""
+    power_cap: float | str | None = None
+    """Board power limit per device (W, or a string such as ``'400W'``): the step is costed on the
+    device as :func:`llmcost.economics.power.capped` returns it (compute slowed to the clock the cap
+    allows, draws at most the cap). None: the default limit."""
+    pue: float | None = None
+    """Facility power usage effectiveness: the energy reported is device energy x PUE (None: 1.0)."""
     micro_batches: int | None = None
     """Derived, read back: what ``train --format json`` reports; :func:`check` refuses a plan whose
     other keys give another count, so a costed plan feeds ``--plan`` as it is."""
@@ -699,6 +708,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         )
     bucket_column(plan.zero3_bucket)
     goodput_of(plan)
+    pue_of(plan.pue)
     sync_columns(plan)
     sched = SCHEDULES.index(plan.schedule)
     if sched == _INTERLEAVED:
@@ -1024,6 +1034,8 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     from dataclasses import replace
 
     hw = hw.with_network(plan.network)
+    cap = cap_of(plan.power_cap)
+    base, hw = hw, capped(hw, cap)
     lay = check(spec, plan, hw)
     cols = plan_columns(lay)
     out = TS.evaluate(spec, hw, cols, lay.seq, lay.global_batch, plan.gpus_per_node, workload=lay.workload)
@@ -1051,6 +1063,12 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     if plan.sync_interval > 1:
         res.ordinary_dp = ordinary_dp(spec, hw, lay)
     res.notes += _notes(spec, hw, res, check_memory)
+    res.notes += [n for n in (cap_note(base, cap),) if n]
+    res.notes.append(
+        draw_note(hw) + ": forward, backward and recomputation compute-bound, optimizer and offload "
+        "memory-bound, exposed communication and bubbles idle"
+        + (f"; facility energy at PUE {pue_of(plan.pue):g}" if plan.pue not in (None, 1, 1.0) else "")
+    )
     if fell_back:
         res.notes.append("auto attention: materialized scores do not fit in memory, FlashAttention costed")
     return res
@@ -1064,6 +1082,7 @@ def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[S
     from llmcost.training.layers import layer_operators
 
     hw = hw.with_network(plan.network)
+    hw = capped(hw, cap_of(plan.power_cap))
     lay = check(spec, plan, hw)
     p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     if lay.workload is not None:  # the micro-batch shape that fills most slots

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from llmcost.economics import _generated as E
+from llmcost.economics.power import mean_draw
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
@@ -260,6 +261,7 @@ def _compose(
     }
     out["tokens_per_step"] = np.full(p.n, tokens_step)
     out["dp_comm_reduction"] = comm_reduction(p)
+    out.update(_energy(hw, p, out, tokens_step))
     out.update(_rates(hw, p, fl, step, out["tokens_per_s"], tokens_step, tokens))
     out["fits"] = fits(hw, p, total, mem)
     return out
@@ -268,6 +270,29 @@ def _compose(
 def _inner(pipe: PipelineTimes, dpt: DataParallelTimes) -> np.ndarray:
     """One inner step without the outer sync: the step's other parts, summed as the step sums them."""
     return pipe.pipe + dpt.z3_exposed + dpt.t_opt + dpt.t_off
+
+
+IDLE_PARTS = ("tp_comm", "cp_comm", "ep_comm", "pp_p2p", "pp_bubble", "dp_comm", "zero3_comm")
+"""Step-time parts drawn at the idle draw: exposed communication and the pipeline bubble."""
+
+
+def _energy(hw: Hardware, p: Plans, out: dict[str, np.ndarray], tokens_step: float) -> dict[str, np.ndarray]:
+    """Mean draw per device over the step by kind of work (:func:`llmcost.economics.power.mean_draw`):
+    the forward, backward and recomputation at the compute-bound draw (GEMM-dominated; their
+    memory-bound operators are drawn at it too, an upper figure), the optimizer step and offload
+    transfers at the memory-bound draw, exposed communication and bubbles (:data:`IDLE_PARTS`) at the
+    idle draw (TDP where the catalog has no figure); and the device energy per token it gives
+    (:func:`.run.run_totals` of a step, goodput 1)."""
+    idle = out[IDLE_PARTS[0]]
+    for k in IDLE_PARTS[1:]:
+        idle = idle + out[k]
+    times = {"compute": out["compute"], "memory": out["optimizer"] + out["offload"], "network": idle}
+    draw = np.broadcast_to(np.asarray(mean_draw(times, hw), dtype=float), (p.n,))
+    gpus = p.c["gpus"].astype(float)
+    run = run_totals(
+        1.0, tokens_step, step_time=out["iteration_time_s"], gpus=gpus, power_w=draw, goodput=1.0
+    )
+    return {"mean_draw_w": draw, "joules_per_token": run.energy_j}
 
 
 def comm_reduction(p: Plans) -> np.ndarray:

@@ -190,7 +190,7 @@ def usd(devices, latency, usd_hour):
 
 
 def energy(devices, latency, tdp_w):
-    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (TDP × time: an upper bound on the draw) [derived]."""
+    """Energy of the query: ``n_dev·P·T`` joules, ``P`` the draw per device: the TDP (an upper bound) or,"""
     return devices*latency*tdp_w
 
 

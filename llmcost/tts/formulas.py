@@ -377,7 +377,9 @@ def usd() -> sp.Expr:
 
 
 def energy() -> sp.Expr:
-    """Energy of the query at TDP: ``n_dev·P_TDP·T`` joules (TDP × time: an upper bound on the draw) [derived]."""
+    """Energy of the query: ``n_dev·P·T`` joules, ``P`` the draw per device: the TDP (an upper bound) or,
+    where the catalog gives draws by kind of work, their mean over the query's prefill, generation
+    and scoring (:func:`llmcost.economics.formulas.mean_draw`) [derived]."""
     return S("devices") * S("tdp_w") * S("latency")
 
 

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from llmcost import rules as R
+from llmcost.economics.power import cap_note, draw_note, facility, mean_draw
 from llmcost.errors import PlanError
 from llmcost.hardware import Hardware
 from llmcost.inference import _generated as IF
@@ -358,6 +359,8 @@ class TTSResult:
     tdp: float
     prims: Prims
     notes: list[str] = field(default_factory=list)
+    draw: float | None = None
+    """Mean draw per device over the query (:func:`query_draw`); None: the TDP."""
 
     def _verifier(self, key: str) -> float:
         return self.verifier[key] if self.verifier else 0.0
@@ -403,7 +406,14 @@ class TTSResult:
             "latency_s": lat,
             "kv_cache_gib": self.totals["kv_resident_bytes"] / GIB,
             "usd_per_query": usd,
-            "joules_per_query": float(T.energy(devices=self.devices, latency=lat, tdp_w=self.tdp)),
+            "joules_per_query": float(
+                facility(
+                    T.energy(
+                        devices=self.devices, latency=lat, tdp_w=self.tdp if self.draw is None else self.draw
+                    ),
+                    self.plan.infer.pue,
+                )
+            ),
             "generated_tokens": self.totals["tokens"],
         }
 
@@ -522,6 +532,14 @@ def _latency(
     return {"prefill": t_pre, "decode": t_dec, "tpot": tpot, "verifier": t_ver, "total": total}, ver
 
 
+def query_draw(hw: Hardware, latency: dict[str, float]) -> float:
+    """Mean draw per device over a query (:func:`llmcost.economics.power.mean_draw`): the prefill and
+    the verifier's scoring (prefills) at the compute-bound draw, the generation at the memory-bound
+    draw (decode of the N samples streams the weights and KV cache: memory-bound below the ridge)."""
+    times = {"compute": latency["prefill"] + latency["verifier"], "memory": latency["decode"]}
+    return float(mean_draw(times, hw))
+
+
 def cost(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, ctx: Context | None = None) -> TTSResult:
     """Cost one query; PlanError when it does not divide or does not fit."""
     plan.check()
@@ -550,7 +568,19 @@ def cost(model: str | dict[str, Any], hw: Hardware, plan: TTSPlan, ctx: Context 
         latency=latency,
         memory=mem,
         price_per_hour=hw.price_per_hour,
-        tdp=hw.tdp,
+        tdp=ctx.ev.hw.tdp,
         prims=ctx.prims,
-        notes=notes,
+        notes=notes + _power_notes(hw, ctx.ev.hw, plan),
+        draw=query_draw(ctx.ev.hw, latency),
     )
+
+
+def _power_notes(base: Hardware, hw: Hardware, plan: TTSPlan) -> list[str]:
+    """The power cap's effect and what the energy is drawn at (``base``: the device uncapped)."""
+    cap = plan.infer.power_cap
+    pue = plan.infer.pue
+    out = [n for n in (cap_note(base, cap),) if n]
+    out.append(draw_note(hw) + ": prefill and verifier compute-bound, generation memory-bound")
+    if pue != 1.0:
+        out.append(f"energy is facility energy at PUE {pue:g}")
+    return out

@@ -26,8 +26,16 @@ MIN_CASES = 5
 percentiles are the extreme cases themselves and the band says little beyond them)."""
 TIME_METRICS = ("iteration_time_s", "time_to_train_s", "gpu_hours")
 """Metrics where over-predicting means under-predicting throughput."""
-SKIP_METRICS = ("total_flops", "memory_gib_per_gpu", "dp_comm_reduction", "sublayer_speedup", "step_speedup")
-"""Metrics that say nothing about a plan's speed."""
+SKIP_METRICS = (
+    "total_flops",
+    "memory_gib_per_gpu",
+    "dp_comm_reduction",
+    "sublayer_speedup",
+    "step_speedup",
+    "power_cap_time_ratio",
+    "power_cap_energy_ratio",
+)
+"""Metrics that say nothing about a plan's speed (the speed-up and power-cap ones are ratios of two plans)."""
 
 
 def family(hw: Hardware) -> str:

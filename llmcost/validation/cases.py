@@ -222,17 +222,24 @@ running them one after the other): summarized apart (``<kind>_sublayer``) and ne
 speed figure or an error band."""
 
 
+POWER_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
+"""Ratios of a power-capped plan to the same plan at the default limit: summarized apart
+(``<kind>_power``) and never used to fit a speed figure or an error band."""
+
+
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
     both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_sublayer`` for a sublayer's,
-    ``<kind>_speedup`` for a ratio of step times."""
+    ``<kind>_speedup`` for a ratio of step times, ``<kind>_power`` for a power-cap ratio."""
     if metric in COMM_METRICS:
         return f"{kind}_comm"
     if metric in SUBLAYER_METRICS:
         return f"{kind}_sublayer"
     if metric in SPEEDUP_METRICS:
         return f"{kind}_speedup"
+    if metric in POWER_METRICS:
+        return f"{kind}_power"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 

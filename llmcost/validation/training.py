@@ -18,16 +18,20 @@ from llmcost.training.plan import METRICS, RUN_METRICS, SPEEDUP_METRICS, SUBLAYE
 from llmcost.training.step import FULL_ATTENTION_METRICS
 from llmcost.validation.prediction import Prediction
 
+POWER_CAP_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
+"""A power-capped plan over the same plan at the default limit: step time, and device energy per step
+(mean draw x step time); the case's plan sets ``power_cap`` (:data:`llmcost.validation.cases.POWER_METRICS`)."""
 TRAIN_METRICS = (
     *METRICS,
     *SYNC_METRICS,
     *SUBLAYER_METRICS,
     *(m for m in RUN_METRICS if m != "cost_usd"),
     *SPEEDUP_METRICS,
+    *POWER_CAP_METRICS,
 )
 """Metrics a train case may name: every per-step metric, DiLoCo's communication reduction, the TP
-sublayers' speed-up, the run's (published runs give no price, so no ``cost_usd``) and the speedup
-over a baseline plan."""
+sublayers' speed-up, the run's (published runs give no price, so no ``cost_usd``), the speedup
+over a baseline plan and the power-cap ratios."""
 
 
 def case_spec(case: dict[str, Any]) -> Any:
@@ -86,6 +90,10 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
         )
         metrics["time_to_train_s"] = float(run.time_to_train_s)
         metrics["gpu_hours"] = float(run.gpu_hours)
+    if name in POWER_CAP_METRICS:
+        if plan.power_cap is None:
+            return Prediction(None, f"{name} needs plan.power_cap")
+        metrics |= _cap_ratios(spec, plan, choice.hardware, r)
     if name not in metrics:
         return Prediction(None, f"metric '{name}' needs plan.tokens")
     fits = r.memory_total <= choice.hardware.memory_usable
@@ -123,3 +131,20 @@ def _speedup(case: dict[str, Any], spec: Any, plan_map: dict[str, Any], hw: Hard
         "notes": "; ".join(r.notes),
     }
     return Prediction(b.step_time / r.step_time, detail=detail)
+
+
+def _cap_ratios(spec: Any, plan: Any, hw: Hardware, capped: Any) -> dict[str, float]:
+    """:data:`POWER_CAP_METRICS` of the costed ``capped`` result against ``plan`` at the default limit."""
+    from dataclasses import replace
+
+    from llmcost.training.plan import evaluate
+
+    base = evaluate(spec, replace(plan, power_cap=None), hw)
+
+    def joules(r: Any) -> float:
+        return r.row["mean_draw_w"] * r.step_time
+
+    return {
+        "power_cap_time_ratio": capped.step_time / base.step_time,
+        "power_cap_energy_ratio": joules(capped) / joules(base),
+    }
