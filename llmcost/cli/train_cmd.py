@@ -240,44 +240,6 @@ def train(
     H.finish(page, lambda: H.train_formulas(rep))
 
 
-PLAN_OPTIONS = (
-    "gpus",
-    "tp",
-    "pp",
-    "dp",
-    "cp",
-    "ep",
-    "sp",
-    "tp_overlap",
-    "micro_batch",
-    "global_batch",
-    "seq_len",
-    "packing",
-    "dynamic_cp",
-    "recompute",
-    "schedule",
-    "virtual_stages",
-    "precision",
-    "fp8_recipe",
-    "pp_overlap",
-    "tp_bwd_overlap",
-    "attention",
-    "offload",
-    "gpus_per_node",
-    "goodput",
-    "sync_interval",
-    "sync_bytes",
-    "network",
-    "tp_fused_rs",
-    "hbm_contention",
-    "sync_fragments",
-    "sync_overlap",
-    "power_cap",
-    "pue",
-    "zero",
-    "seq_len_dist",
-)
-"""``train`` options whose parameter name is the plan key."""
 RENAMED = {"dist_opt": "distributed_optimizer", "grad_fp32": "grad_reduce_in_fp32"}
 """``train`` parameters named otherwise than their plan key."""
 
@@ -285,7 +247,10 @@ RENAMED = {"dist_opt": "distributed_optimizer", "grad_fp32": "grad_reduce_in_fp3
 def _given(args: dict[str, Any]) -> dict[str, Any]:
     """The plan keys of ``train``'s options (None where not given): ``zero`` as a stage or ``fsdp``,
     the distribution file as its path."""
-    out = {RENAMED.get(k, k): args[k] for k in (*PLAN_OPTIONS, *RENAMED)}
+    from llmcost.training.plan import PLAN_KEYS
+
+    out = {k: args[k] for k in PLAN_KEYS if k in args and k != "tokens"}  # tokens: the run, not the plan
+    out |= {key: args[k] for k, key in RENAMED.items()}
     out["zero"] = _zero(out["zero"])
     if out["seq_len_dist"] is not None:
         out["seq_len_dist"] = str(out["seq_len_dist"])

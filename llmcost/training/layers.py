@@ -283,13 +283,18 @@ class ShapeOperators:
     comm: list[tuple[TOp, np.ndarray]]
 
 
+def _first_row(spec: ModelSpec, hw: Hardware, p: Plans) -> tuple[ModelLayers, Any, Any]:
+    """(the model's layer shapes, the configuration of the first plan row of ``p``, its cost group):
+    what :func:`layer_table` costs for that row."""
+    bwa, fused = _bytes_fused(p)
+    ((_, cfg),) = _groups(spec, p, np.zeros(1, dtype=np.int64), bwa, fused)
+    return ModelLayers.of(spec), cfg, _group(spec, hw, p.seq, cfg)
+
+
 def layer_operators(spec: ModelSpec, hw: Hardware, p: Plans) -> list[ShapeOperators]:
     """:class:`ShapeOperators` of each layer shape, then of the io stage, of the first plan row of
     ``p``: the functions :func:`layer_table` runs on that row's configuration, per-operator figures kept."""
-    mdl = ModelLayers.of(spec)
-    bwa, fused = _bytes_fused(p)
-    ((_, cfg),) = _groups(spec, p, np.zeros(1, dtype=np.int64), bwa, fused)
-    g = _group(spec, hw, p.seq, cfg)
+    mdl, cfg, g = _first_row(spec, hw, p)
     out = []
     for k, n in zip(mdl.keys, mdl.count_all, strict=True):
         lc = _shape_cost(spec, p.seq, cfg, g, *k, keep=True)
@@ -658,10 +663,7 @@ def layer_sublayers(
 ) -> list[tuple[str, int | None, str, int, list[Sublayer]]]:
     """(shape, window, stack, layers of that shape, its :func:`sublayers`) of each layer shape of
     the first plan row of ``p``, the configuration :func:`layer_table` costs."""
-    mdl = ModelLayers.of(spec)
-    bwa, fused = _bytes_fused(p)
-    ((_, cfg),) = _groups(spec, p, np.zeros(1, dtype=np.int64), bwa, fused)
-    g = _group(spec, hw, p.seq, cfg)
+    mdl, cfg, g = _first_row(spec, hw, p)
     out = []
     for k, n in zip(mdl.keys, mdl.count_all, strict=True):
         lc = _shape_cost(spec, p.seq, cfg, g, *k)

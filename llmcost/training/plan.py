@@ -81,7 +81,7 @@ STACK_KEYS = ("overlap_dp", *FLAG_KEYS[1:], "fp8_recipe")
 """Train plan keys a software stack decides (:mod:`llmcost.training.stack`) that a costed plan
 reports, so it re-costs the same without the stack."""
 
-_PLAN_KEYS = (
+PLAN_KEYS = (
     "tp",
     "pp",
     "dp",
@@ -274,10 +274,10 @@ class TrainPlan:
         """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error."""
         kw: dict[str, Any] = {}
         for k, v in (plan or {}).items():
-            if k not in _PLAN_KEYS:
+            if k not in PLAN_KEYS:
                 from llmcost.errors import did_you_mean
 
-                raise UserError(f"plan key '{k}' is not a train plan key{did_you_mean(k, _PLAN_KEYS)}")
+                raise UserError(f"plan key '{k}' is not a train plan key{did_you_mean(k, PLAN_KEYS)}")
             if v is not None:
                 kw[k] = v
         if kw.get("zero") == "fsdp":
