@@ -185,7 +185,11 @@ def test_calibrate_out_writes_the_fitted_entries_with_provenance(cli, tmp_path: 
         entry = yaml.safe_load((out / "hardware" / f"{name}.yaml").read_text())["efficiency"]["compute_train"]
         assert entry["value"] == fig["fitted value"]
         cal = entry["fit"]["calibrated"]
-        assert cal["files"] == [str(MINE)] and len(cal["cases"]) == 3 and cal["catalog_value"] == fig["catalog value"]
+        assert (
+            cal["files"] == [str(MINE)]
+            and len(cal["cases"]) == 3
+            and cal["catalog_value"] == fig["catalog value"]
+        )
         assert cal["objective_after"] < cal["objective_before"] and cal["date"]
         assert "calibrate" in entry["source"]
     h800 = yaml.safe_load((out / "hardware" / "h800-sxm.yaml").read_text())["efficiency"]["compute_train"]
