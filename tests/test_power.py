@@ -108,3 +108,21 @@ def test_unified_memory_streams_weights_from_storage() -> None:
         weights="fp16", activations="fp16", kv_cache="fp16", weights_tier="nvme",
     ).result  # fmt: skip
     assert r.tpot >= 13.9e9 / 7.4e9  # every decode step reads the 13.96 GB of layer weights from the SSD
+
+
+def test_search_train_under_a_power_cap_recosts_bit_for_bit() -> None:
+    """``search train --power-cap``: every plan is costed on the capped device, carries ``power_cap``,
+    and ``train`` of that plan gives the same figures; capped plans are slower than uncapped ones."""
+    import llmcost
+
+    keys = dict(gpus=16, global_batch=64, seq_len=2048, top=3)
+    capped_res = llmcost.search_train("llama-3.1-8b", "a100-sxm4-80gb", power_cap="300W", **keys)
+    plain = llmcost.search_train("llama-3.1-8b", "a100-sxm4-80gb", **keys)
+    assert any(n.startswith("power cap 300 W") for n in capped_res.notes)
+    best = capped_res.plans[0]
+    assert best["plan"]["power_cap"] == 300.0
+    assert best["metrics"]["iteration_time_s"] > plain.plans[0]["metrics"]["iteration_time_s"]
+    for row in capped_res.plans:
+        again = llmcost.train("llama-3.1-8b", "a100-sxm4-80gb", row["plan"]).as_dict()
+        for k in ("iteration_time_s", "memory_gib_per_gpu", "mfu"):
+            assert again[k] == row["metrics"][k]

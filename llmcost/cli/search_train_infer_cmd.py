@@ -17,6 +17,7 @@ from llmcost.cli.options import (
     PackingOpt,
     ParetoOpt,
     PlotOpt,
+    PowerCapOpt,
     QuietOpt,
     SeqLenDistOpt,
     TopOpt,
@@ -133,6 +134,7 @@ def search_train(
         int, Opt("--jobs", help="Processes evaluating the space's chunks (same result; POSIX).")
     ] = 1,
     network: NetworkOpt = None,
+    power_cap: PowerCapOpt = None,
     quiet: QuietOpt = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
@@ -148,37 +150,14 @@ def search_train(
     from llmcost.cli.search_views import emit_search, train_row, what
     from llmcost.report import check_format
     from llmcost.search.common import check_top
+    from llmcost.search.space import TRAIN_KEYS
 
     check_format(fmt), check_top(top, fmt), check_emit(emit_to, fmt, "train")
     target, page = P.start(plot), H.start(html)
+    space = {k: v for k, v in locals().items() if k in TRAIN_KEYS}  # the options that declare the space
     rep = api.search_train(
         model,
         hw,
-        gpus=gpus,
-        global_batch=global_batch,
-        seq_len=seq_len,
-        seq_len_dist=seq_len_dist,
-        packing=packing,
-        dynamic_cp=dynamic_cp,
-        tp=tp,
-        pp=pp,
-        cp=cp,
-        ep=ep,
-        micro_batch=micro_batch,
-        virtual_stages=virtual_stages,
-        zero=zero,
-        recompute=recompute,
-        schedule=schedule,
-        precision=precision,
-        sp=sp,
-        tp_overlap=tp_overlap,
-        gpus_per_node=gpus_per_node,
-        stack=stack,
-        offload=offload,
-        sync_interval=sync_interval,
-        sync_bytes=sync_bytes,
-        sync_fragments=sync_fragments,
-        sync_overlap=sync_overlap,
         tokens=tokens,
         objective=objective,
         top=top,
@@ -190,11 +169,13 @@ def search_train(
         jobs=jobs,
         network=network,
         wan=wan,
+        **space,
     )
-    res = rep.result
-    rows = [train_row(i, p) for i, p in enumerate(res.plans, 1)]
-    title = f"{_train_title(rep)}: {what(res, len(rows))}"
-    emit_search(res, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt), network=rep.networks())
+    rows = [train_row(i, p) for i, p in enumerate(rep.result.plans, 1)]
+    title = f"{_train_title(rep)}: {what(rep.result, len(rows))}"
+    emit_search(
+        rep.result, fmt, rows, title, launch=launch_configs(rep, emit_to, fmt), network=rep.networks()
+    )
     for t in H.targets(target, page):
         P.search_train(t, rep, max_memory, min_throughput)
     H.finish(page, lambda: H.area_formulas("training"))

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from llmcost.economics.power import cap_note, capped
 from llmcost.errors import UserError
 from llmcost.inference.metrics import METRICS as INFER_README_METRICS
 from llmcost.search.common import SearchResult, Stream, nothing_fits, pareto_front, progress, reasons, top_k
@@ -163,7 +164,8 @@ def train_search(
 
     t0 = time.perf_counter()
     en = T.build_space(spec, hw, space)
-    hw = T.stacked(space, hw)[1]  # the device as the space's stack sees it
+    base = hw = T.stacked(space, hw)[1]  # the device as the space's stack sees it
+    hw = capped(hw, space.power_cap)  # under the space's power cap, as training.plan.evaluate caps it
     limits = {
         "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
         "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),
@@ -201,7 +203,7 @@ def train_search(
         res.notes.append(
             f"searched only what the stack runs: {', '.join(bound)} (name a dimension, e.g. --zero, to search it)"
         )
-    res.notes += [n for n in (hw.assumed_note(),) if n]
+    res.notes += [n for n in (hw.assumed_note(), cap_note(base, space.power_cap)) if n]
     res.elapsed_s = time.perf_counter() - t0
     return res
 
@@ -234,7 +236,14 @@ def _train_plans(
         plans.append(
             {
                 "plan": T.plan_dict(
-                    grid, i, space.global_batch, space.seq_len, tokens, space.stack, space.workload
+                    grid,
+                    i,
+                    space.global_batch,
+                    space.seq_len,
+                    tokens,
+                    space.stack,
+                    space.workload,
+                    space.power_cap,
                 ),
                 "metrics": {k: float(rows[k][i]) for k in TRAIN_METRICS if k in rows},
                 "bottleneck": T.bottleneck(rows, i),

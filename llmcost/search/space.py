@@ -22,7 +22,7 @@ TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
     *("seq_len_dist", "packing", "dynamic_cp"),
-    *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap"),
+    *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap", "power_cap"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -176,7 +176,15 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         sync_bytes=sync[1],
         sync_fragments=sync[2],
         sync_overlap=sync[3],
+        power_cap=_power_cap(k.get("power_cap")),
     )
+
+
+def _power_cap(v: Any) -> float | None:
+    """``search train --power-cap``: every plan's board power limit in watts (None: the default)."""
+    from llmcost.economics.power import cap_of
+
+    return cap_of(v)
 
 
 def _workload(k: Mapping[str, Any]) -> Any:

@@ -72,6 +72,7 @@ class TrainSpace:
     sync_bytes: float | None = None  # bytes per parameter of its outer all-reduce (None: fp32)
     sync_fragments: int = 1  # Streaming DiLoCo: fragments of the outer sync (1: all at once)
     sync_overlap: int = 0  # Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (0: blocking)
+    power_cap: float | None = None  # board power limit of every plan's devices, W (None: the default limit)
 
 
 @dataclass
@@ -588,6 +589,7 @@ def plan_dict(
     tokens: float | None,
     stack: Any = None,
     workload: Any = None,
+    power_cap: float | None = None,
 ) -> dict[str, Any]:
     """Plan ``i`` with the validation README's train keys (feeds ``llmcost train --plan``)."""
     c = grid.cols
@@ -621,6 +623,7 @@ def plan_dict(
         plan["stack"] = stack
     if workload is not None:
         plan.update(workload.plan_keys())
+    plan["power_cap"] = power_cap
     return {k: v for k, v in plan.items() if v is not None}
 
 
