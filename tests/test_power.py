@@ -126,3 +126,19 @@ def test_search_train_under_a_power_cap_recosts_bit_for_bit() -> None:
         again = llmcost.train("llama-3.1-8b", "a100-sxm4-80gb", row["plan"]).as_dict()
         for k in ("iteration_time_s", "memory_gib_per_gpu", "mfu"):
             assert again[k] == row["metrics"][k]
+
+
+def test_search_infer_under_a_power_cap_recosts_the_same() -> None:
+    """``search infer --power-cap``: rows carry ``power_cap``, the note says what it did, and ``infer``
+    of a row gives its throughput bit for bit; the cap never speeds a plan up."""
+    import llmcost
+
+    capped_res = llmcost.search_infer("llama-3.1-8b", "h100-sxm", gpus=1, top=2, power_cap="400W")
+    plain = llmcost.search_infer("llama-3.1-8b", "h100-sxm", gpus=1, top=2)
+    assert any(n.startswith("power cap 400 W") for n in capped_res.notes)
+    key = "output_tokens_per_s_per_gpu"
+    assert capped_res.plans[0]["metrics"][key] <= plain.plans[0]["metrics"][key]
+    for row in capped_res.plans:
+        assert row["plan"]["power_cap"] == 400.0
+        again = llmcost.infer("llama-3.1-8b", row["hardware"], row["plan"]).as_dict()
+        assert again[key] == row["metrics"][key]

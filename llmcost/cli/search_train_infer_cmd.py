@@ -284,6 +284,7 @@ def search_infer(
             help="Pareto metrics (default output_tokens_per_s_per_gpu,output_tokens_per_s_per_user).",
         ),
     ] = None,
+    power_cap: PowerCapOpt = None,
     quiet: QuietOpt = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",
@@ -306,7 +307,7 @@ def search_infer(
     space = dict(
         gpus=gpus, prompt_len=prompt_len, output_len=output_len, tp=tp, pp=pp, ep=ep, dp=dp, cp=cp, batch=batch,
         weights=weights, activations=activations, kv_cache=kv_cache, gpus_per_node=gpus_per_node, schedule=schedule,
-        stack=stack,
+        stack=stack, power_cap=power_cap,
     )  # fmt: skip
     flags = {"--objective": objective != "throughput_per_gpu", "--pareto": pareto, "--axes": axes is not None}
     flags |= {"--max-latency": max_latency is not None, "--min-throughput": min_throughput is not None}

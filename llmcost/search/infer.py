@@ -60,6 +60,7 @@ class InferSpace:
     schedule: str = "static"  # shared by every plan (inference.plan.Plan.schedule)
     disaggregated: bool = False  # every plan one pool of a disaggregated deployment (search/disagg.py)
     stack: str | None = None  # serving engine NAME[:YEAR]: its host time, every plan (inference/stack.py)
+    power_cap: float | None = None  # board power limit of every plan's devices, W (None: the default limit)
 
     def shared(self, cp: int = 1) -> dict[str, Any]:
         """The plan fields every plan of the space shares (one cp per evaluator)."""
@@ -71,6 +72,7 @@ class InferSpace:
             speculative=self.speculative,
             schedule=self.schedule,
             disaggregated=self.disaggregated,
+            power_cap=self.power_cap,
             **self.host(),
         )
 
@@ -137,6 +139,8 @@ class Plans:
             plan["stack"] = self.space.stack
         if self.space.disaggregated:
             plan["disaggregated"] = True
+        if self.space.power_cap is not None:
+            plan["power_cap"] = self.space.power_cap
         return plan
 
     def plan(self, rows: np.ndarray) -> I.Plan:

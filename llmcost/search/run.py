@@ -311,4 +311,5 @@ def infer_search(
         if bases:
             res.notes.append("prices are indicative, per device-hour: " + "; ".join(bases))
     res.notes += [n for n in (h.assumed_note() for h in hws) if n]
+    res.notes += [n for n in (cap_note(h, space.power_cap) for h in hws) if n]
     return res

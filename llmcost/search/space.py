@@ -27,7 +27,7 @@ TRAIN_KEYS = (
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
     *("gpus", "prompt_len", "output_len", "tp", "pp", "ep", "dp", "cp", "batch"),
-    *("weights", "activations", "kv_cache", "gpus_per_node", "speculative", "schedule", "stack"),
+    *("weights", "activations", "kv_cache", "gpus_per_node", "speculative", "schedule", "stack", "power_cap"),
 )
 """The options of ``search infer`` that declare its space."""
 
@@ -311,4 +311,5 @@ def infer_space(k: Mapping[str, Any]) -> InferSpace:
         speculative=speculation_of(k.get("speculative")),
         schedule=schedule_of(k.get("schedule")),
         stack=None if k.get("stack") is None else str(k["stack"]),
+        power_cap=_power_cap(k.get("power_cap")),
     )
