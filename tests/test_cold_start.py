@@ -36,6 +36,8 @@ def test_unneeded_imports_deferred(argv: list[str]) -> None:
         assert heavy in floor or heavy not in mods, f"llmcost {' '.join(argv)} imported {heavy}"
     if argv[0] != "--help":  # a command imports its own module, not every command's
         assert "llmcost.cli.search_train_infer_cmd" not in mods and f"llmcost.cli.{argv[0]}_cmd" in mods
+    for mixed in ("llmcost.training.seqdist", "llmcost.training.varlen"):  # only with --seq-len-dist
+        assert mixed not in mods, f"llmcost {' '.join(argv)} imported {mixed}"
 
 
 TYPES = [str, bool, int, float, Path, list[str], list[Path]]

@@ -61,11 +61,11 @@ from llmcost.training.base import (
     n_layers,
     split_layers,
 )
-from llmcost.training.seqdist import Workload, workload
 from llmcost.units import GIB
 
 if TYPE_CHECKING:
     from llmcost.training.layers import ShapeOperators
+    from llmcost.training.seqdist import Workload
 
 FLAG_KEYS = (
     "tp_overlap",
@@ -606,6 +606,16 @@ SYNC_BITS = 32
 precision of the parameters the outer step updates (``diloco__outer_bytes``)."""
 
 
+def _workload(plan: TrainPlan) -> Workload | None:
+    """The plan's sequence-length distribution, checked (:func:`llmcost.training.seqdist.workload`);
+    None for a uniform step, without loading the distribution's module."""
+    if plan.seq_len_dist is None and plan.packing is None and not plan.dynamic_cp:
+        return None
+    from llmcost.training.seqdist import workload
+
+    return workload(plan.seq_len_dist, plan.packing, plan.dynamic_cp)
+
+
 def grad_fp32(plan: TrainPlan) -> bool:
     """The plan's ``grad_reduce_in_fp32``, checked, or the precision's default."""
     g = plan.grad_reduce_in_fp32
@@ -762,7 +772,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
     flash = plan.attention == "flash" or (
         plan.attention == "auto" and bool(auto_flash(spec, plan.recompute == "selective"))
     )
-    wl = workload(plan.seq_len_dist, plan.packing, plan.dynamic_cp)
+    wl = _workload(plan)
     return Layout(
         plan,
         f.tp,

@@ -25,7 +25,7 @@ Work that depends on few dimensions is done once per distinct value: operator co
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,7 +34,6 @@ from llmcost.economics.power import mean_draw
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
-from llmcost.training import varlen as VL
 from llmcost.training.base import PRECISIONS, ZMODES, comm_share, offload_tier
 from llmcost.training.columns import COLS, Plans, plans
 from llmcost.training.compute import rowsum
@@ -43,8 +42,11 @@ from llmcost.training.layers import FLOPS, ConfigMemo, LayerTable, ModelLayers, 
 from llmcost.training.memory import memory
 from llmcost.training.pipeline import PipelineTimes, StageTimes, busiest_stage, pipeline, stage_params
 from llmcost.training.run import run_totals
-from llmcost.training.seqdist import Workload
 from llmcost.units import GIB
+
+if TYPE_CHECKING:  # a distribution's modules load only with one (cold start)
+    from llmcost.training import varlen as VL
+    from llmcost.training.seqdist import Workload
 
 __all__ = [
     "COLS",
@@ -233,6 +235,8 @@ def _compose(
         fl = step_flops(mdl, lt, inv, p)
         tokens_step = float(p.global_batch * p.seq)
     else:
+        from llmcost.training import varlen as VL
+
         first, inv = config_key(p)
         held = stage_params(spec, p)
         sh = VL.shapes(spec, hw, mdl, p, memo, workload)
