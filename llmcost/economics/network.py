@@ -25,6 +25,8 @@ LIFE_YEARS = 6.0
 and network equipment from four to six years in fiscal 2023 (10-Q, quarter ended 2022-12-31); Amazon
 depreciates networking equipment over six years since 2022 (2022 10-K)."""
 MAX_TIERS = 6
+"""Most switch tiers a bill builds before refusing (a guard, not a figure: three tiers of 64-port
+switches already join 65,536 ports; Al-Fares et al. 2008)."""
 
 
 @dataclass(frozen=True)

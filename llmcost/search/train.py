@@ -347,7 +347,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["syncb"] = np.full(n, TR.SYNC_BITS, dtype=np.int64)
     cols["sfrag"] = np.ones(n, dtype=np.int64)  # the outer sync at once, blocking (plain DiLoCo)
     cols["sovl"] = np.zeros(n, dtype=np.int64)
-    cols["gf32"] = (cols["prec"] != PREC.index("fp16")).astype(np.int64)  # grad_fp32_default per precision
+    cols["gf32"] = np.array([TR.grad_fp32_default(x) for x in PREC], dtype=np.int64)[cols["prec"]]
     cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64

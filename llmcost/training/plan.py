@@ -1029,6 +1029,9 @@ of :func:`sublayer_rows`; computed when asked, not with the step)."""
 SPEEDUP_METRICS = ("step_speedup",)
 """A ratio of two plans' step times: the case's plan with its ``metric.baseline`` keys over the plan
 itself (e.g. static over dynamic context parallelism)."""
+POWER_CAP_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
+"""A power-capped plan over the same plan at the default limit: step time, and device energy per step
+(mean draw x step time); the plan sets ``power_cap``."""
 RUN_METRICS = ("time_to_train_s", "gpu_hours", "total_flops", "cost_usd")
 """Metrics of a whole training run (they need its token count; ``cost_usd`` also a price)."""
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from llmcost.errors import UserError, did_you_mean
 from llmcost.hardware import Hardware
+from llmcost.training.plan import POWER_CAP_METRICS, SPEEDUP_METRICS, SUBLAYER_METRICS, SYNC_METRICS
 from llmcost.validation.case_hw import case_hardware  # noqa: F401  (re-exported)
 from llmcost.validation.prediction import Prediction
 
@@ -208,23 +209,12 @@ MEMORY_METRICS = ("memory_gib_per_gpu",)
 a speed figure."""
 
 
-COMM_METRICS = ("dp_comm_reduction",)
-"""Metrics that count communication volume, not time (DiLoCo's): summarized apart (``<kind>_comm``)
-and never used to fit a speed figure or an error band."""
-SPEEDUP_METRICS = ("step_speedup",)
-"""Ratios of two plans' step times: summarized apart (``<kind>_speedup``), never used to fit a speed
-figure or an error band (a ratio cancels the figures a fit would move)."""
-
-
-SUBLAYER_METRICS = ("sublayer_speedup",)
-"""Metrics of one TP sublayer, not of the step (T3's speed-up of a GEMM and its collective over
-running them one after the other): summarized apart (``<kind>_sublayer``) and never used to fit a
-speed figure or an error band."""
-
-
-POWER_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
-"""Ratios of a power-capped plan to the same plan at the default limit: summarized apart
-(``<kind>_power``) and never used to fit a speed figure or an error band."""
+# Metrics summarized apart (``<kind>_comm``, ``_speedup``, ``_sublayer``, ``_power``) and never used to
+# fit a speed figure or an error band: communication volume (DiLoCo's), ratios of two plans' step times
+# (a ratio cancels the figures a fit would move), one TP sublayer's speed-up (T3), power-cap ratios.
+# One definition each, beside the training metrics they are (llmcost.training.plan).
+COMM_METRICS = SYNC_METRICS
+POWER_METRICS = POWER_CAP_METRICS
 
 
 def summary_group(kind: str, metric: str) -> str:

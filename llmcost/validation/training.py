@@ -14,13 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from llmcost.hardware import Hardware
-from llmcost.training.plan import METRICS, RUN_METRICS, SPEEDUP_METRICS, SUBLAYER_METRICS, SYNC_METRICS
+from llmcost.training.plan import (
+    METRICS,
+    POWER_CAP_METRICS,
+    RUN_METRICS,
+    SPEEDUP_METRICS,
+    SUBLAYER_METRICS,
+    SYNC_METRICS,
+)
 from llmcost.training.step import FULL_ATTENTION_METRICS
 from llmcost.validation.prediction import Prediction
 
-POWER_CAP_METRICS = ("power_cap_time_ratio", "power_cap_energy_ratio")
-"""A power-capped plan over the same plan at the default limit: step time, and device energy per step
-(mean draw x step time); the case's plan sets ``power_cap`` (:data:`llmcost.validation.cases.POWER_METRICS`)."""
 TRAIN_METRICS = (
     *METRICS,
     *SYNC_METRICS,
