@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from llmcost.hardware import Hardware
+from llmcost.training.kernel_classes import KERNEL_CLASS_METRICS
 
 LEVELS: tuple[tuple[str, ...], ...] = (("family", "zero3", "moe"), ("family", "moe"), ("family",), ())
 """Feature sets tried in order, most specific first."""
@@ -34,8 +35,10 @@ SKIP_METRICS = (
     "step_speedup",
     "power_cap_time_ratio",
     "power_cap_energy_ratio",
+    *KERNEL_CLASS_METRICS,
 )
-"""Metrics that say nothing about a plan's speed (the speed-up and power-cap ones are ratios of two plans)."""
+"""Metrics that say nothing about a plan's speed (the speed-up and power-cap ones are ratios of two plans,
+a kernel class's time is a part of the step)."""
 
 
 def family(hw: Hardware) -> str:

@@ -37,6 +37,7 @@ from typing import Any
 from llmcost.errors import UserError
 from llmcost.validation.cases import (
     COMM_METRICS,
+    KERNEL_METRICS,
     MEMORY_METRICS,
     POWER_METRICS,
     SPEEDUP_METRICS,
@@ -140,7 +141,14 @@ def fitting_cases(figure: Figure, cases: Sequence[dict[str, Any]]) -> list[dict[
     or communication-volume metric (no efficiency moves them), not a sublayer's, and with ``models: dense`` only dense models (a dense GEMM figure is not fitted on MoE runs, whose
     grouped GEMMs, routing and all-to-all are physics of their own)."""
     out = [c for c in cases if c.get("kind") == figure.kind and hardware_id(c) in figure.hardware]
-    skip = (*MEMORY_METRICS, *COMM_METRICS, *SUBLAYER_METRICS, *SPEEDUP_METRICS, *POWER_METRICS)
+    skip = (
+        *MEMORY_METRICS,
+        *COMM_METRICS,
+        *SUBLAYER_METRICS,
+        *SPEEDUP_METRICS,
+        *POWER_METRICS,
+        *KERNEL_METRICS,
+    )
     out = [c for c in out if (c.get("metric") or {}).get("name") not in skip]
     if figure.models == "dense":
         out = [c for c in out if not _is_moe(c)]

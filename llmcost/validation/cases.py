@@ -30,6 +30,7 @@ from typing import Any
 
 from llmcost.errors import UserError, did_you_mean
 from llmcost.hardware import Hardware
+from llmcost.training.kernel_classes import KERNEL_CLASS_METRICS
 from llmcost.training.plan import POWER_CAP_METRICS, SPEEDUP_METRICS, SUBLAYER_METRICS, SYNC_METRICS
 from llmcost.validation.case_hw import case_hardware  # noqa: F401  (re-exported)
 from llmcost.validation.prediction import Prediction
@@ -209,19 +210,22 @@ MEMORY_METRICS = ("memory_gib_per_gpu",)
 a speed figure."""
 
 
-# Metrics summarized apart (``<kind>_comm``, ``_speedup``, ``_sublayer``, ``_power``) and never used to
-# fit a speed figure or an error band: communication volume (DiLoCo's), ratios of two plans' step times
-# (a ratio cancels the figures a fit would move), one TP sublayer's speed-up (T3), power-cap ratios.
+# Metrics summarized apart (``<kind>_comm``, ``_speedup``, ``_sublayer``, ``_power``, ``_kernels``) and
+# never used to fit a speed figure or an error band: communication volume (DiLoCo's), ratios of two
+# plans' step times (a ratio cancels the figures a fit would move), one TP sublayer's speed-up (T3),
+# power-cap ratios, a step's time in one kernel class (a part of the step, not the step).
 # One definition each, beside the training metrics they are (llmcost.training.plan).
 COMM_METRICS = SYNC_METRICS
 POWER_METRICS = POWER_CAP_METRICS
+KERNEL_METRICS = KERNEL_CLASS_METRICS
 
 
 def summary_group(kind: str, metric: str) -> str:
     """The summary a result counts in: its kind, or ``<kind>_memory`` for a memory metric (a
     peak-memory prediction is a different model from the step time; mixing their errors would hide
     both), ``<kind>_comm`` for a communication-volume metric, ``<kind>_sublayer`` for a sublayer's,
-    ``<kind>_speedup`` for a ratio of step times, ``<kind>_power`` for a power-cap ratio."""
+    ``<kind>_speedup`` for a ratio of step times, ``<kind>_power`` for a power-cap ratio,
+    ``<kind>_kernels`` for one kernel class's time in the step."""
     if metric in COMM_METRICS:
         return f"{kind}_comm"
     if metric in SUBLAYER_METRICS:
@@ -230,6 +234,8 @@ def summary_group(kind: str, metric: str) -> str:
         return f"{kind}_speedup"
     if metric in POWER_METRICS:
         return f"{kind}_power"
+    if metric in KERNEL_METRICS:
+        return f"{kind}_kernels"
     return f"{kind}_memory" if metric in MEMORY_METRICS else kind
 
 

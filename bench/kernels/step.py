@@ -1,0 +1,147 @@
+"""Time whole single-GPU training steps of Llama-shaped models in eager PyTorch, with a kernel profile.
+
+Run on a CUDA machine with PyTorch and transformers (never by the tests):
+``python bench/kernels/step.py OUT.json``. For each (model, micro-batch, sequence) it builds the model
+from its published config with random weights (nothing is downloaded), and times optimizer steps of
+the plain PyTorch recipe: fp32 master weights, ``torch.autocast`` bf16 matmuls, SDPA attention (the
+backend PyTorch picks, recorded), ``AdamW(fused=True)``, loss = Hugging Face's cross entropy. It
+writes the median step time of ``STEPS`` steps after ``WARMUP``, the peak allocated memory, and for
+the first configuration the device time of every kernel over ``PROFILED`` profiled steps
+(``torch.profiler``), so the step can be split into GEMMs, attention, elementwise passes and the
+optimizer offline.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from typing import Any
+
+import torch
+from transformers import LlamaConfig, LlamaForCausalLM
+
+WARMUP, STEPS, PROFILED = 4, 10, 2
+CONFIGS = {
+    "llama-3.2-1b": dict(hidden_size=2048, intermediate_size=8192, num_hidden_layers=16, num_attention_heads=32,
+                         num_key_value_heads=8, head_dim=64, tie_word_embeddings=True),
+    "llama-3.2-3b": dict(hidden_size=3072, intermediate_size=8192, num_hidden_layers=28, num_attention_heads=24,
+                         num_key_value_heads=8, head_dim=128, tie_word_embeddings=True),
+}  # fmt: skip
+"""Shapes from the Hugging Face config.json of meta-llama/Llama-3.2-1B and -3B."""
+RUNS = [
+    ("llama-3.2-1b", 2, 4096),
+    ("llama-3.2-1b", 4, 4096),
+    ("llama-3.2-1b", 1, 8192),
+    ("llama-3.2-3b", 1, 4096),
+]
+
+
+def build(name: str) -> torch.nn.Module:
+    """The model on the GPU, random weights in fp32, SDPA attention (the default where the keyword is gone)."""
+    kw = dict(
+        vocab_size=128256,
+        max_position_embeddings=131072,
+        rope_theta=500000.0,
+        rms_norm_eps=1e-5,
+        **CONFIGS[name],
+    )
+    try:
+        cfg = LlamaConfig(attn_implementation="sdpa", **kw)
+    except TypeError:
+        cfg = LlamaConfig(**kw)
+    with torch.device("cuda"):
+        model = LlamaForCausalLM(cfg)
+    return model
+
+
+def step_fn(model: torch.nn.Module, opt: torch.optim.Optimizer, ids: torch.Tensor) -> Any:
+    def step() -> None:
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = model(input_ids=ids, labels=ids).loss
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    return step
+
+
+def timed(step: Any) -> list[float]:
+    for _ in range(WARMUP):
+        step()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(STEPS):
+        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        e0.record()
+        step()
+        e1.record()
+        torch.cuda.synchronize()
+        times.append(e0.elapsed_time(e1))
+    return times
+
+
+def kernel_profile(step: Any) -> list[dict[str, Any]]:
+    """Device time per kernel name over PROFILED steps."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(PROFILED):
+            step()
+        torch.cuda.synchronize()
+    rows = []
+    for a in prof.key_averages():
+        us = getattr(a, "self_device_time_total", None) or getattr(a, "self_cuda_time_total", 0)
+        if us:
+            rows.append({"name": a.key[:300], "count": a.count, "us": float(us), "type": str(a.device_type)})
+    return sorted(rows, key=lambda r: -r["us"])
+
+
+def run(name: str, mb: int, seq: int, profiled: bool) -> dict[str, Any]:
+    torch.manual_seed(0)
+    model = build(name)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
+    ids = torch.randint(0, 128256, (mb, seq), device="cuda")
+    step = step_fn(model, opt, ids)
+    torch.cuda.reset_peak_memory_stats()
+    times = timed(step)
+    out = {
+        "model": name, "micro_batch": mb, "seq_len": seq,
+        "params": sum(p.numel() for p in model.parameters()),
+        "step_ms_median": statistics.median(times), "step_ms": times,
+        "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
+    }  # fmt: skip
+    if profiled:
+        out["kernels"] = kernel_profile(step)
+    del model, opt, step
+    torch.cuda.empty_cache()
+    return out
+
+
+def main(path: str) -> None:
+    result: dict[str, Any] = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "runs": []}
+    result["sdpa_backends"] = {
+        k: getattr(torch.backends.cuda, f"{k}_sdp_enabled")()
+        for k in ("flash", "cudnn", "mem_efficient", "math")
+    }
+    try:
+        import transformers
+
+        result["transformers"] = transformers.__version__
+    except Exception:  # noqa: BLE001
+        pass
+    for i, (name, mb, seq) in enumerate(RUNS):
+        t0 = time.time()
+        try:
+            result["runs"].append(run(name, mb, seq, profiled=i in (0, 3)))
+        except Exception as exc:  # noqa: BLE001 - an out-of-memory keeps the other runs
+            result["runs"].append({"model": name, "micro_batch": mb, "seq_len": seq, "error": str(exc)[:300]})
+            torch.cuda.empty_cache()
+        print(f"{name} mb{mb} s{seq}: {time.time() - t0:.1f} s", flush=True)
+        with open(path, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,46 @@
+"""A training step's device time by kernel class, as a profiler's kernel table sums it.
+
+``gemm_time_s``: every matmul (:data:`~llmcost.training.operator.MATMUL_KINDS`: the layers' GEMMs,
+the router, the experts, the LM head); ``attention_time_s``: the attention kernels (a fused
+FlashAttention-class kernel, or a materialized attention's operators); ``elementwise_time_s``: every
+other operator of the forward, backward and recomputation (norms, activations, rotary, residual adds,
+dropout, casts, the loss, the embedding); ``optimizer_time_s``: the optimizer step. Each is the sum
+over one step on one device of the per-operator times :func:`llmcost.training.plan.operator_breakdown`
+gives (forward + backward + recomputation, times the layers of that shape and the micro-batches
+per step), exposed communication and pipeline bubbles apart.
+
+They exist to test the model's parts against a measured kernel profile, not only its sum: the step
+time can be right while its GEMMs are priced too slow and its elementwise passes too fast
+(``hardware/measured/README.md``). Defined for a plan without pipeline parallelism (every layer and
+the embedding, head and loss on one device).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llmcost.training.operator import MATMUL_KINDS
+
+KERNEL_CLASS_METRICS = ("gemm_time_s", "attention_time_s", "elementwise_time_s", "optimizer_time_s")
+"""The per-class device times of one step on one device (module docstring)."""
+
+
+def kernel_class(kind: str) -> str:
+    """The class of an operator kind: ``gemm``, ``attention`` or ``elementwise``."""
+    if kind in MATMUL_KINDS:
+        return "gemm"
+    return "attention" if kind == "attention" else "elementwise"
+
+
+def kernel_class_times(
+    rows: list[dict[str, Any]], micro_batches: float, optimizer_s: float
+) -> dict[str, float]:
+    """:data:`KERNEL_CLASS_METRICS` from :func:`llmcost.training.plan.operator_rows` of a ``pp = 1`` plan
+    (one micro-batch through every layer), ``micro_batches`` per step and the step's optimizer time."""
+    out = dict.fromkeys(KERNEL_CLASS_METRICS, 0.0)
+    for r in rows:
+        if r["phase"] in ("forward", "backward"):
+            key = f"{kernel_class(r['kind'])}_time_s"
+            out[key] += (r["time_s"] + r["recompute_s"]) * r["layers"] * micro_batches
+    out["optimizer_time_s"] = float(optimizer_s)
+    return out
