@@ -85,14 +85,17 @@ class GemmShape:
     """A device's GEMM shape figures (catalog ``gemm``; :mod:`llmcost.kernels.gemm`): ``units``
     (SMs / CUs that each run one output tile at a time), the output tile ``tile_m x tile_n`` of its
     large-GEMM kernels, ``k0`` (a tile's fixed cost in reduction elements) and ``flops_per_exp``
-    (dense 16-bit tensor FLOPs per exponential, per SM and clock: :mod:`llmcost.kernels.attention`) and
-    ``collective_sms`` (SMs an NCCL collective holds while it runs: :func:`llmcost.training.base.comm_share`)."""
+    (dense 16-bit tensor FLOPs per exponential, per SM and clock: :mod:`llmcost.kernels.attention`),
+    ``collective_sms`` (SMs an NCCL collective holds while it runs: :func:`llmcost.training.base.comm_share`)
+    and ``attention_s0`` (a fused attention kernel's fixed cost per query block in keys, forward and
+    backward: :func:`llmcost.kernels.attention.length_factor`)."""
 
     units: int
     tiles: tuple[tuple[int, int], ...]
     k0: float
     flops_per_exp: float | None = None
     collective_sms: int | None = None
+    attention_s0: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,10 @@ class Hardware:
     attention_efficiency_by_family: dict[str, float] = field(default_factory=dict, compare=False)
     """``efficiency.attention_<family>`` (:data:`ATTENTION_FAMILIES`): what one fused-attention kernel
     family reaches on this device where it differs from ``attention`` (e.g. FlashAttention-2 on Hopper)."""
+    attention_bwd_efficiency_value: float | None = field(default=None, compare=False)
+    """``efficiency.attention_bwd``: the backward of the device's default fused-attention kernel where it
+    is measured apart from ``attention``; None = ``attention`` for both passes (also under a family
+    figure, :meth:`for_attention_family`)."""
 
     def gemm_efficiency(self, dtype: str | None = None) -> float:
         """Sustained fraction of the dense peak a large GEMM in ``dtype`` reaches: ``efficiency.compute_<dtype>``
@@ -238,7 +245,8 @@ class Hardware:
         catalog."""
         for fam in FAMILY_FALLBACK.get(family or "", ()):
             if fam in self.attention_efficiency_by_family:
-                return replace(self, attention_efficiency_value=self.attention_efficiency_by_family[fam])
+                value = self.attention_efficiency_by_family[fam]
+                return replace(self, attention_efficiency_value=value, attention_bwd_efficiency_value=None)
         return self
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> Hardware:
@@ -717,6 +725,7 @@ class _OptionalEfficiencies:
     train: float | None
     train_by_dtype: dict[str, float]
     memory_experts: float | None = None
+    attention_bwd: float | None = None
 
 
 def _optional_efficiency(r: _Reader, data: dict[str, Any], key: str) -> float | None:
@@ -743,6 +752,7 @@ def _optional_efficiencies(r: _Reader, data: dict[str, Any]) -> _OptionalEfficie
         train=_optional_efficiency(r, data, "compute_train"),
         train_by_dtype=_optional_family(r, data, "compute_train", DTYPES),
         memory_experts=_optional_efficiency(r, data, "memory_experts"),
+        attention_bwd=_optional_efficiency(r, data, "attention_bwd"),
     )
 
 
@@ -803,11 +813,14 @@ def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
         "k_overhead",
         "flops_per_exp",
         "collective_sms",
+        "attention_s0",
         "source",
     }
     if unknown:
         raise r.fail(
-            "gemm", "keys units, tiles, k_overhead, flops_per_exp, collective_sms, source", sorted(unknown)
+            "gemm",
+            "keys units, tiles, k_overhead, flops_per_exp, collective_sms, attention_s0, source",
+            sorted(unknown),
         )
     tiles = r.get("gemm.tiles")
     if not (
@@ -841,7 +854,21 @@ def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
         k0=float(k0),
         flops_per_exp=None if fpe is None else float(fpe),
         collective_sms=csm,
+        attention_s0=_attention_s0(r, data["gemm"].get("attention_s0")),
     )
+
+
+def _attention_s0(r: _Reader, s0: Any) -> tuple[float, float] | None:
+    """``gemm.attention_s0: [forward, backward]`` (keys, each >= 0) when given."""
+    if s0 is None:
+        return None
+    ok = isinstance(s0, list) and len(s0) == 2
+    ok = ok and all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x < 1e6 for x in s0)
+    if not ok:
+        raise r.fail(
+            "gemm.attention_s0", "[forward, backward]: keys of fixed cost per query block, each >= 0", s0
+        )
+    return float(s0[0]), float(s0[1])
 
 
 def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
@@ -888,6 +915,7 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         compute_efficiency_by_dtype=opt.by_dtype,
         attention_efficiency_value=opt.attention,
         attention_efficiency_by_family=opt.attention_by_family,
+        attention_bwd_efficiency_value=opt.attention_bwd,
         train_efficiency_value=opt.train,
         train_efficiency_by_dtype=opt.train_by_dtype,
         expert_memory_efficiency_value=opt.memory_experts,

@@ -43,7 +43,7 @@ def test_list_names_every_formula_of_every_table_area(cli) -> None:  # noqa: ANN
     assert by_area["economics"] == set(E.FORMULAS)
     assert {"all_reduce__ring", "all_reduce__in_network", "send_recv__direct"} <= by_area["collectives"]
     assert {"forward__std__dense", "io__decode__last"} <= by_area["graph"]
-    assert by_area["kernels"] == {"roofline", "gemm_shape", "attention_head"}
+    assert by_area["kernels"] == {"roofline", "gemm_shape", "attention_head", "attention_length"}
     row = next(x for x in rows if x["name"] == "time_to_train")
     assert row["builder"] == "llmcost/training/formulas.py:time_to_train"
     # a name in two areas is listed as area.name, the way it must be typed

@@ -103,6 +103,14 @@ def test_reproduces_the_published_sm90_sweep() -> None:
             {"units": 132, "tiles": [[128, 256]], "k_overhead": 1, "flops_per_exp": 0, "source": "s"},
             "gemm.flops_per_exp",
         ),
+        (
+            {"units": 132, "tiles": [[128, 256]], "k_overhead": 1, "attention_s0": [360], "source": "s"},
+            "gemm.attention_s0",
+        ),
+        (
+            {"units": 132, "tiles": [[128, 256]], "k_overhead": 1, "attention_s0": [360, -1], "source": "s"},
+            "gemm.attention_s0",
+        ),
     ],
 )
 def test_a_bad_gemm_entry_names_the_key(gemm: object, wrong: str) -> None:

@@ -117,12 +117,20 @@ def test_an_overlapped_collective_takes_its_sms_from_compute() -> None:
     assert with_sms > without
 
 
-def test_eager_cross_entropy_holds_more_logits_memory_and_no_time() -> None:
+def test_eager_cross_entropy_holds_more_logits_memory_and_moves_more_bytes() -> None:
     """torchtitan's eager loss (bf16 logits, fp32 upcast, log_softmax output: 10 bytes per logit)
-    against a fused vocabulary-parallel one (4 bytes): memory only."""
+    against a fused vocabulary-parallel one (4 bytes) in memory; in time, 22 + 26 bytes per logit
+    (upcast, three-pass log_softmax, fill, two-pass backward, downcast) against 8 + 16, and five more
+    kernels: the step is slower by exactly that many bytes at the memory rate."""
+    from llmcost.catalog import get_hardware
+    from llmcost.kernels.roofline import T_KERNEL
+
     fused, eager = _step("llama-3.1-8b"), _step("llama-3.1-8b", fused_ce=False)
     assert eager.memory["logits"] == pytest.approx(2.5 * fused.memory["logits"])
-    assert eager.step_time == fused.step_time
+    hw = get_hardware("h100-sxm")
+    logits = 4096 * 128256  # the _step plan: one micro-batch of 4096 tokens per device
+    extra = (22 + 26 - 24) * logits / (hw.memory_efficiency * hw.memory_bandwidth) + 5 * T_KERNEL
+    assert eager.step_time - fused.step_time == pytest.approx(extra, rel=1e-6)
 
 
 def test_per_op_checkpointing_sits_between_selective_and_full() -> None:

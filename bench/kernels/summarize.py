@@ -1,7 +1,7 @@
 """Turn the raw JSON of ``measure.py`` / ``titan_step.py`` into ``hardware/measured/<hw>.yaml``.
 
 ``python bench/kernels/summarize.py HW DATE`` reads ``hardware/measured/raw/HW-kernels-DATE.json`` (and
-``HW-titan-step-DATE.json`` where it exists) and writes the summary the tests and the catalog cite:
+``HW-titan-step-DATE.json`` and ``HW-duty-DATE.json`` where they exist) and writes the summary the tests and the catalog cite:
 rates rounded to 3 significant figures, each training step split into kernel classes by kernel name
 (:func:`kernel_class`). Needs no GPU.
 """
@@ -104,6 +104,19 @@ def summarize_steps(raw: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def summarize_duty(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """``duty.py``'s levels: GEMM share of the time, GEMM rate, SM clock, draw, throttled or not."""
+    keys = ("dtype", "duty", "gemm_tflops", "copy_gb_s", "sm_clock_mhz", "power_w")
+    rows = []
+    for r in raw["runs"]:
+        if "error" in r:
+            continue
+        row = {k: (_r(r[k]) if isinstance(r[k], float) else r[k]) for k in keys}
+        row["power_capped"] = any(int(t, 16) & 0x4 for t in r["throttle"])
+        rows.append(row)
+    return rows
+
+
 def main(hw: str, date: str) -> None:
     kernels = json.loads((RAW / f"{hw}-kernels-{date}.json").read_text())
     dev = kernels["device"]
@@ -119,6 +132,10 @@ def main(hw: str, date: str) -> None:
     if steps.exists():
         doc["training_steps"] = summarize_steps(json.loads(steps.read_text()))
         doc["training_steps_raw"] = f"raw/{steps.name}"
+    duty = RAW / f"{hw}-duty-{date}.json"
+    if duty.exists():
+        doc["gemm_duty"] = summarize_duty(json.loads(duty.read_text()))
+        doc["gemm_duty_raw"] = f"raw/{duty.name}"
     out = ROOT / "hardware" / "measured" / f"{hw}.yaml"
     head = (
         f"# {hw}: kernel rates measured by llmcost on {date} (bench/kernels/; method in README.md here).\n"

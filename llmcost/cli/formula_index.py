@@ -200,13 +200,19 @@ def _graph(area: str, mod: ModuleType) -> list[Formula]:
 
 def _kernels(area: str, mod: ModuleType) -> list[Formula]:
     """The roofline time of one operator, the GEMM shape efficiency its matmuls run at and the
-    head-dimension factor of fused attention."""
+    head-dimension and sequence-length factors of fused attention."""
     from llmcost.kernels import attention, gemm
 
     return [
         Formula(area, "roofline", mod.expression, lambda: [("T_op", mod.expression())]),
         Formula(area, "gemm_shape", gemm.expression, lambda: [("eta_shape", gemm.expression())]),
         Formula(area, "attention_head", attention.expression, lambda: [("eta_head", attention.expression())]),
+        Formula(
+            area,
+            "attention_length",
+            attention.length_factor,
+            lambda: [("eta_len", attention.length_expression())],
+        ),
     ]
 
 

@@ -15,6 +15,17 @@ exp2 results per clock per SM of the CUDA C Programming Guide throughput table, 
 figures are measured at head dim 128, so the factor is 1 there. The backward does 2.5 times the
 matmul work per exponential, so its factor departs less from 1 (0.86 / 1 / 1.09 at 64 / 128 / 256).
 
+Sequence length (:func:`length_factor`): ``η_len(s) = s / (s + s₀)``. Each query block of a fused
+kernel pays a fixed cost that does not grow with the keys it visits (loading the block, writing its
+output and log-sum-exp; in the backward also the ``rowsum(dO·O)`` preprocessing and the dQ
+accumulation and conversion passes, which move ``O(s·d)`` bytes), and a causal mask leaves the
+diagonal tiles half wasted (a share of order ``block / s``); both are worth ``s₀`` keys, so a short
+sequence runs below the long-sequence rate the catalog's ``attention`` figure gives. ``s₀`` is a
+catalog figure per device and pass (``gemm.attention_s0``, forward and backward), measured; devices
+without it get 1. Measured on an H100 SXM (llmcost, hardware/measured/h100-sxm.yaml, cuDNN 9.19 SDPA,
+head dim 128, causal): forward 501 / 532 / 562 / 573 TFLOP/s at 2k / 4k / 8k / 16k tokens, fitted by
+``s₀`` = 344 within 1.5%; backward 399 / 447 / 483 / 522, ``s₀`` = 756 within 4%.
+
 Everything is numpy-vectorized; :func:`expression` is the same formula in sympy.
 """
 
@@ -45,6 +56,15 @@ def head_factor(d_qk: Any, d_v: Any, flops_per_exp: float | None, backward: bool
     return f * (1.0 + flops_per_exp / (2.0 * scale * REFERENCE_WIDTH))
 
 
+def length_factor(seq: Any, s0: float | None) -> Any:
+    """``η_len = s / (s + s₀)`` (module docstring) of a fused attention over ``seq`` keys; 1 without the
+    device figure."""
+    s = np.asarray(seq, dtype=float)
+    if s0 is None:
+        return np.ones(s.shape)
+    return s / (s + s0)
+
+
 def expression() -> Any:
     """``η_head`` as a sympy expression in the registered symbols (imports sympy)."""
     import sympy as sp
@@ -53,3 +73,10 @@ def expression() -> Any:
 
     r, w = sym("flops_per_exp"), sym("d_qk") + sym("d_v_head")
     return (1 + r / (2 * sp.Integer(REFERENCE_WIDTH))) / (1 + r / (2 * w))
+
+
+def length_expression() -> Any:
+    """``η_len`` as a sympy expression in the registered symbols (imports sympy)."""
+    from llmcost.symbolic.symbols import sym
+
+    return sym("seq") / (sym("seq") + sym("attn_s0"))

@@ -136,6 +136,7 @@ define("k0", "1", "per-tile fixed cost of a GEMM in reduction elements (k_0)", l
 define("flops_per_exp", "1", "dense 16-bit tensor FLOPs per exp2 result, per SM and clock (R)", latex="R")
 define("d_qk", "1", "query / key head dimension of an attention (d_qk)", latex="d_{qk}")
 define("d_v_head", "1", "value head dimension of an attention (d_v)", latex="d_v")
+define("attn_s0", "token", "fused attention's fixed cost per query block, in keys (s_0)", latex="s_0")
 
 # --- GEMM shape ----------------------------------------------------------------------------------
 define("gemm_m", "1", "rows of one GEMM (m)", latex="m")

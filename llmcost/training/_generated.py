@@ -295,6 +295,16 @@ def moe__permute_bytes(assign, b_a, d_model, s_x, t_loc):
     return b_a*d_model*(4*assign*s_x + 3*assign + t_loc)
 
 
+def loss__eager_fwd_bytes(b_a, n_el):
+    """HBM bytes of an eager ``F.cross_entropy(logits.float(), labels)`` forward over ``n_el`` logits"""
+    return n_el*(b_a + 20)
+
+
+def loss__eager_bwd_bytes(b_a, n_el):
+    """Backward HBM bytes of the eager loss of :func:`loss_eager_forward_bytes`: ``nll_loss``'s backward"""
+    return n_el*(b_a + 24)
+
+
 def seqdist__doc_share(len_mean, pairs_doc, pairs_pack, seq):
     """Share of a packed sequence's causal (query, key) pairs a document mask keeps, which is what a"""
     return pairs_doc*seq/(len_mean*pairs_pack)
@@ -519,6 +529,8 @@ FUNCTIONS = {
     'rope__backward_bytes': (rope__backward_bytes, ('hbm_bytes',), '8c0e70c3ff34013b'),
     'fp8__quantize_bytes': (fp8__quantize_bytes, ('b_a', 'copies', 'n_el', 'r_q'), 'd9ed43686c69cc71'),
     'moe__permute_bytes': (moe__permute_bytes, ('assign', 'b_a', 'd_model', 's_x', 't_loc'), 'df5ab095137c08c3'),
+    'loss__eager_fwd_bytes': (loss__eager_fwd_bytes, ('b_a', 'n_el'), '8ef6e1c6fbd2b55e'),
+    'loss__eager_bwd_bytes': (loss__eager_bwd_bytes, ('b_a', 'n_el'), '5f3f648ffb897574'),
     'seqdist__doc_share': (seqdist__doc_share, ('len_mean', 'pairs_doc', 'pairs_pack', 'seq'), '82562de99f0f9231'),
     'seqdist__padding_overhead': (seqdist__padding_overhead, ('len_mean', 'len_pad'), 'e3983e68e75b9bc7'),
     'seqdist__pack_cv': (seqdist__pack_cv, ('len_mean', 'pairs_doc', 'seq', 'var_pairs'), '8f1d1c1f32dbcf59'),

@@ -176,7 +176,8 @@ def machine(hw: Hardware, precision: str) -> Machine:
     Transformer Engine), elementwise work at the vector peak. Efficiencies are the catalog's, the
     same as inference except the sustained training GEMM figure (:meth:`Hardware.train_gemm_efficiency`
     of the GEMM datatype,
-    :meth:`Hardware.attention_efficiency` for fused attention; a materialized attention runs as
+    :meth:`Hardware.attention_efficiency` for fused attention, its backward's own figure where the
+    catalog measures one; a materialized attention runs as
     GEMMs, :func:`llmcost.training.compute.layer_cost`); per-kernel floor as inference."""
     attn = precision if precision in ("bf16", "fp16") else ("bf16" if "bf16" in hw.peak else precision)
     return Machine(
@@ -185,6 +186,7 @@ def machine(hw: Hardware, precision: str) -> Machine:
         peak_vec=hw.peak[Q.vector_dtype(hw.peak)],
         eta_c=hw.train_gemm_efficiency(precision),
         eta_attn=hw.attention_efficiency(attn),
+        eta_attn_bwd=hw.attention_bwd_efficiency_value,
         mem_bw=hw.memory_bandwidth,
         eta_m=hw.memory_efficiency,
         t_kernel=T_KERNEL,

@@ -73,7 +73,8 @@ class Eager:
     """Which elementwise chains of a layer run unfused, and the model facts their cost reads:
     ``norm`` (RMSNorm as the eager composite: plan ``fused_norm`` false and an RMSNorm model),
     ``act`` (plan ``fused_act`` false), ``n_up`` (2 gated, 1 plain), ``bias`` (the MLP has a bias,
-    added in its own kernel when unfused), ``fused_norm`` (plan ``fused_norm``: the norms' backward is
+    added in its own kernel when unfused), ``ce`` (plan ``fused_ce`` false: the loss is eager
+    ``F.cross_entropy`` on fp32 logits, :func:`loss_ops`), ``fused_norm`` (plan ``fused_norm``: the norms' backward is
     one fused pass, ``bwd__norm_bytes``; eager PyTorch's LayerNorm backward re-reads the input and the
     gradient in a second kernel for the weight gradients, priced at ``bwd__bytes``)."""
 
@@ -83,10 +84,14 @@ class Eager:
     bias: bool = False
     rope: bool = False
     fused_norm: bool = True
+    ce: bool = False
 
     @classmethod
-    def of(cls, spec: Any, fused_norm: bool, fused_act: bool, fused_rope: bool = True) -> Eager:
-        """The unfused chains of ``spec`` under the plan's ``fused_norm`` / ``fused_act`` / ``fused_rope``."""
+    def of(
+        cls, spec: Any, fused_norm: bool, fused_act: bool, fused_rope: bool = True, fused_ce: bool = True
+    ) -> Eager:
+        """The unfused chains of ``spec`` under the plan's ``fused_norm`` / ``fused_act`` / ``fused_rope`` /
+        ``fused_ce``."""
         return cls(
             norm=not fused_norm and spec.norm_type == "rmsnorm",
             act=not fused_act,
@@ -94,6 +99,7 @@ class Eager:
             bias=bool(spec.mlp_bias),
             rope=not fused_rope,
             fused_norm=fused_norm,
+            ce=not fused_ce,
         )
 
 
@@ -103,6 +109,12 @@ RMSNORM_EAGER_KERNELS = 8
 ``rms_norm_symint``, the composite behind ``torch.nn.RMSNorm`` / ``F.rms_norm`` in PyTorch 2.4-2.7,
 and the Llama reference ``RMSNorm._norm(x.float()).type_as(x) * weight`` that torchtitan ran: the
 same sequence). A fused kernel (apex / Transformer Engine / Triton, or a compiler) is one."""
+
+
+LOSS_EAGER_KERNELS = (2, 3)
+"""Kernels of the eager loss (plan ``fused_ce`` false) beyond one, forward (upcast, ``nll_loss``) and
+backward (fill, scatter, downcast), as the H100 profile of hardware/measured/h100-sxm.yaml shows them
+(PyTorch 2.11): each pays the per-kernel floor."""
 
 
 FUSED = Eager()
@@ -535,11 +547,26 @@ def model_flops_per_token(spec: Any, seq: int, full_attention: bool = False) -> 
     return float((layers + G.flops__fwd_bwd(sum(o.model_flops for o in io)))[0] / seq)
 
 
-def loss_ops(tokens: float, vocab: int, tp: int) -> TOp:
-    """Fused softmax cross-entropy over the fp32 logits of this device's vocabulary shard: read
-    and write ``T·V/t`` fp32 values (Megatron-LM theoretical_memory_usage.py, output layer)."""
+def loss_ops(tokens: float, vocab: int, tp: int, eager: bool = False, b_a: float = 2.0) -> TOp:
+    """The loss over this device's vocabulary shard, ``n = T·V/t`` logits. Fused softmax cross-entropy:
+    read and write ``n`` fp32 values (Megatron-LM theoretical_memory_usage.py, output layer), the
+    backward twice that. ``eager`` (plan ``fused_ce`` false): PyTorch's ``F.cross_entropy`` on an fp32
+    upcast of the logits, kernel by kernel (``loss__eager_fwd_bytes`` / ``loss__eager_bwd_bytes``, with
+    their extra kernels)."""
     n = tokens * vocab / tp
-    return TOp("cross_entropy", "elementwise", 5 * n, 0.0, 2 * 4 * n)
+    if not eager:
+        return TOp("cross_entropy", "elementwise", 5 * n, 0.0, 2 * 4 * n)
+    kf, kb = LOSS_EAGER_KERNELS
+    return TOp(
+        "cross_entropy",
+        "elementwise",
+        5 * n,
+        0.0,
+        G.loss__eager_fwd_bytes(b_a, n),
+        extra_kernels=kf,
+        bwd_bytes=G.loss__eager_bwd_bytes(b_a, n),
+        bwd_extra=kb,
+    )
 
 
 def io_cost(
@@ -577,7 +604,7 @@ def io_passes(
     io = unfused(io, eager, b_a)
     ops = [o for o in io if (o.kind == "embedding" and first_stage) or (o.kind != "embedding" and last_stage)]
     if last_stage:
-        ops.append(loss_ops(tokens, vocab, tp))
+        ops.append(loss_ops(tokens, vocab, tp, eager.ce, b_a))
     if not ops:
         return ops, None, None
     return ops, _times(ops, m, backward=False)[0], _times(ops, m, backward=True)[0]

@@ -1080,6 +1080,37 @@ def rope_backward_bytes() -> sp.Expr:
     return S("hbm_bytes")
 
 
+# --- the loss in eager PyTorch --------------------------------------------------------------------
+SOFTMAX_ROW_READS = 3
+"""Reads of each logits row by PyTorch's ``log_softmax`` forward on the global-memory path: a max pass,
+a sum-of-exponentials pass and the pass that writes the output (pytorch/pytorch
+aten/src/ATen/native/cuda/SoftMax.cu ``cunn_SoftMaxForward``; the shared-memory kernel is taken only
+below ``sharedMemPerBlock`` = 48 KiB per row, 12k fp32 logits, and the register kernel only for rows of
+a few ten thousand, so a 128k vocabulary reads its rows three times). Measured on an H100 SXM (llmcost,
+hardware/measured/h100-sxm.yaml, Llama 3.2 1B, 8192 tokens x 128256): 5.56 ms, 16.0 bytes per logit
+at the measured copy rate, against 16 counted (3 reads + 1 write of 4 bytes)."""
+
+
+def loss_eager_forward_bytes() -> sp.Expr:
+    """HBM bytes of an eager ``F.cross_entropy(logits.float(), labels)`` forward over ``n_el`` logits
+    (pytorch/torchtitan train.py loss_fn): the fp32 upcast (read ``b_a``, write 4), ``log_softmax``
+    (:data:`SOFTMAX_ROW_READS` reads of 4 bytes and one write of 4), ``nll_loss`` (a gather of one
+    logit per token: negligible): ``n_el·(b_a + 4 + 4·(r + 1))``, 22 bytes per logit at 16-bit logits
+    against the 8 of a fused softmax cross-entropy (:func:`llmcost.training.compute.loss_ops`)."""
+    return S("n_el") * (S("b_a") + _FP32 + _FP32 * (SOFTMAX_ROW_READS + 1))
+
+
+def loss_eager_backward_bytes() -> sp.Expr:
+    """Backward HBM bytes of the eager loss of :func:`loss_eager_forward_bytes`: ``nll_loss``'s backward
+    zero-fills the fp32 gradient of the logits (write 4) and scatters ``-1/N`` at the targets;
+    ``log_softmax``'s backward ``dx = dy - exp(y)·sum(dy)`` sums ``dy`` (read 4), then reads ``dy`` and
+    ``y`` and writes ``dx`` (12; aten/src/ATen/native/cuda/SoftMax.cu ``cunn_SoftMaxBackward``); the
+    downcast to the logits' dtype (read 4, write ``b_a``): ``n_el·(24 + b_a)``. Measured on an H100
+    SXM (hardware/measured/h100-sxm.yaml): fill 1.59 ms, ``log_softmax`` backward 5.71 ms, downcast
+    2.67 ms for 1.05e9 logits."""
+    return S("n_el") * (_FP32 + 4 * _FP32 + _FP32 + S("b_a"))
+
+
 # --- MoE token routing -------------------------------------------------------------------------
 def moe_permute_bytes() -> sp.Expr:
     """HBM bytes of the token permutations of one MoE layer's forward (Megatron-Core
@@ -1374,6 +1405,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "rope__backward_bytes": rope_backward_bytes,
     "fp8__quantize_bytes": fp8_quantize_bytes,
     "moe__permute_bytes": moe_permute_bytes,
+    "loss__eager_fwd_bytes": loss_eager_forward_bytes,
+    "loss__eager_bwd_bytes": loss_eager_backward_bytes,
     "seqdist__doc_share": doc_attention_share,
     "seqdist__padding_overhead": padding_overhead,
     "seqdist__pack_cv": pack_pairs_cv,

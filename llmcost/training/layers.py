@@ -20,7 +20,7 @@ import numpy as np
 from llmcost.collectives.grid import collective_v, group_gpn
 from llmcost.graph.ops import model_values
 from llmcost.hardware import Hardware
-from llmcost.kernels.attention import head_factor
+from llmcost.kernels.attention import head_factor, length_factor
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training import compute as TC
@@ -147,6 +147,7 @@ CFG_COLS = (
     "fact",
     "frope",
     "fp8r",
+    "fce",
 )
 
 
@@ -231,7 +232,7 @@ def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the weight and activation bytes as one integer, and the fusions as one."""
     c = p.c
     bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
-    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8
+    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8 + c["fce"] * 64
 
 
 def config_key(p: Plans) -> tuple[np.ndarray, np.ndarray]:
@@ -332,7 +333,9 @@ def _groups(
             b_a=float(uba[f0]),
             flash=bool(u["flash"][f0]),
             gpn=int(ugpn[f0]),
-            eager=TC.Eager.of(spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0])),
+            eager=TC.Eager.of(
+                spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0]), bool(u["fce"][f0])
+            ),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
             hbm=u["hbmc"][sel],
             shares=p.shares,
@@ -405,8 +408,13 @@ def _group(spec: ModelSpec, hw: Hardware, seq: int, cfg: OpConfig) -> _Group:
     """:class:`_Group` of one configuration group."""
     mach = machine(hw, cfg.prec)
     fpe = mach.gemm.flops_per_exp if mach.gemm is not None else None
+    s0 = mach.gemm.attention_s0 if mach.gemm is not None else None
     fwd, bwd = (float(head_factor(spec.head_dim, spec.v_head_dim, fpe, b)) for b in (False, True))
-    mach = replace(mach, eta_attn=min(1.0, mach.eta_attn * fwd), eta_attn_bwd=min(1.0, mach.eta_attn * bwd))
+    len_f, len_b = (float(length_factor(seq, None if s0 is None else s0[i])) for i in (0, 1))
+    eta_b = mach.eta_attn_bwd if mach.eta_attn_bwd is not None else mach.eta_attn
+    mach = replace(
+        mach, eta_attn=min(1.0, mach.eta_attn * fwd * len_f), eta_attn_bwd=min(1.0, eta_b * bwd * len_b)
+    )
     tpf, cpf, mbf = (np.asarray(x, dtype=float) for x in (cfg.tp, cfg.cp, cfg.mb))
     t_sp = np.where(cfg.sp == 1, tpf, 1.0)
     op_sac = op_sac_shares(spec.q_dim, spec.kv_dim, bool(spec.gated_mlp))
