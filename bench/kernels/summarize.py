@@ -1,7 +1,7 @@
 """Turn the raw JSON of ``measure.py`` / ``titan_step.py`` into ``hardware/measured/<hw>.yaml``.
 
 ``python bench/kernels/summarize.py HW DATE`` reads ``hardware/measured/raw/HW-kernels-DATE.json`` (and
-``HW-titan-step-DATE.json`` and ``HW-duty-DATE.json`` where they exist) and writes the summary the tests and the catalog cite:
+``HW-titan-step-DATE.json``, ``HW-duty-DATE.json`` and ``HW-grouped-DATE.json`` where they exist) and writes the summary the tests and the catalog cite:
 rates rounded to 3 significant figures, each training step split into kernel classes by kernel name
 (:func:`kernel_class`). Needs no GPU.
 """
@@ -117,6 +117,12 @@ def summarize_duty(raw: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def summarize_grouped(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """``grouped.py``'s rows: expert shape, tokens per expert, grouped and per-expert-loop rates."""
+    keys = ("label", "experts", "m", "n", "k", "grouped_tflops", "loop_tflops")
+    return [{k: (_r(r[k]) if isinstance(r[k], float) else r[k]) for k in keys if k in r} for r in raw["rows"]]
+
+
 def main(hw: str, date: str) -> None:
     kernels = json.loads((RAW / f"{hw}-kernels-{date}.json").read_text())
     dev = kernels["device"]
@@ -136,6 +142,10 @@ def main(hw: str, date: str) -> None:
     if duty.exists():
         doc["gemm_duty"] = summarize_duty(json.loads(duty.read_text()))
         doc["gemm_duty_raw"] = f"raw/{duty.name}"
+    grouped = RAW / f"{hw}-grouped-{date}.json"
+    if grouped.exists():
+        doc["moe_grouped_gemm"] = summarize_grouped(json.loads(grouped.read_text()))
+        doc["moe_grouped_gemm_raw"] = f"raw/{grouped.name}"
     out = ROOT / "hardware" / "measured" / f"{hw}.yaml"
     head = (
         f"# {hw}: kernel rates measured by llmcost on {date} (bench/kernels/; method in README.md here).\n"
