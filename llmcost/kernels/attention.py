@@ -23,8 +23,12 @@ diagonal tiles half wasted (a share of order ``block / s``); both are worth ``s�
 sequence runs below the long-sequence rate the catalog's ``attention`` figure gives. ``s₀`` is a
 catalog figure per device and pass (``gemm.attention_s0``, forward and backward), measured; devices
 without it get 1. Measured on an H100 SXM (llmcost, hardware/measured/h100-sxm.yaml, cuDNN 9.19 SDPA,
-head dim 128, causal): forward 501 / 532 / 562 / 573 TFLOP/s at 2k / 4k / 8k / 16k tokens, fitted by
-``s₀`` = 344 within 1.5%; backward 399 / 447 / 483 / 522, ``s₀`` = 756 within 4%.
+head dim 128, causal): forward 447 / 501 / 532 / 562 / 573 TFLOP/s at 1k / 2k / 4k / 8k / 16k tokens,
+fitted by ``s₀`` = 312 (rms log error 0.8%); backward 296 / 399 / 447 / 483 / 522, ``s₀`` = 824 (1.9%);
+on an H200 404 and 712. The GH100 entries take the mean of the two parts (360 / 770;
+tests/test_measured_kernels.py re-derives it). ``s`` is the plan's sequence length: a context-parallel
+ring's steps are separate launches over ``s/cp`` keys each, and a sliding window visits fewer keys;
+neither is modelled.
 
 Everything is numpy-vectorized; :func:`expression` is the same formula in sympy.
 """

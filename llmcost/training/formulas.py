@@ -1084,9 +1084,10 @@ def rope_backward_bytes() -> sp.Expr:
 SOFTMAX_ROW_READS = 3
 """Reads of each logits row by PyTorch's ``log_softmax`` forward on the global-memory path: a max pass,
 a sum-of-exponentials pass and the pass that writes the output (pytorch/pytorch
-aten/src/ATen/native/cuda/SoftMax.cu ``cunn_SoftMaxForward``; the shared-memory kernel is taken only
-below ``sharedMemPerBlock`` = 48 KiB per row, 12k fp32 logits, and the register kernel only for rows of
-a few ten thousand, so a 128k vocabulary reads its rows three times). Measured on an H100 SXM (llmcost,
+aten/src/ATen/native/cuda/SoftMax.cu ``cunn_SoftMaxForward``; the shared-memory kernel needs the row
+within ``sharedMemPerBlock``, 48 KiB: 12k fp32 logits. A 128k vocabulary takes the three-pass path;
+recent PyTorch may keep a row of a smaller vocabulary (32k) in registers and read it once, which is not
+modelled: its loss is priced high by up to 8 bytes per logit). Measured on an H100 SXM (llmcost,
 hardware/measured/h100-sxm.yaml, Llama 3.2 1B, 8192 tokens x 128256): 5.56 ms, 16.0 bytes per logit
 at the measured copy rate, against 16 counted (3 reads + 1 write of 4 bytes)."""
 
