@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 import torch
+from stepping import kernel_profile, timed_steps
 from transformers import LlamaConfig, LlamaForCausalLM
 
 WARMUP, STEPS, PROFILED = 4, 10, 2
@@ -67,37 +68,6 @@ def step_fn(model: torch.nn.Module, opt: torch.optim.Optimizer, ids: torch.Tenso
     return step
 
 
-def timed(step: Any) -> list[float]:
-    for _ in range(WARMUP):
-        step()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(STEPS):
-        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        e0.record()
-        step()
-        e1.record()
-        torch.cuda.synchronize()
-        times.append(e0.elapsed_time(e1))
-    return times
-
-
-def kernel_profile(step: Any) -> list[dict[str, Any]]:
-    """Device time per kernel name over PROFILED steps."""
-    from torch.profiler import ProfilerActivity, profile
-
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(PROFILED):
-            step()
-        torch.cuda.synchronize()
-    rows = []
-    for a in prof.key_averages():
-        us = getattr(a, "self_device_time_total", None) or getattr(a, "self_cuda_time_total", 0)
-        if us:
-            rows.append({"name": a.key[:300], "count": a.count, "us": float(us), "type": str(a.device_type)})
-    return sorted(rows, key=lambda r: -r["us"])
-
-
 def run(name: str, mb: int, seq: int, profiled: bool) -> dict[str, Any]:
     torch.manual_seed(0)
     model = build(name)
@@ -105,7 +75,7 @@ def run(name: str, mb: int, seq: int, profiled: bool) -> dict[str, Any]:
     ids = torch.randint(0, 128256, (mb, seq), device="cuda")
     step = step_fn(model, opt, ids)
     torch.cuda.reset_peak_memory_stats()
-    times = timed(step)
+    times, _ = timed_steps(step, WARMUP, STEPS, reset_peak=False)
     out = {
         "model": name, "micro_batch": mb, "seq_len": seq,
         "params": sum(p.numel() for p in model.parameters()),
@@ -113,7 +83,7 @@ def run(name: str, mb: int, seq: int, profiled: bool) -> dict[str, Any]:
         "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
     }  # fmt: skip
     if profiled:
-        out["kernels"] = kernel_profile(step)
+        out["kernels"] = kernel_profile(step, PROFILED)
     del model, opt, step
     torch.cuda.empty_cache()
     return out

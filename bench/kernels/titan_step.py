@@ -22,6 +22,7 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from stepping import kernel_profile, timed_steps
 from torch import nn
 
 WARMUP, STEPS, PROFILED = 4, 10, 2
@@ -126,20 +127,7 @@ def measure(name: str, mb: int, seq: int, compiled: bool, profiled: bool) -> dic
         opt.step()
         opt.zero_grad(set_to_none=True)
 
-    t0 = time.time()
-    for _ in range(WARMUP):
-        step()
-    torch.cuda.synchronize()
-    warm_s = time.time() - t0
-    torch.cuda.reset_peak_memory_stats()
-    times = []
-    for _ in range(STEPS):
-        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        e0.record()
-        step()
-        e1.record()
-        torch.cuda.synchronize()
-        times.append(e0.elapsed_time(e1))
+    times, warm_s = timed_steps(step, WARMUP, STEPS)
     out = {
         "model": name, "micro_batch": mb, "seq_len": seq, "compiled": compiled, "warmup_s": warm_s,
         "params": sum(p.numel() for p in model.parameters()),
@@ -147,24 +135,8 @@ def measure(name: str, mb: int, seq: int, compiled: bool, profiled: bool) -> dic
         "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
     }  # fmt: skip
     if profiled:
-        out["kernels"] = profile_kernels(step)
+        out["kernels"] = kernel_profile(step, PROFILED)
     return out
-
-
-def profile_kernels(step: Any) -> list[dict[str, Any]]:
-    """Device time per kernel name over PROFILED steps."""
-    from torch.profiler import ProfilerActivity, profile
-
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(PROFILED):
-            step()
-        torch.cuda.synchronize()
-    rows = []
-    for a in prof.key_averages():
-        us = getattr(a, "self_device_time_total", None) or getattr(a, "self_cuda_time_total", 0)
-        if us:
-            rows.append({"name": a.key[:300], "count": a.count, "us": float(us)})
-    return sorted(rows, key=lambda r: -r["us"])
 
 
 def main(path: str, budget_s: float = 280.0) -> None:

@@ -1,0 +1,46 @@
+"""Timing and kernel profiles of whole training steps on a CUDA device (shared by ``step.py`` and
+``titan_step.py``; needs PyTorch, never run by the tests)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import torch
+
+
+def timed_steps(step: Any, warmup: int, steps: int, reset_peak: bool = True) -> tuple[list[float], float]:
+    """(milliseconds of each of ``steps`` steps by CUDA events, seconds of the ``warmup`` steps before
+    them); ``reset_peak``: the peak-memory statistics restart after the warm-up."""
+    t0 = time.time()
+    for _ in range(warmup):
+        step()
+    torch.cuda.synchronize()
+    warm_s = time.time() - t0
+    if reset_peak:
+        torch.cuda.reset_peak_memory_stats()
+    times = []
+    for _ in range(steps):
+        e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        e0.record()
+        step()
+        e1.record()
+        torch.cuda.synchronize()
+        times.append(e0.elapsed_time(e1))
+    return times, warm_s
+
+
+def kernel_profile(step: Any, steps: int) -> list[dict[str, Any]]:
+    """Device time (µs, summed over ``steps`` profiled steps) and launches of every kernel name."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+    rows = []
+    for a in prof.key_averages():
+        us = getattr(a, "self_device_time_total", None) or getattr(a, "self_cuda_time_total", 0)
+        if us:
+            rows.append({"name": a.key[:300], "count": a.count, "us": float(us), "type": str(a.device_type)})
+    return sorted(rows, key=lambda r: -r["us"])
