@@ -14,13 +14,12 @@ optimizer offline.
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 import time
 from typing import Any
 
 import torch
-from stepping import kernel_profile, timed_steps
+from stepping import step_record, timed_steps
 from transformers import LlamaConfig, LlamaForCausalLM
 
 WARMUP, STEPS, PROFILED = 4, 10, 2
@@ -76,14 +75,9 @@ def run(name: str, mb: int, seq: int, profiled: bool) -> dict[str, Any]:
     step = step_fn(model, opt, ids)
     torch.cuda.reset_peak_memory_stats()
     times, _ = timed_steps(step, WARMUP, STEPS, reset_peak=False)
-    out = {
-        "model": name, "micro_batch": mb, "seq_len": seq,
-        "params": sum(p.numel() for p in model.parameters()),
-        "step_ms_median": statistics.median(times), "step_ms": times,
-        "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
-    }  # fmt: skip
-    if profiled:
-        out["kernels"] = kernel_profile(step, PROFILED)
+    out = step_record(
+        model, times, step, PROFILED if profiled else 0, model=name, micro_batch=mb, seq_len=seq
+    )
     del model, opt, step
     torch.cuda.empty_cache()
     return out

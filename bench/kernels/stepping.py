@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 from typing import Any
 
@@ -44,3 +45,19 @@ def kernel_profile(step: Any, steps: int) -> list[dict[str, Any]]:
         if us:
             rows.append({"name": a.key[:300], "count": a.count, "us": float(us), "type": str(a.device_type)})
     return sorted(rows, key=lambda r: -r["us"])
+
+
+def step_record(net: Any, times: list[float], step: Any, profiled: int, **head: Any) -> dict[str, Any]:
+    """One configuration's record: ``head`` (model name, micro-batch, ...), the parameters, the median
+    and every step time, the peak allocated memory, and with ``profiled`` > 0 the kernel profile of
+    that many more steps."""
+    out = {
+        **head,
+        "params": sum(p.numel() for p in net.parameters()),
+        "step_ms_median": statistics.median(times),
+        "step_ms": times,
+        "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
+    }
+    if profiled:
+        out["kernels"] = kernel_profile(step, profiled)
+    return out

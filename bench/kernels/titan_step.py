@@ -15,14 +15,13 @@ peak allocated memory, and for the profiled ones the device time per kernel over
 from __future__ import annotations
 
 import json
-import statistics
 import sys
 import time
 from typing import Any
 
 import torch
 import torch.nn.functional as F
-from stepping import kernel_profile, timed_steps
+from stepping import step_record, timed_steps
 from torch import nn
 
 WARMUP, STEPS, PROFILED = 4, 10, 2
@@ -128,15 +127,8 @@ def measure(name: str, mb: int, seq: int, compiled: bool, profiled: bool) -> dic
         opt.zero_grad(set_to_none=True)
 
     times, warm_s = timed_steps(step, WARMUP, STEPS)
-    out = {
-        "model": name, "micro_batch": mb, "seq_len": seq, "compiled": compiled, "warmup_s": warm_s,
-        "params": sum(p.numel() for p in model.parameters()),
-        "step_ms_median": statistics.median(times), "step_ms": times,
-        "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
-    }  # fmt: skip
-    if profiled:
-        out["kernels"] = kernel_profile(step, PROFILED)
-    return out
+    head = {"micro_batch": mb, "seq_len": seq, "compiled": compiled, "warmup_s": warm_s}
+    return step_record(model, times, step, PROFILED if profiled else 0, model=name, **head)
 
 
 def main(path: str, budget_s: float = 280.0) -> None:
