@@ -82,7 +82,8 @@ def _layer(spec, eager: TC.Eager) -> TC.LayerCost:
 def test_unfused_layer_is_slower_by_the_memory_bound_passes(llama1b) -> None:
     """Eager RMSNorm: 36 bytes per element instead of 4 (bf16) over 8 kernels; eager SwiGLU: 5 tensor
     passes instead of 3 over 2 kernels; the backward twice the eager bytes and extra kernels against
-    the fused kernels' backward (norm 1.5x, SwiGLU 5/3x its forward bytes: bwd__norm_bytes, bwd__act_bytes)."""
+    the fused kernels' backward (norm 1.5x, SwiGLU 5/3x its forward bytes: bwd__norm_bytes, bwd__act_bytes).
+    Within 0.1%: the roofline's 2-norm adds the passes' vector FLOPs by ``(t_c/t_m)²/2``."""
     m = machine(H100, "bf16")
     fused = _layer(llama1b, TC.Eager.of(llama1b, fused_norm=True, fused_act=True))
     eager = _layer(llama1b, TC.Eager.of(llama1b, fused_norm=False, fused_act=False))
@@ -93,10 +94,10 @@ def test_unfused_layer_is_slower_by_the_memory_bound_passes(llama1b) -> None:
     extra_kernels = norms * 7 + 1
     extra_bwd = norms * T * h * (2 * (4 * b + 28) - 1.5 * 2 * b) + (2 * 5 - 5) * T * f * b
     assert np.asarray(eager.t_fwd - fused.t_fwd).item() == pytest.approx(
-        extra_bytes / bw + extra_kernels * m.t_kernel, rel=1e-9
+        extra_bytes / bw + extra_kernels * m.t_kernel, rel=1e-3
     )
     assert np.asarray(eager.t_bwd - fused.t_bwd).item() == pytest.approx(
-        extra_bwd / bw + 2 * extra_kernels * m.t_kernel, rel=1e-9
+        extra_bwd / bw + 2 * extra_kernels * m.t_kernel, rel=1e-3
     )
     assert eager.model_flops == fused.model_flops
 

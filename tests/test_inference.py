@@ -427,17 +427,19 @@ def test_prefill_gemms_run_at_their_shape_efficiency() -> None:
 
 
 def test_few_row_prefill_gemms_split_k_and_stay_memory_bound() -> None:
-    """A one-token prefill costs what a decode step does (its GEMMs split K across the idle SMs and
-    stay weight-read bound), and an encoder-decoder's short prompt prefills as fast with shape
-    figures as without."""
+    """A one-token prefill costs about what a decode step does (its GEMMs split K across the idle SMs and
+    stay weight-read bound; the tiles' idle rows put their compute term near the weight read, which
+    the roofline's 2-norm adds: within 15%, measured 1.32x the weight read at m = 1 on the H100), and
+    an encoder-decoder's 16-token prompt prefills at most 25% slower with shape figures than without
+    (measured on the H100: a 16-row GEMM takes 1.3x its weight read, hardware/measured/h100-sxm.yaml)."""
     from dataclasses import replace
 
     one = I.cost("llama-3.1-8b", H100, I.plan_from_dict({"batch": 1, "prompt_len": 1, "output_len": 16}))
-    assert one.ttft == pytest.approx(one.tpot, rel=0.01)
+    assert one.tpot <= one.ttft <= 1.15 * one.tpot
     plan = I.plan_from_dict({"batch": 1, "prompt_len": 16, "output_len": 16})
     shaped = I.cost("t5-11b", H100, plan)
     flat = I.cost("t5-11b", replace(H100, gemm_shape=None), plan)
-    assert shaped.ttft == pytest.approx(flat.ttft, rel=1e-9)
+    assert flat.ttft <= shaped.ttft <= 1.25 * flat.ttft
 
 
 def test_ep_imbalance_loads_the_busiest_rank() -> None:

@@ -129,3 +129,37 @@ def test_optimizer_and_step_against_the_measured_steps(model: str, compiled: boo
     r = _titan(model, mb, seq, compiled).result
     assert r.breakdown["optimizer"] * 1e3 == pytest.approx(meas["kernel_ms"]["optimizer"], rel=0.03)
     assert r.step_time * 1e3 == pytest.approx(meas["step_ms"], rel=0.08)
+
+
+def _near_ridge_rows() -> list[tuple[int, int, int, int, float]]:
+    """(m, n, k, groups, measured TFLOP/s) of the H100 M and K sweeps and the MoE expert GEMMs."""
+    t = _table("h100-sxm")
+    rows = []
+    for sweep in ("m_sweep", "k_sweep"):
+        for shape, rate in t["gemm_bf16_tflops"][sweep].items():
+            m, n, k = (int(x) for x in shape.split("x"))
+            rows.append((m, n, k, 1, rate))
+    rows += [(r["m"], r["n"], r["k"], r["experts"], r["grouped_tflops"]) for r in t["moe_grouped_gemm"]]
+    return rows
+
+
+def test_roofline_overlap_norm_is_the_measured_fit() -> None:
+    """``OVERLAP_P`` is the p of ``(t_c^p + t_m^p)^(1/p)`` (with the GEMM shape efficiency, the launch
+    floor and the measured copy rate; the large-GEMM rate free) that fits the H100 rows best among
+    1.5, 2, 3, 4 and the plain max."""
+    from llmcost.kernels.roofline import OVERLAP_P, T_KERNEL
+
+    g = get_hardware("h100-sxm").gemm_shape
+    bw = _table("h100-sxm")["memory_gb_s"]["copy"] * 1e9
+    m, n, k, grp, rate = (np.array(x, dtype=float) for x in zip(*_near_ridge_rows(), strict=True))
+    flops, nbytes = 2 * grp * m * n * k, 2 * grp * (n * k + m * k + m * n)
+    eff = shape_efficiency(m, n, k, grp, g)
+
+    def rms(p: float, big: float) -> float:
+        tc, tm = flops / (big * eff), nbytes / bw
+        t = np.maximum(tc, tm) if p == np.inf else (tc**p + tm**p) ** (1 / p)
+        return float(np.sqrt(np.mean(np.log(flops / (t + T_KERNEL) / (rate * 1e12)) ** 2)))
+
+    fits = {p: min(rms(p, r * 1e12) for r in range(600, 901, 5)) for p in (1.5, 2, 3, 4, np.inf)}
+    assert min(fits, key=fits.get) == OVERLAP_P
+    assert fits[OVERLAP_P] < 0.8 * fits[np.inf]

@@ -121,7 +121,8 @@ def test_eager_cross_entropy_holds_more_logits_memory_and_moves_more_bytes() -> 
     """torchtitan's eager loss (bf16 logits, fp32 upcast, log_softmax output: 10 bytes per logit)
     against a fused vocabulary-parallel one (4 bytes) in memory; in time, 22 + 26 bytes per logit
     (upcast, three-pass log_softmax, fill, two-pass backward, downcast) against 8 + 16, and five more
-    kernels: the step is slower by exactly that many bytes at the memory rate."""
+    kernels: the step is slower by that many bytes at the memory rate (within 0.1%: the roofline's
+    2-norm adds the loss's few FLOPs)."""
     from llmcost.catalog import get_hardware
     from llmcost.kernels.roofline import T_KERNEL
 
@@ -130,7 +131,7 @@ def test_eager_cross_entropy_holds_more_logits_memory_and_moves_more_bytes() -> 
     hw = get_hardware("h100-sxm")
     logits = 4096 * 128256  # the _step plan: one micro-batch of 4096 tokens per device
     extra = (22 + 26 - 24) * logits / (hw.memory_efficiency * hw.memory_bandwidth) + 5 * T_KERNEL
-    assert eager.step_time - fused.step_time == pytest.approx(extra, rel=1e-6)
+    assert eager.step_time - fused.step_time == pytest.approx(extra, rel=1e-3)
 
 
 def test_per_op_checkpointing_sits_between_selective_and_full() -> None:
