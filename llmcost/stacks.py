@@ -726,6 +726,60 @@ def _pytorch_native() -> list[Profile]:
     ]
 
 
+_HF_LLAMA = "huggingface/transformers src/transformers/models/llama/modeling_llama.py"
+
+
+def _transformers() -> list[Profile]:
+    """Hugging Face transformers model code (eager PyTorch) under its Trainer."""
+    return [
+        _p(
+            "transformers",
+            (2026, 2026),
+            "Hugging Face model code in eager PyTorch: every norm, activation and rotary chain unfused, the "
+            "loss on fp32 logits, SDPA attention; Trainer's defaults for the optimizer and data parallelism.",
+            attention=(
+                "cudnn",
+                f"{_HF_LLAMA}: attn_implementation 'sdpa' (the default) calls "
+                "torch.nn.functional.scaled_dot_product_attention; PyTorch 2.11 ran cuDNN's SDPA kernel on an "
+                "H100 (llmcost's kernel profile, hardware/measured/raw/h100-sxm-hf-step-2026-11-26.json)",
+            ),
+            fused_norm=(
+                False,
+                f"{_HF_LLAMA} LlamaRMSNorm.forward: to(float32), pow(2).mean(-1), rsqrt, weight * to(input_dtype): "
+                "eager kernels",
+            ),
+            fused_bias_act=(
+                False,
+                f"{_HF_LLAMA} LlamaMLP.forward: down_proj(act_fn(gate_proj(x)) * up_proj(x))",
+            ),
+            fused_rope=(
+                False,
+                f"{_HF_LLAMA} apply_rotary_pos_emb: q * cos + rotate_half(q) * sin, rotate_half = cat(-x2, x1): "
+                "eager kernels (more passes than torchtitan's complex multiply, which prices it)",
+            ),
+            eager_loss=(
+                True,
+                "huggingface/transformers src/transformers/loss/loss_utils.py ForCausalLMLoss: logits.float(), "
+                "then nn.functional.cross_entropy",
+            ),
+            fused_optimizer=(
+                "fused",
+                "huggingface/transformers training_args.py: default_optim 'adamw_torch_fused' with torch >= 2.8",
+            ),
+            dp_overlap=(
+                True,
+                "Trainer (accelerate) wraps the model in torch DistributedDataParallel, whose bucketed all-reduce "
+                "overlaps the backward (Li et al. 2020, PyTorch Distributed, VLDB 13(12))",
+            ),
+            grad_reduce_in_fp32=(
+                True,
+                "Trainer's bf16 / fp16 mixed precision is torch.autocast over fp32 parameters: gradients are fp32 and "
+                "DDP reduces them as they are",
+            ),
+        ),
+    ]
+
+
 def _jax_and_others() -> list[Profile]:
     """TPU/XLA stacks, Colossal-AI, and Meta's internal Llama 3 stack."""
     return [
@@ -806,7 +860,12 @@ def _jax_and_others() -> list[Profile]:
 
 
 PROFILES: tuple[Profile, ...] = tuple(
-    _megatron_lm() + _megatron_core() + _deepspeed_family() + _pytorch_native() + _jax_and_others()
+    _megatron_lm()
+    + _megatron_core()
+    + _deepspeed_family()
+    + _pytorch_native()
+    + _transformers()
+    + _jax_and_others()
 )
 ALIASES: Mapping[str, str] = MappingProxyType(
     {
