@@ -1,8 +1,10 @@
 """GEMM rate against the share of time the GPU spends in GEMMs, under the card's power limit.
 
-Run on a CUDA machine with PyTorch (never by the tests): ``python bench/kernels/duty.py OUT.json``.
+Run on a CUDA machine with PyTorch (never by the tests): ``python bench/kernels/duty.py OUT.json [sleep]``.
 For each target duty ``d`` it alternates one 8192³ bf16 GEMM (``nt``) with a device-to-device copy
-sized so that the copy takes ``(1 - d) / d`` of the GEMM's time, for ``SECONDS`` seconds, timing each
+sized so that the copy takes ``(1 - d) / d`` of the GEMM's time (with ``sleep``: a spin kernel,
+``torch.cuda._sleep``, on one SM instead of the copy: a gap that draws about idle power, as exposed
+communication or a pipeline bubble does), for ``SECONDS`` seconds, timing each
 GEMM and each copy with CUDA events; ``nvidia-smi`` samples the SM clock, the draw and the throttle
 reasons every 250 ms. Per duty it writes the median GEMM rate and copy bandwidth over the last
 two thirds of the run (after the clock settles), the achieved GEMM share of the time, and the
@@ -71,7 +73,30 @@ def run(duty: float, gemm: Any, copy_of: Any, t_gemm_ms: float, bw: float, dtype
     }  # fmt: skip
 
 
-def main(path: str) -> None:
+def sleeper() -> Any:
+    """``copy_of``'s counterpart for the spin gap: a ``torch.cuda._sleep`` of the cycles that last the asked
+    time at the clock of a calibration run (the events time what it really took)."""
+    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    e0.record()
+    torch.cuda._sleep(10_000_000)
+    e1.record()
+    torch.cuda.synchronize()
+    cycles_per_ms = 10_000_000 / e0.elapsed_time(e1)
+
+    def of(nbytes_equiv: int) -> tuple[Any, int]:
+        if nbytes_equiv == 0:
+            return None, 0
+        cycles = int(nbytes_equiv / CALIBRATED_BW * 2 * 1e3 * cycles_per_ms)
+        return (lambda: torch.cuda._sleep(cycles)), 0
+
+    return of
+
+
+CALIBRATED_BW = 3.0e12
+"""Bytes per second the copy gap was sized with in ``run`` (read + written); the spin gap converts back."""
+
+
+def main(path: str, mode: str = "copy") -> None:
     torch.manual_seed(0)
     a = torch.randn(N, N, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(N, N, device="cuda", dtype=torch.bfloat16).t()
@@ -105,6 +130,9 @@ def main(path: str) -> None:
     torch.cuda.synchronize()
     bw = 2 * src.numel() * 2 / (e0.elapsed_time(e1) * 1e-3)
     plan = [("bf16", d) for d in DUTIES] + [("fp8", d) for d in (1.0, 0.5, 0.3)]
+    if mode == "sleep":
+        bw, copy_of = CALIBRATED_BW, sleeper()
+        plan = [("bf16", d) for d in (0.8, 0.6, 0.4, 0.3)]
     for dtype, duty in plan:
         fn = gemms[dtype]
         e0.record()
@@ -117,6 +145,7 @@ def main(path: str) -> None:
             result["runs"].append(run(duty, fn, copy_of, t_gemm, bw, dtype))
         except Exception as exc:  # noqa: BLE001 - keep the other levels
             result["runs"].append({"dtype": dtype, "target_duty": duty, "error": str(exc)[:300]})
+        result["runs"][-1]["gap"] = mode
         r = result["runs"][-1]
         print(
             dtype, duty, {k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items()}, flush=True
@@ -126,4 +155,4 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "copy")

@@ -1,7 +1,8 @@
 """Turn the raw JSON of ``measure.py`` / ``titan_step.py`` into ``hardware/measured/<hw>.yaml``.
 
 ``python bench/kernels/summarize.py HW DATE`` reads ``hardware/measured/raw/HW-kernels-DATE.json`` (and
-``HW-titan-step-DATE.json``, ``HW-duty-DATE.json`` and ``HW-grouped-DATE.json`` where they exist) and writes the summary the tests and the catalog cite:
+``HW-titan-step-DATE.json``, ``HW-duty-DATE.json`` (copies between the GEMMs), ``HW-duty-sleep-DATE.json``
+(idle gaps) and ``HW-grouped-DATE.json`` where they exist) and writes the summary the tests and the catalog cite:
 rates rounded to 3 significant figures, each training step split into kernel classes by kernel name
 (:func:`kernel_class`). Needs no GPU.
 """
@@ -138,10 +139,11 @@ def main(hw: str, date: str) -> None:
     if steps.exists():
         doc["training_steps"] = summarize_steps(json.loads(steps.read_text()))
         doc["training_steps_raw"] = f"raw/{steps.name}"
-    duty = RAW / f"{hw}-duty-{date}.json"
-    if duty.exists():
-        doc["gemm_duty"] = summarize_duty(json.loads(duty.read_text()))
-        doc["gemm_duty_raw"] = f"raw/{duty.name}"
+    for gap, key in (("", "gemm_duty"), ("-sleep", "gemm_duty_sleep")):
+        duty = RAW / f"{hw}-duty{gap}-{date}.json"
+        if duty.exists():
+            doc[key] = summarize_duty(json.loads(duty.read_text()))
+            doc[f"{key}_raw"] = f"raw/{duty.name}"
     grouped = RAW / f"{hw}-grouped-{date}.json"
     if grouped.exists():
         doc["moe_grouped_gemm"] = summarize_grouped(json.loads(grouped.read_text()))
