@@ -124,6 +124,17 @@ class TrainReport(_ReadsThrough):
 
         return operator_rows(operator_breakdown(self.spec, self.result.layout.plan, self.hardware))
 
+    def kernel_times(self) -> dict[str, float] | None:
+        """One step's device time on one device by kernel class (GEMM, attention, elementwise,
+        optimizer: :mod:`llmcost.training.kernel_classes`, what a profiler's kernel table sums to);
+        None with pipeline parallelism."""
+        from llmcost.training.kernel_classes import kernel_class_times
+
+        if self.result.layout.plan.pp != 1:
+            return None
+        r = self.result
+        return kernel_class_times(self.operators(), r.row["n_micro"], r.breakdown.get("optimizer", 0.0))
+
     def network(self) -> dict[str, Any] | None:
         """The plan's scale-out network (:func:`llmcost.training.network.network_dict`): its bill of
         materials, cost per device-hour and share of the device-hour price, cost and step time over a

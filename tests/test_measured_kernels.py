@@ -163,3 +163,24 @@ def test_roofline_overlap_norm_is_the_measured_fit() -> None:
     fits = {p: min(rms(p, r * 1e12) for r in range(600, 901, 5)) for p in (1.5, 2, 3, 4, np.inf)}
     assert min(fits, key=fits.get) == OVERLAP_P
     assert fits[OVERLAP_P] < 0.8 * fits[np.inf]
+
+
+def test_report_kernel_times_and_the_breakdown_note() -> None:
+    """``TrainReport.kernel_times`` is the validation metrics' function on the same rows, None with
+    pipeline parallelism; ``train --breakdown`` prints it as a note."""
+    from typer.testing import CliRunner
+
+    from llmcost.cli import app
+
+    rep = _titan("llama-3.2-1b", 2, 4096, False)
+    r = rep.result
+    assert rep.kernel_times() == kernel_class_times(
+        rep.operators(), r.row["n_micro"], r.breakdown["optimizer"]
+    )
+    piped = llmcost.train(
+        "llama-3.2-1b", "h100-sxm", gpus=2, pp=2, micro_batch=1, global_batch=4, seq_len=4096
+    )
+    assert piped.kernel_times() is None
+    args = "train llama-3.2-1b --hw h100-sxm --gpus 1 --micro-batch 2 --global-batch 2 --seq-len 4096 --breakdown"
+    out = CliRunner().invoke(app, args.split(), env={"COLUMNS": "200"})
+    assert out.exit_code == 0 and "by kernel class: gemm" in out.output

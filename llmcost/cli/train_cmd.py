@@ -278,7 +278,7 @@ def _result(rep: Any, fmt: str, title: str, emit_to: str | None, explain: bool) 
 def _breakdown(rep: Any, fmt: str, title: str, sublayers: bool = False) -> None:
     """``--breakdown``: the operator rows (:meth:`llmcost.api.TrainReport.operators`); ``--sublayers``:
     the TP sublayer rows (:meth:`llmcost.api.TrainReport.sublayers`) and their geometric mean."""
-    from llmcost.cli.train_view import ops_rows, sublayer_note, sublayer_table
+    from llmcost.cli.train_view import kernel_note, ops_rows, sublayer_note, sublayer_table
     from llmcost.report import emit
 
     if sublayers:
@@ -292,7 +292,8 @@ def _breakdown(rep: Any, fmt: str, title: str, sublayers: bool = False) -> None:
         )
         return
     title += ": per operator of one layer, one micro-batch on one GPU (x: layers of that shape)"
-    emit(ops_rows(rep.operators(), fmt == "table"), fmt, title=title, notes=rep.result.notes)
+    notes = [n for n in (kernel_note(rep.kernel_times()),) if n] + list(rep.result.notes)
+    emit(ops_rows(rep.operators(), fmt == "table"), fmt, title=title, notes=notes)
 
 
 def _zero(zero: str | None) -> Any:
