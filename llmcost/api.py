@@ -128,12 +128,9 @@ class TrainReport(_ReadsThrough):
         """One step's device time on one device by kernel class (GEMM, attention, elementwise,
         optimizer: :mod:`llmcost.training.kernel_classes`, what a profiler's kernel table sums to);
         None with pipeline parallelism."""
-        from llmcost.training.kernel_classes import kernel_class_times
+        from llmcost.training.kernel_classes import step_kernel_times
 
-        if self.result.layout.plan.pp != 1:
-            return None
-        r = self.result
-        return kernel_class_times(self.operators(), r.row["n_micro"], r.breakdown.get("optimizer", 0.0))
+        return step_kernel_times(self.spec, self.result.layout.plan, self.hardware, self.result)
 
     def network(self) -> dict[str, Any] | None:
         """The plan's scale-out network (:func:`llmcost.training.network.network_dict`): its bill of

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 import torch
+import transformers
 from stepping import step_record, timed_steps
 from transformers import LlamaConfig, LlamaForCausalLM
 
@@ -89,12 +90,7 @@ def main(path: str) -> None:
         k: getattr(torch.backends.cuda, f"{k}_sdp_enabled")()
         for k in ("flash", "cudnn", "mem_efficient", "math")
     }
-    try:
-        import transformers
-
-        result["transformers"] = transformers.__version__
-    except Exception:  # noqa: BLE001
-        pass
+    result["transformers"] = transformers.__version__
     for i, (name, mb, seq) in enumerate(RUNS):
         t0 = time.time()
         try:

@@ -16,6 +16,11 @@ def band_text(band: list[float] | None) -> str:
     return f"{100 * band[0]:+.0f}% .. {100 * band[1]:+.0f}%"
 
 
+def _row_head(r: dict[str, Any]) -> dict[str, Any]:
+    """The first columns of a ``--breakdown`` / ``--sublayers`` table row: layer shape, its count, pass."""
+    return {"layer": r["layer"], "x": r["layers"], "phase": r["phase"]}
+
+
 def ops_rows(rows: list[dict[str, Any]], table: bool) -> list[dict[str, Any]]:
     """``--breakdown``: the operator rows (:meth:`llmcost.api.TrainReport.operators`), as they are for
     JSON / YAML / CSV, in readable units for the table."""
@@ -25,9 +30,7 @@ def ops_rows(rows: list[dict[str, Any]], table: bool) -> list[dict[str, Any]]:
         return rows
     return [
         {
-            "layer": r["layer"],
-            "x": r["layers"],
-            "phase": r["phase"],
+            **_row_head(r),
             "op": r["op"],
             "kind": r["kind"],
             "time": fmt_time(r["time_s"]),
@@ -50,9 +53,7 @@ def sublayer_table(rows: list[dict[str, Any]], table: bool) -> list[dict[str, An
         return rows
     return [
         {
-            "layer": r["layer"],
-            "x": r["layers"],
-            "phase": r["phase"],
+            **_row_head(r),
             "gemm": r["gemm"],
             "collective": r["collective"],
             "gemm time": fmt_time(r["gemm_s"]),
@@ -244,6 +245,6 @@ def kernel_note(times: dict[str, float] | None) -> str | None:
 
     parts = ", ".join(f"{k.removesuffix('_time_s')} {fmt_time(v)}" for k, v in times.items())
     return (
-        f"one step on one GPU by kernel class: {parts}. Against profiled H100 steps llmcost prices GEMMs about "
-        "40% slow and elementwise passes 20-50% fast while the step is within 2-8% (hardware/measured/README.md)"
+        f"one step on one GPU by kernel class: {parts}. Against profiled H100 steps llmcost prices GEMMs slow "
+        "and elementwise passes fast while the step holds (figures: hardware/measured/README.md)"
     )

@@ -44,3 +44,15 @@ def kernel_class_times(
             out[key] += (r["time_s"] + r["recompute_s"]) * r["layers"] * micro_batches
     out["optimizer_time_s"] = float(optimizer_s)
     return out
+
+
+def step_kernel_times(spec: Any, plan: Any, hw: Any, result: Any) -> dict[str, float] | None:
+    """:data:`KERNEL_CLASS_METRICS` of ``plan`` costed as ``result`` (:func:`llmcost.training.plan.evaluate`),
+    from its operator rows (what ``train --breakdown`` prints); None with pipeline parallelism. What
+    ``TrainReport.kernel_times`` and the validation metrics both read."""
+    from llmcost.training.plan import operator_breakdown, operator_rows
+
+    if plan.pp != 1:
+        return None
+    rows = operator_rows(operator_breakdown(spec, plan, hw))
+    return kernel_class_times(rows, result.row["n_micro"], result.breakdown.get("optimizer", 0.0))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from llmcost.hardware import Hardware
-from llmcost.training.kernel_classes import KERNEL_CLASS_METRICS
+from llmcost.training.kernel_classes import KERNEL_CLASS_METRICS, step_kernel_times
 from llmcost.training.plan import (
     METRICS,
     POWER_CAP_METRICS,
@@ -85,11 +85,12 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     if name in SUBLAYER_METRICS:  # costed when asked: one layer's sublayers, not the step
         metrics["sublayer_speedup"] = sublayer_speedup(sublayer_rows(spec, plan, choice.hardware))
     if name in KERNEL_CLASS_METRICS:
-        if plan.pp != 1:
+        times = step_kernel_times(spec, plan, choice.hardware, r)
+        if times is None:
             return Prediction(
                 None, f"{name} is defined for pp 1 (every layer on one device); the plan has pp {plan.pp}"
             )
-        metrics |= _kernel_times(spec, plan, choice.hardware, r)
+        metrics |= times
     if full:  # the source's convention: the full s², the masked half of causal attention credited
         metrics |= {k: r.row[f"{k}_full_attention"] for k in FULL_ATTENTION_METRICS if k in metrics}
     if tokens is not None:
@@ -160,12 +161,3 @@ def _cap_ratios(spec: Any, plan: Any, hw: Hardware, capped: Any) -> dict[str, fl
         "power_cap_time_ratio": capped.step_time / base.step_time,
         "power_cap_energy_ratio": joules(capped) / joules(base),
     }
-
-
-def _kernel_times(spec: Any, plan: Any, hw: Hardware, r: Any) -> dict[str, float]:
-    """:data:`KERNEL_CLASS_METRICS` of the costed plan ``r`` (its operators, as ``train --breakdown``)."""
-    from llmcost.training.kernel_classes import kernel_class_times
-    from llmcost.training.plan import operator_breakdown, operator_rows
-
-    rows = operator_rows(operator_breakdown(spec, plan, hw))
-    return kernel_class_times(rows, r.row["n_micro"], r.breakdown.get("optimizer", 0.0))
