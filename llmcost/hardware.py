@@ -130,6 +130,11 @@ class Hardware:
     """``efficiency.memory_experts``: the weight stream of the routed experts' grouped GEMMs at serving
     token counts; None = ``memory``."""
     gemm_shape: GemmShape | None = field(default=None, compare=False)
+    throttle: dict[str, float] = field(default_factory=dict, compare=False)
+    """``throttle: {compute_w, memory_w, wait_w, exponent}``: draws at the maximum SM clock (compute-bound
+    kernels may draw above ``tdp``) and the exponent of the compute rate in the step's overshoot of the
+    limit (:func:`llmcost.economics.power.sustained_rate`); empty = compute runs at its figures whatever
+    the step draws."""
     power: dict[str, float] = field(default_factory=dict, compare=False)
     """Measured draw (W) by kind of work, from ``power: {idle_w, memory_bound_w, compute_bound_w}``
     (each ``{value, source}``); a kind not given is drawn at ``tdp`` (the upper bound). ``static_w``:
@@ -415,6 +420,7 @@ _ENTRY_KEYS = [
     "host_memory",
     "tdp",
     "power",
+    "throttle",
     "price",
     "efficiency",
     "gemm",
@@ -801,6 +807,53 @@ def _power(r: _Reader, data: dict[str, Any], tdp: float) -> dict[str, float]:
     return out
 
 
+THROTTLE_KEYS = ("compute_w", "memory_w", "wait_w", "exponent")
+"""Keys of a ``throttle`` section: draws (W) at the maximum SM clock of compute-bound kernels, memory-bound
+kernels and a device waiting in a kernel (exposed communication, bubbles), and the rate exponent."""
+
+
+def _throttle(r: _Reader, data: dict[str, Any], tdp: float) -> dict[str, float]:
+    """``throttle: {compute_w, exponent, memory_w?, wait_w?}``, each ``{value, source}``: ``compute_w``
+    above 0 (it may exceed the tdp: that is what the limit throttles), the other draws at most
+    ``compute_w``, ``exponent`` in (0, 2]; empty when the entry has no section."""
+    sec = data.get("throttle")
+    if sec is None:
+        return {}
+    if (
+        not isinstance(sec, dict)
+        or set(sec) - set(THROTTLE_KEYS)
+        or not {"compute_w", "exponent"} <= set(sec)
+    ):
+        raise r.fail(
+            "throttle",
+            f"a mapping with compute_w, exponent and optionally {', '.join(THROTTLE_KEYS[1:3])}",
+            sec,
+        )
+    out: dict[str, float] = {}
+    for k, e in sec.items():
+        v = e.get("value") if isinstance(e, dict) else None
+        if (
+            not isinstance(e, dict)
+            or not e.get("source")
+            or isinstance(v, bool)
+            or not isinstance(v, (int, float))
+        ):
+            raise r.fail(f"throttle.{k}", "{value: number, source: ...}", e)
+        out[k] = float(v)
+    if not 0 < out["exponent"] <= 2:
+        raise r.fail("throttle.exponent", "a number in (0, 2]", out["exponent"])
+    if not 0 < out["compute_w"] <= 10 * tdp:
+        raise r.fail(
+            "throttle.compute_w", f"watts above 0 (at most 10x the tdp, {10 * tdp:g} W)", out["compute_w"]
+        )
+    for k in ("memory_w", "wait_w"):
+        if k in out and not 0 < out[k] <= out["compute_w"]:
+            raise r.fail(
+                f"throttle.{k}", f"watts above 0 and at most compute_w ({out['compute_w']:g} W)", out[k]
+            )
+    return out
+
+
 def _gemm_shape(r: _Reader, data: dict[str, Any]) -> GemmShape | None:
     """``gemm: {units, tiles: [[m, n], ...], k_overhead, source}`` when the entry gives it (checked)."""
     if data.get("gemm") is None:
@@ -921,6 +974,7 @@ def hardware_from_dict(data: dict[str, Any], *, where: str) -> Hardware:
         expert_memory_efficiency_value=opt.memory_experts,
         gemm_shape=_gemm_shape(r, data),
         power=_power(r, data, tdp),
+        throttle=_throttle(r, data, tdp),
     )
 
 

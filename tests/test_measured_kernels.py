@@ -105,13 +105,17 @@ def _titan(model: str, mb: int, seq: int, compiled: bool) -> Any:
 
 def test_kernel_classes_sum_to_the_compute_of_the_step() -> None:
     """On one device without pipeline parallelism, GEMM + attention + elementwise time is the step's
-    forward + backward + recomputation compute, and the optimizer class is the optimizer step."""
+    forward + backward + recomputation compute with what the power limit adds to it, and the
+    optimizer class is the optimizer step."""
     rep = _titan("llama-3.2-1b", 2, 4096, False)
     r = rep.result
-    times = kernel_class_times(rep.operators(), r.row["n_micro"], r.breakdown["optimizer"])
+    times = kernel_class_times(
+        rep.operators(), r.row["n_micro"], r.breakdown["optimizer"], r.breakdown["power_limit"]
+    )
     assert set(times) == set(KERNEL_CLASS_METRICS)
+    assert r.breakdown["power_limit"] > 0.0  # the H100 step is GEMM-heavy enough to throttle
     parts = sum(times[k] for k in ("gemm_time_s", "attention_time_s", "elementwise_time_s"))
-    compute = sum(r.breakdown[k] for k in ("compute_fwd", "compute_bwd", "compute_recompute"))
+    compute = sum(r.breakdown[k] for k in ("compute_fwd", "compute_bwd", "compute_recompute", "power_limit"))
     assert parts == pytest.approx(compute, rel=1e-9)
     assert times["optimizer_time_s"] == r.breakdown["optimizer"]
 
@@ -175,7 +179,7 @@ def test_report_kernel_times_and_the_breakdown_note() -> None:
     rep = _titan("llama-3.2-1b", 2, 4096, False)
     r = rep.result
     assert rep.kernel_times() == kernel_class_times(
-        rep.operators(), r.row["n_micro"], r.breakdown["optimizer"]
+        rep.operators(), r.row["n_micro"], r.breakdown["optimizer"], r.breakdown["power_limit"]
     )
     piped = llmcost.train(
         "llama-3.2-1b", "h100-sxm", gpus=2, pp=2, micro_batch=1, global_batch=4, seq_len=4096
@@ -184,3 +188,116 @@ def test_report_kernel_times_and_the_breakdown_note() -> None:
     args = "train llama-3.2-1b --hw h100-sxm --gpus 1 --micro-batch 2 --global-batch 2 --seq-len 4096 --breakdown"
     out = CliRunner().invoke(app, args.split(), env={"COLUMNS": "200"})
     assert out.exit_code == 0 and "by kernel class: gemm" in out.output
+
+
+def _duty_rows(
+    table: dict[str, Any], p_gemm: float, p_copy: float, p_wait: float
+) -> list[tuple[float, float]]:
+    """(overshoot at the maximum clock, rate over the unthrottled rate) of every bf16 duty row: the
+    measured GEMM share converted to its share at the maximum clock (the GEMMs ran ``rate`` slower)."""
+    top = max(r["gemm_tflops"] for r in table["gemm_duty"] if r["dtype"] == "bf16")
+    out = []
+    for key, gap in (("gemm_duty", p_copy), ("gemm_duty_sleep", p_wait)):
+        for r in (r for r in table[key] if r["dtype"] == "bf16"):
+            k, d = r["gemm_tflops"] / top, r["duty"]
+            d_max = d * k / (d * k + 1 - d)
+            out.append(((d_max * p_gemm + (1 - d_max) * gap) / 700.0, k))
+    return out
+
+
+def test_h100_throttle_figures_are_the_duty_fit() -> None:
+    """GEMM and copy draws from the duty sweep's unthrottled rows; the waiting draw and the rate
+    exponent by least squares (in log rate) over both sweeps; the catalog holds them (rounded; the
+    compute draw is the steps', :func:`test_h100_compute_draw_is_the_step_clock_fit`)."""
+    tab = _table("h100-sxm")
+    free = [r for r in tab["gemm_duty"] if r["dtype"] == "bf16" and not r["power_capped"] and r["copy_gb_s"]]
+    a = np.array([[r["duty"], 1 - r["duty"]] for r in free])
+    p_gemm, p_copy = np.linalg.lstsq(a, np.array([r["power_w"] for r in free]), rcond=None)[0]
+    best = (np.inf, 0.0, 0.0)
+    for wait in np.arange(70.0, 500.0, 10.0):
+        rows = _duty_rows(tab, p_gemm, p_copy, wait)
+        for alpha in np.arange(0.2, 0.8, 0.01):
+            err = float(np.sqrt(np.mean([np.log(min(1.0, x**-alpha) / k) ** 2 for x, k in rows])))
+            best = min(best, (err, float(wait), float(alpha)))
+    th = get_hardware("h100-sxm").throttle
+    assert abs(p_gemm - 988.0) < 1.0 and abs(th["memory_w"] - p_copy) < 1.0  # 988: the GEMM's draw
+    assert th["wait_w"] == pytest.approx(best[1]) and th["exponent"] == pytest.approx(best[2], abs=0.005)
+    assert best[0] < 0.015
+
+
+def test_a100_throttle_figures_are_the_perseus_fit() -> None:
+    """The A100 stage's draw at 1410 MHz and the exponent of its rate in the overshoot, the clock
+    where the draw meets a 460-380 W limit found on the measured sweep."""
+    sweep = yaml.safe_load((MEASURED / "a100-sxm4-80gb-perseus.yaml").read_text())
+    pts, top = [], []
+    for ph in ("forward", "backward"):
+        rows = sorted((r for r in sweep["rows"] if r[0] == ph), key=lambda r: r[1])
+        f = np.array([r[1] for r in rows], dtype=float)
+        t = np.array([r[2] for r in rows])
+        p = np.array([r[3] for r in rows]) / t
+        top.append(p[-1])
+        for cap in (460.0, 440.0, 420.0, 400.0, 380.0):
+            fc = np.interp(cap, np.sort(p), f[np.argsort(p)])
+            pts.append((np.log(p[-1] / cap), np.log(np.interp(fc, f, t) / t[-1])))
+    x = np.array(pts)
+    alpha = float(x[:, 0] @ x[:, 1] / (x[:, 0] @ x[:, 0]))
+    th = get_hardware("a100-sxm4-80gb").throttle
+    assert th["compute_w"] == pytest.approx(float(np.mean(top)), abs=1.0)
+    assert th["exponent"] == pytest.approx(alpha, abs=0.005)
+    assert float(np.sqrt(np.mean((x[:, 1] - alpha * x[:, 0]) ** 2))) < 0.006
+
+
+STEP_CLOCK = MEASURED / "raw" / "h100-sxm-step-clock-2026-11-26.json"
+EIGHT_LAYERS = {
+    "name": "Llama 3 8B layer shape, 8 layers (bench/kernels/step_clock.py)", "model_type": "llama",
+    "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 8, "num_attention_heads": 32,
+    "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256, "max_position_embeddings": 8192,
+    "hidden_act": "silu", "tie_word_embeddings": True, "rope_theta": 500000.0,
+}  # fmt: skip
+
+
+def _step_case(run: dict[str, Any]) -> dict[str, Any]:
+    """The validation case of a step-clock run (``validation/h100-measured.yaml``; the 8-layer model
+    is the 1B compiled case's plan on :data:`EIGHT_LAYERS`)."""
+    cases = {
+        c["id"]: c
+        for c in yaml.safe_load((MEASURED.parents[1] / "validation" / "h100-measured.yaml").read_text())
+    }
+    kind = "compiled" if run["compiled"] else "eager"
+    if run["model"] == "llama-3-8b-8l":
+        return {**cases["h100m-l32-1b-mb2-s4k-compiled"], "model": EIGHT_LAYERS}
+    size = run["model"].split("-")[-1]
+    return cases[f"h100m-l32-{size}-mb{run['micro_batch']}-s4k-{kind}"]
+
+
+def _compute_share(case: dict[str, Any]) -> float:
+    """The model's compute-bound share of the case's step at the maximum clock (``t_cact`` over the
+    step without what the limit adds)."""
+    from llmcost.training.plan import TrainPlan, evaluate
+    from llmcost.training.stack import apply
+    from llmcost.validation.case_hw import case_hardware
+    from llmcost.validation.training import case_spec
+
+    choice = apply(case["stack"], dict(case["plan"]), case_hardware(case))
+    plan = TrainPlan.from_mapping(choice.plan, case["cluster"]["gpus"], case["cluster"]["gpus_per_node"])
+    row = evaluate(case_spec(case), plan, choice.hardware).row
+    return row["t_cact"] / (row["iteration_time_s"] - row["power_limit"])
+
+
+def test_h100_compute_draw_is_the_step_clock_fit() -> None:
+    """``throttle.compute_w``: per measured step, the overshoot its SM clock implies (the duty sweeps'
+    rate against clock, least squares, then ``rate = overshoot^-α``) solved for the compute-bound
+    draw at the model's compute share, the memory-bound rest at ``memory_w``; the mean of the steps.
+    Each within 10% of the 8192³ GEMM's draw (the duty sweep's, 988 W)."""
+    tab, th = _table("h100-sxm"), get_hardware("h100-sxm").throttle
+    top = max(r["gemm_tflops"] for r in tab["gemm_duty"] if r["dtype"] == "bf16")
+    rows = [(r["sm_clock_mhz"], r["gemm_tflops"] / top) for k in ("gemm_duty", "gemm_duty_sleep") for r in tab[k]
+            if r["dtype"] == "bf16"]  # fmt: skip
+    slope, icpt = np.polyfit([c for c, _ in rows], [k for _, k in rows], 1)
+    draws = []
+    for run in yaml.safe_load(STEP_CLOCK.read_text())["runs"]:
+        c = _compute_share(_step_case(run))
+        xi = min(1.0, slope * run["sm_clock_mhz"] + icpt) ** (-1.0 / th["exponent"])
+        draws.append((700.0 * xi - (1.0 - c) * th["memory_w"]) / c)
+    assert len(draws) == 5 and th["compute_w"] == pytest.approx(float(np.mean(draws)), abs=10.0)
+    assert all(abs(d / 988.0 - 1.0) < 0.1 for d in draws)

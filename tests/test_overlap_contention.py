@@ -85,8 +85,9 @@ def test_fused_reduce_scatter_hides_tp_communication() -> None:
     assert 0 < r.breakdown["tp_comm"] < plain.breakdown["tp_comm"]
     assert r.step_time < plain.step_time
     for k, v in plain.breakdown.items():
-        if k != "tp_comm":
+        if k not in ("tp_comm", "power_limit"):
             assert r.breakdown[k] == v, k
+    assert r.breakdown["power_limit"] >= plain.breakdown["power_limit"]  # less waiting: the step draws more
     d = fused.as_dict()
     assert d["plan"]["tp_fused_rs"] is True
     again = llmcost.train("gpt3-13b", "a100-sxm4-80gb", plan=d["plan"]).as_dict()

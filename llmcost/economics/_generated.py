@@ -69,6 +69,16 @@ def capped_draw(p_cap, p_draw):
     return numpy.minimum(p_cap, p_draw)
 
 
+def throttle__overshoot(p_cmax, p_limit, p_mmax, p_wait, t_cb, t_idle, t_mb):
+    """A step's mean draw at the maximum SM clock over the board limit,"""
+    return (p_cmax*t_cb + p_mmax*t_mb + p_wait*t_idle)/(p_limit*(t_cb + t_idle + t_mb))
+
+
+def throttle__rate(clock_exp, overshoot):
+    """Compute rate the board limit sustains over the rate at the maximum clock,"""
+    return numpy.minimum(1, overshoot**(-clock_exp))
+
+
 FUNCTIONS = {
     'usd': (usd, ('devices', 'seconds', 'usd_hour'), '90aba31f04f5e4c9'),
     'usd_per_million_tokens': (usd_per_million_tokens, ('devices', 'seconds', 'tokens', 'usd_hour'), 'a258ffaca517546e'),
@@ -82,4 +92,6 @@ FUNCTIONS = {
     'network__share_of_price': (network__share_of_price, ('life_years', 'net_devices', 'usd_hour', 'usd_network'), 'faff17ff1f163740'),
     'capped_clock': (capped_clock, ('p_cap', 'p_cb', 'p_static'), '726329f1bb861e1b'),
     'capped_draw': (capped_draw, ('p_cap', 'p_draw'), '9a4dba93361b4347'),
+    'throttle__overshoot': (throttle__overshoot, ('p_cmax', 'p_limit', 'p_mmax', 'p_wait', 't_cb', 't_idle', 't_mb'), '99e79e7b0ea938ab'),
+    'throttle__rate': (throttle__rate, ('clock_exp', 'overshoot'), '5d93712c906cdd3e'),
 }

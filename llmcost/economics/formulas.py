@@ -43,6 +43,19 @@ define(
     latex=r"P_{s}",
 )
 define("p_draw", "W", "draw of one kind of work per device, uncapped", latex="P")
+define(
+    "p_cmax",
+    "W",
+    "draw of compute-bound kernels at the maximum SM clock (may exceed the limit)",
+    latex=r"P_{c}^{max}",
+)
+define("p_mmax", "W", "draw of memory-bound kernels at the maximum SM clock", latex=r"P_{m}^{max}")
+define(
+    "p_wait", "W", "draw of a device waiting inside a kernel (exposed communication, bubbles)", latex=r"P_{w}"
+)
+define("p_limit", "W", "board power limit of the device (its TDP)", latex=r"P_{lim}")
+define("overshoot", "1", "a step's mean draw at the maximum clock over the board limit", latex=r"\xi")
+define("clock_exp", "1", "exponent of the sustained compute rate in the overshoot", latex=r"\alpha_{clk}")
 
 S = sym
 
@@ -169,6 +182,31 @@ def capped_draw() -> sp.Expr:
     return sp.Min(S("p_draw"), S("p_cap"))
 
 
+def throttle_overshoot() -> sp.Expr:
+    """A step's mean draw at the maximum SM clock over the board limit,
+    ``ξ = (T_cb·P_c + T_mb·P_m + T_idle·P_w) / ((T_cb + T_mb + T_idle)·P_lim)``: the power controller
+    holds the board's average draw at the limit, so what decides the clock is the step's mix of
+    kinds of work, not one kernel's draw (H100 SXM, ``bench/kernels/duty.py``, hardware/measured:
+    GEMMs alternated with copies keep 1980 MHz up to 30-40 % GEMM time and fall to 1380 MHz at
+    100 %; with idle gaps instead of copies throttling starts near 60 %) [derived: time-weighted
+    mean of the draws by kind of work]."""
+    t_c, t_m, t_w = S("t_cb"), S("t_mb"), S("t_idle")
+    return (t_c * S("p_cmax") + t_m * S("p_mmax") + t_w * S("p_wait")) / ((t_c + t_m + t_w) * S("p_limit"))
+
+
+def throttle_rate() -> sp.Expr:
+    """Compute rate the board limit sustains over the rate at the maximum clock,
+    ``κ = min(1, ξ^(−α))``: 1 while the step's draw at the maximum clock is within the limit, else
+    falling as a power of the overshoot ``ξ`` (:func:`throttle_overshoot`). The rate falls slower
+    than the clock (H100: 1980 → 1380 MHz is −30 %, the bf16 GEMM rate −13 %), so ``α`` is fitted
+    to measured rates, not to clocks: H100 SXM α 0.47 over both duty sweeps (GEMMs with copies,
+    GEMMs with idle gaps; rms 1.2 %), A100 SXM α 0.31 from the SM-clock sweep of GPT-3 pipeline
+    stages (Perseus, Chung et al. SOSP '24, artifact ml-energy/zeus@kronos
+    sosp24_data/emulation/stage_profile: time and energy per clock; the clock where the draw meets
+    the limit and the time there) [fitted: tests/test_measured_kernels.py re-derives both]."""
+    return sp.Min(1, S("overshoot") ** (-S("clock_exp")))
+
+
 FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "usd": usd,
     "usd_per_million_tokens": usd_per_million_tokens,
@@ -182,6 +220,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "network__share_of_price": network_share_of_price,
     "capped_clock": capped_clock,
     "capped_draw": capped_draw,
+    "throttle__overshoot": throttle_overshoot,
+    "throttle__rate": throttle_rate,
 }
 
 

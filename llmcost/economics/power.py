@@ -57,6 +57,58 @@ def facility(joules: Any, pue: float) -> Any:
     return E.facility_energy(joules=joules, pue=pue)
 
 
+def throttle_draws(hw: Hardware) -> dict[str, float]:
+    """The draws of the sustained-clock model (:func:`sustained_rate`): compute- and memory-bound kernels
+    at the maximum clock and a device waiting in a kernel (the catalog's ``throttle`` figures; memory:
+    ``power.memory_bound_w`` or the TDP, waiting: ``power.idle_w`` or ``static_w`` or the TDP, where the
+    section does not give them), and the board limit (the uncapped TDP: a user cap's further slowdown
+    is :func:`capped`'s). Empty without a ``throttle`` section."""
+    th = hw.throttle
+    if not th:
+        return {}
+    pw = hw.power
+    wait = th.get("wait_w", pw.get("idle_w", pw.get("static_w", hw.tdp)))
+    return {
+        "p_cmax": th["compute_w"],
+        "p_mmax": th.get("memory_w", min(pw.get("memory_bound_w", hw.tdp), th["compute_w"])),
+        "p_wait": wait,
+        "p_limit": th.get("limit_w", hw.tdp),
+    }
+
+
+def sustained_rate(hw: Hardware, t_cb: Any, t_mb: Any, t_wait: Any) -> np.ndarray:
+    """Per row, the compute rate the board limit sustains over the rate at the maximum clock
+    (``throttle__rate`` of the step's ``throttle__overshoot``): the step's compute-bound, memory-bound
+    and waiting time at the maximum clock drawn at :func:`throttle_draws`; 1 on a device without
+    ``throttle`` figures or a row with no time."""
+    t_cb, t_mb, t_wait = (np.asarray(x, dtype=float) for x in (t_cb, t_mb, t_wait))
+    d = throttle_draws(hw)
+    shape = np.broadcast(t_cb, t_mb, t_wait).shape
+    if not d:
+        return np.ones(shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        xi = E.throttle__overshoot(t_cb=t_cb, t_mb=t_mb, t_idle=t_wait, **d)
+    xi = np.where(t_cb + t_mb + t_wait > 0, xi, 1.0)  # no time: nothing throttles
+    return np.broadcast_to(
+        E.throttle__rate(overshoot=np.maximum(xi, 1.0), clock_exp=hw.throttle["exponent"]), shape
+    )
+
+
+def throttle_note(hw: Hardware, kappa: float, added_s: float) -> str | None:
+    """What the board limit did to a plan, in one line (None on a device without ``throttle`` figures)."""
+    d = throttle_draws(hw)
+    if not d:
+        return None
+    a = hw.throttle["exponent"]
+    if kappa >= 1.0:
+        return f"power limit {d['p_limit']:g} W: the step's draw at the maximum clock is within it; compute runs unthrottled"
+    return (
+        f"power limit {d['p_limit']:g} W: at the maximum clock the step would draw {kappa ** (-1 / a):.2f}x it, so "
+        f"compute-bound work runs at {kappa:.3f} of its maximum-clock rate (rate = overshoot^-{a:g}, "
+        f"+{added_s:.3g} s; llmcost hw show {hw.id}: throttle)"
+    )
+
+
 def cap_of(v: Any) -> float | None:
     """A power cap in watts from ``'400W'``, ``'0.4 kW'`` or a number of watts (None: no cap);
     one-line error otherwise."""
@@ -120,6 +172,7 @@ def capped(hw: Hardware, cap: float | None) -> Hardware:
         train_efficiency_value=opt(hw.train_efficiency_value),
         train_efficiency_by_dtype=scaled(hw.train_efficiency_by_dtype),
         power={**hw.power, **draws_},
+        throttle={**hw.throttle, "limit_w": hw.throttle.get("limit_w", hw.tdp)} if hw.throttle else {},
         tdp=float(E.capped_draw(p_draw=hw.tdp, p_cap=cap)),
     )
 

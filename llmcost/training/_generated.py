@@ -100,6 +100,16 @@ def zero3(layers_stage, m_bwd, m_fwd, m_rc, m_z3_ag, m_z3_rs, n_micro, s_comm, t
     return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_rc/layers_stage), m_z3_ag + m_rc/layers_stage - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_fwd/layers_stage), m_z3_ag + m_fwd/layers_stage - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*(t_z3_ag + t_z3_rs), t_z3_ag + t_z3_rs - t_bwd/layers_stage), m_z3_ag + m_z3_rs + m_bwd/layers_stage - t_bwd/layers_stage))
 
 
+def throttle(kappa_clk, t_cact):
+    """Time the board power limit adds to a step, ``(1/κ − 1)·T_c``: compute-bound work runs at the"""
+    return t_cact*(-1 + kappa_clk**(-1.0))
+
+
+def throttle__compute_time(h_bwd, h_fwd, h_rc, n_micro, t_bub, t_bwd, t_comm_mb, t_fwd, t_rc):
+    """Compute-bound time on the critical path at the maximum clock, what a lower sustained clock"""
+    return n_micro*(1 + t_bub/(n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc)))*(numpy.maximum(0, -h_bwd + t_bwd) + numpy.maximum(0, -h_fwd + t_fwd) + numpy.maximum(0, -h_rc + t_rc))
+
+
 def zero3__collectives(psi_layer, z3_bucket):
     """ZeRO-3 collectives per layer and pass when parameters move in prefetch buckets,"""
     return numpy.ceil(psi_layer/z3_bucket)
@@ -490,6 +500,8 @@ FUNCTIONS = {
     'diloco__comm_reduction': (diloco__comm_reduction, ('b_g', 'b_sync', 'sync_interval'), '07c7af897538de02'),
     'memory__outer_state': (memory__outer_state, ('psi', 'psi_e'), '54de3ee6ae0126db'),
     'zero3': (zero3, ('layers_stage', 'm_bwd', 'm_fwd', 'm_rc', 'm_z3_ag', 'm_z3_rs', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), '6583fc00caa86c30'),
+    'throttle': (throttle, ('kappa_clk', 't_cact'), '0a8236ecfe50dd5f'),
+    'throttle__compute_time': (throttle__compute_time, ('h_bwd', 'h_fwd', 'h_rc', 'n_micro', 't_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), 'b35c399f5edb4067'),
     'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),
     'zero3__collective_bytes': (zero3__collective_bytes, ('layer_bytes', 'n_z3'), 'cdecf2bb964551bc'),
     'zero3__layer_comm': (zero3__layer_comm, ('n_z3', 't_z3_one'), 'c523583b06582006'),

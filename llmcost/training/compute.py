@@ -579,13 +579,17 @@ def io_cost(
     tp: int,
     eager: Eager = FUSED,
     b_a: float = 2.0,
-) -> tuple[float, float, float]:
-    """(forward time, backward time, model FLOPs fwd+bwd) of the embedding (first stage) and the
-    final norm + LM head + loss (last stage): the rows of :func:`io_passes` summed."""
+) -> tuple[float, float, float, float, float]:
+    """(forward time, backward time, model FLOPs fwd+bwd, forward HBM time, backward HBM time) of the
+    embedding (first stage) and the final norm + LM head + loss (last stage): the rows of
+    :func:`io_passes` summed, the HBM times their bytes over ``η_m·W_hbm`` (as :func:`_hbm_times`)."""
     ops, fwd, bwd = io_passes(io, m, last_stage, first_stage, tokens, vocab, tp, eager, b_a)
     if fwd is None or bwd is None:
-        return 0.0, 0.0, 0.0
-    return _num(rowsum(fwd.time)), _num(rowsum(bwd.time)), G.flops__fwd_bwd(sum(o.model_flops for o in ops))
+        return 0.0, 0.0, 0.0, 0.0, 0.0
+    bw = m.eta_m * m.mem_bw
+    hf, hb = (_num(rowsum(np.asarray(x.bytes, dtype=float))) / bw for x in (fwd, bwd))
+    flops = G.flops__fwd_bwd(sum(o.model_flops for o in ops))
+    return _num(rowsum(fwd.time)), _num(rowsum(bwd.time)), flops, hf, hb
 
 
 def io_passes(

@@ -395,6 +395,25 @@ define(
 define("power_w", "W", "mean draw per device (the TDP where the catalog has no draw)", latex="P")
 define("price_h", "USD/h", "price per device-hour", latex=r"\$_{h}")
 
+define(
+    "h_fwd",
+    "s",
+    "HBM time of one micro-batch's forward on the busiest stage (its operators' bytes)",
+    latex=r"h_f",
+)
+define("h_bwd", "s", "HBM time of one micro-batch's backward on the busiest stage", latex=r"h_b")
+define("h_rc", "s", "HBM time of one micro-batch's recomputation on the busiest stage", latex=r"h_{rc}")
+define("t_bub", "s", "pipeline bubble over the step", latex=r"T_{bub}")
+define(
+    "t_cact", "s", "compute-bound time on the step's critical path at the maximum SM clock", latex=r"T_{c}"
+)
+define(
+    "kappa_clk",
+    "1",
+    "compute rate the board power limit sustains over the rate at the maximum clock",
+    latex=r"\kappa",
+)
+
 S = sym
 
 
@@ -418,6 +437,24 @@ def bubble_zero_bubble() -> sp.Expr:
     gradient and weight gradient (T_B = T_W = t_b/2) ⇒ ``(p−1)(t_f + t_rc + comm/3)``: a third of
     1F1B's bubble when T_F = T_B = T_W (ZB README)."""
     return (S("pp") - 1) * (S("t_fwd") + S("t_rc") + S("t_comm_mb") / 3)
+
+
+def throttle_compute_time() -> sp.Expr:
+    """Compute-bound time on the critical path at the maximum clock, what a lower sustained clock
+    stretches: per micro-batch each pass's time beyond its HBM time (a GEMM's time is nearly all
+    compute, a memory-bound pass's nearly none), over the step's micro-batches and the bubble's like
+    share, ``T_c = m·Σ_pass max(0, t − h)·(1 + T_bub/(m·(t_f + t_b + t_rc + t_comm)))``
+    [derived: the bubble is the other stages' passes]."""
+    c = sum(sp.Max(0, S(t) - S(h)) for t, h in (("t_fwd", "h_fwd"), ("t_bwd", "h_bwd"), ("t_rc", "h_rc")))
+    return S("n_micro") * c * (1 + S("t_bub") / (S("n_micro") * _per_mb()))
+
+
+def throttle_time() -> sp.Expr:
+    """Time the board power limit adds to a step, ``(1/κ − 1)·T_c``: compute-bound work runs at the
+    sustained rate ``κ`` (``throttle__rate`` of :mod:`llmcost.economics.formulas`, 1 on a device
+    without ``throttle`` figures), memory-bound work and communication at their own speed (the power
+    controller lowers the SM clock, not the memory clock) [derived]."""
+    return (1 / S("kappa_clk") - 1) * S("t_cact")
 
 
 def pipeline_time(bubble: Callable[[], sp.Expr]) -> sp.Expr:
@@ -1367,6 +1404,8 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "diloco__comm_reduction": diloco_comm_reduction,
     "memory__outer_state": diloco_outer_state_bytes,
     "zero3": zero3_exposed,
+    "throttle": throttle_time,
+    "throttle__compute_time": throttle_compute_time,
     "zero3__collectives": zero3_collectives,
     "zero3__collective_bytes": zero3_collective_bytes,
     "zero3__layer_comm": zero3_layer_comm,
@@ -1450,8 +1489,10 @@ def expression(name: str) -> sp.Expr:
 
 
 def step_expression(schedule: str, dp_mode: str, zero3: bool) -> sp.Expr:
-    """Whole step time: pipeline + exposed DP + ZeRO-3 + optimizer + offload (for ``--explain``)."""
+    """Whole step time: pipeline + exposed DP + ZeRO-3 + optimizer + offload + what the power limit
+    adds (for ``--explain``)."""
     e = expression(f"pipeline__{schedule}") + expression(f"dp__{dp_mode}") + S("t_opt") + S("t_offload")
+    e += expression("throttle")
     if zero3:
         e += expression("zero3")
     return e

@@ -7,7 +7,9 @@ other operator of the forward, backward and recomputation (norms, activations, r
 dropout, casts, the loss, the embedding); ``optimizer_time_s``: the optimizer step. Each is the sum
 over one step on one device of the per-operator times :func:`llmcost.training.plan.operator_breakdown`
 gives (forward + backward + recomputation, times the layers of that shape and the micro-batches
-per step), exposed communication and pipeline bubbles apart.
+per step), exposed communication and pipeline bubbles apart; what the board power limit adds
+(``power_limit``: compute-bound work at the sustained clock) goes to the GEMMs and attention, the
+compute-bound classes, in proportion to their time.
 
 They exist to test the model's parts against a measured kernel profile, not only its sum: the step
 time can be right while its GEMMs are priced too slow and its elementwise passes too fast
@@ -33,15 +35,20 @@ def kernel_class(kind: str) -> str:
 
 
 def kernel_class_times(
-    rows: list[dict[str, Any]], micro_batches: float, optimizer_s: float
+    rows: list[dict[str, Any]], micro_batches: float, optimizer_s: float, throttle_s: float = 0.0
 ) -> dict[str, float]:
     """:data:`KERNEL_CLASS_METRICS` from :func:`llmcost.training.plan.operator_rows` of a ``pp = 1`` plan
-    (one micro-batch through every layer), ``micro_batches`` per step and the step's optimizer time."""
+    (one micro-batch through every layer), ``micro_batches`` per step, the step's optimizer time and
+    what the power limit adds to it (``throttle_s``, shared by the GEMMs and attention)."""
     out = dict.fromkeys(KERNEL_CLASS_METRICS, 0.0)
     for r in rows:
         if r["phase"] in ("forward", "backward"):
             key = f"{kernel_class(r['kind'])}_time_s"
             out[key] += (r["time_s"] + r["recompute_s"]) * r["layers"] * micro_batches
+    bound = out["gemm_time_s"] + out["attention_time_s"]
+    if throttle_s > 0.0 and bound > 0.0:
+        for key in ("gemm_time_s", "attention_time_s"):
+            out[key] += throttle_s * out[key] / bound
     out["optimizer_time_s"] = float(optimizer_s)
     return out
 
@@ -55,4 +62,7 @@ def step_kernel_times(spec: Any, plan: Any, hw: Any, result: Any) -> dict[str, f
     if plan.pp != 1:
         return None
     rows = operator_rows(operator_breakdown(spec, plan, hw))
-    return kernel_class_times(rows, result.row["n_micro"], result.breakdown.get("optimizer", 0.0))
+    br = result.breakdown
+    return kernel_class_times(
+        rows, result.row["n_micro"], br.get("optimizer", 0.0), br.get("power_limit", 0.0)
+    )

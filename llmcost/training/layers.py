@@ -118,6 +118,8 @@ class LayerTable:
     io_f: np.ndarray
     io_b: np.ndarray
     lg_flops: np.ndarray
+    io_hf: np.ndarray
+    io_hb: np.ndarray
 
 
 HBM = ("m_f", "m_b", "m_rc")
@@ -388,8 +390,8 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
             out[f][j] = v
         for f, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
             out[f][j] = v
-    io_f, io_b, lg = _io_table(spec, g.mach, g.vals, g.tokens_dev, g.tpf, n, cfg)
-    return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg)
+    io_f, io_b, lg, io_hf, io_hb = _io_table(spec, g.mach, g.vals, g.tokens_dev, g.tpf, n, cfg)
+    return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg, io_hf=io_hf, io_hb=io_hb)
 
 
 class _Group(NamedTuple):
@@ -497,22 +499,23 @@ def _io_table(
     tpf: np.ndarray,
     n: int,
     cfg: OpConfig,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, ...]:
     """Embedding (first stage) and norm + head + loss (last stage) forward / backward times per
-    [last, first] stage kind, and their model FLOPs on a stage holding both."""
+    [last, first] stage kind, their model FLOPs on a stage holding both, and their forward /
+    backward HBM times per stage kind."""
     io_ops = TC.graph_ops("io__forward__all", None, vals)
-    io_f, io_b = np.zeros((2, 2, n)), np.zeros((2, 2, n))
+    io_f, io_b, io_hf, io_hb = np.zeros((4, 2, 2, n))
     lg = np.zeros(n)
     for last in (False, True):
         for first in (False, True):
-            f, b, fl = TC.io_cost(
+            f, b, fl, hf, hb = TC.io_cost(
                 io_ops, mach, last, first, tokens_dev, spec.vocab_size, tpf, cfg.eager, cfg.b_a
             )
-            io_f[int(last), int(first)] = np.broadcast_to(np.asarray(f, dtype=float), (n,))
-            io_b[int(last), int(first)] = np.broadcast_to(np.asarray(b, dtype=float), (n,))
+            for arr, v in ((io_f, f), (io_b, b), (io_hf, hf), (io_hb, hb)):
+                arr[int(last), int(first)] = np.broadcast_to(np.asarray(v, dtype=float), (n,))
             if last and first:
                 lg = np.broadcast_to(np.asarray(fl, dtype=float), (n,))
-    return io_f, io_b, lg
+    return io_f, io_b, lg, io_hf, io_hb
 
 
 def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

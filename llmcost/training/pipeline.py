@@ -28,6 +28,9 @@ from llmcost.training.memory import StageParams, params_per_device
 PARTS = ("t_f", "t_b", "t_rc", "t_tp", "t_cp", "t_ep")
 """Per-micro-batch times of a stage: compute (forward, backward, recompute), exposed TP, CP, EP."""
 HBM_PARTS = ("m_f", "m_b", "m_rc")
+IO_HBM = ("h_io_f", "h_io_b")
+"""The HBM time of the stage's embedding / head / loss, forward and backward (the power limit's
+compute-bound share, :func:`llmcost.training.step.throttle`)."""
 """Per-micro-batch HBM times of a stage's layers (forward, backward, recompute; the embedding, head
 and loss left out): what overlapped data-parallel and ZeRO-3 traffic competes with."""
 
@@ -48,6 +51,8 @@ class StageTimes:
     m_f: np.ndarray
     m_b: np.ndarray
     m_rc: np.ndarray
+    h_io_f: np.ndarray
+    h_io_b: np.ndarray
 
 
 @dataclass
@@ -69,7 +74,7 @@ def busiest_stage(
     """The busiest stage's times and the parameters / first-stage layers of every row
     (:func:`stage_params`), once per (pp, v) split of the layers."""
     n = p.n
-    st = {k: np.zeros(n) for k in (*PARTS, *HBM_PARTS, "n_lay")}
+    st = {k: np.zeros(n) for k in (*PARTS, *HBM_PARTS, *IO_HBM, "n_lay")}
     lfirst, linv = key(p.pp, p.v)
     for li, f0 in enumerate(lfirst):
         rows = np.flatnonzero(linv == li)
@@ -77,7 +82,7 @@ def busiest_stage(
         parts = [_stage_parts(lt, comp, inv[rows]) for comp in comps]
         totals = [q["t_f"] + q["t_b"] + q["t_rc"] + q["t_tp"] + q["t_cp"] + q["t_ep"] for q in parts]
         best = np.argmax(np.stack(totals), axis=0)
-        for k in (*PARTS, *HBM_PARTS):
+        for k in (*PARTS, *HBM_PARTS, *IO_HBM):
             st[k][rows] = np.choose(best, [q[k] for q in parts])
         st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
     return StageTimes(**st), stage_params(spec, p)
@@ -125,6 +130,8 @@ def _stage_parts(lt: LayerTable, comp: tuple[Any, ...], ki: np.ndarray) -> dict[
     q = {k: rowsum(cnt_a * getattr(lt, k)[:, ki]) for k in (*PARTS, *HBM_PARTS)}
     q["t_f"] = q["t_f"] + lt.io_f[int(last), int(first)][ki]
     q["t_b"] = q["t_b"] + lt.io_b[int(last), int(first)][ki]
+    q["h_io_f"] = lt.io_hf[int(last), int(first)][ki]
+    q["h_io_b"] = lt.io_hb[int(last), int(first)][ki]
     return q
 
 

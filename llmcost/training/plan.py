@@ -42,7 +42,7 @@ import numpy as np
 
 from llmcost import checks
 from llmcost import rules as R
-from llmcost.economics.power import cap_note, cap_of, capped, draw_note, pue_of
+from llmcost.economics.power import cap_note, cap_of, capped, draw_note, pue_of, throttle_note
 from llmcost.errors import PlanError, UserError
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
@@ -1076,7 +1076,9 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     if plan.sync_interval > 1:
         res.ordinary_dp = ordinary_dp(spec, hw, lay)
     res.notes += _notes(spec, hw, res, check_memory)
-    res.notes += [n for n in (cap_note(base, cap),) if n]
+    res.notes += [
+        n for n in (throttle_note(hw, row["kappa_clk"], row["power_limit"]), cap_note(base, cap)) if n
+    ]
     res.notes.append(
         draw_note(hw) + ": forward, backward and recomputation compute-bound, optimizer and offload "
         "memory-bound, exposed communication and bubbles idle"

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from llmcost.economics import _generated as E
-from llmcost.economics.power import mean_draw
+from llmcost.economics.power import mean_draw, sustained_rate
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
@@ -249,6 +249,8 @@ def _compose(
     dpt = replace(dpt, t_off=dpt.t_off + _activation_offload(hw, p, st, mem["activations_host"]))
     dpt = replace(dpt, dp_exposed=streaming_exposed(p, dpt.coll.t_frag, _inner(pipe, dpt), dpt.dp_exposed))
     step = pipe.pipe + dpt.dp_exposed + dpt.z3_exposed + dpt.t_opt + dpt.t_off
+    thr = throttle(hw, p, st, pipe, dpt, step)
+    step = step + thr["power_limit"]
     total = _device_bytes(mem)
     out: dict[str, np.ndarray] = {
         "iteration_time_s": step,
@@ -261,6 +263,7 @@ def _compose(
         "memory_gib_per_gpu": total / GIB,
         **{f"memory_{k}": x for k, x in mem.items()},
         **_times(p, st, pipe, dpt, comm_share(hw)),
+        **thr,
         **extra,
     }
     out["tokens_per_step"] = np.full(p.n, tokens_step)
@@ -269,6 +272,24 @@ def _compose(
     out.update(_rates(hw, p, fl, step, out["tokens_per_s"], tokens_step, tokens))
     out["fits"] = fits(hw, p, total, mem)
     return out
+
+
+def throttle(
+    hw: Hardware, p: Plans, st: StageTimes, pipe: PipelineTimes, dpt: DataParallelTimes, step: np.ndarray
+) -> dict[str, np.ndarray]:
+    """What the board power limit adds to each row's ``step`` (at the maximum clock): the step's
+    compute-bound time (each pass beyond its HBM time), its waiting time (exposed communication,
+    bubble) and the rest (memory-bound passes, optimizer, offload) give the draw at the maximum clock
+    and the sustained rate ``kappa_clk`` (:func:`llmcost.economics.power.sustained_rate`); the
+    critical path's compute-bound time ``t_cact`` (``throttle__compute_time``) runs ``1/κ`` slower
+    (``throttle``)."""
+    h_f, h_b = st.m_f + st.h_io_f, st.m_b + st.h_io_b  # the stage's embedding, head and loss with its layers
+    passes = dict(n_micro=p.m, t_fwd=st.t_f, t_bwd=st.t_b, t_rc=st.t_rc, h_fwd=h_f, h_bwd=h_b, h_rc=st.m_rc)
+    t_cb = G.throttle__compute_time(**passes, t_comm_mb=pipe.t_comm, t_bub=0.0)  # the passes alone
+    wait = p.m * (st.t_tp + st.t_cp + st.t_ep) + pipe.bubble + pipe.t_pp_p2p + dpt.dp_exposed + dpt.z3_exposed
+    kappa = sustained_rate(hw, t_cb, np.maximum(step - t_cb - wait, 0.0), wait)
+    t_cact = G.throttle__compute_time(**passes, t_comm_mb=pipe.t_comm, t_bub=pipe.bubble)
+    return {"power_limit": G.throttle(kappa_clk=kappa, t_cact=t_cact), "kappa_clk": kappa, "t_cact": t_cact}
 
 
 def _inner(pipe: PipelineTimes, dpt: DataParallelTimes) -> np.ndarray:
@@ -470,6 +491,7 @@ BREAKDOWN = (
     "zero3_comm",
     "optimizer",
     "offload",
+    "power_limit",
 )
 """Step-time parts of ``llmcost train`` (they sum to ``iteration_time_s``), in report order."""
 VALUES = (
@@ -506,5 +528,7 @@ VALUES = (
     "sync_overlap",
     "t_frag",
     "t_inner",
+    "kappa_clk",
+    "t_cact",
 )
 """Symbols of the step expression (:func:`llmcost.training.formulas.step_expression`)."""

@@ -24,7 +24,7 @@ from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training.columns import Plans, key
 from llmcost.training.layers import ConfigMemo, LayerTable, ModelLayers, layer_table
-from llmcost.training.pipeline import HBM_PARTS, PARTS, StageTimes, busiest_stage
+from llmcost.training.pipeline import HBM_PARTS, IO_HBM, PARTS, StageTimes, busiest_stage
 from llmcost.training.seqdist import Variant, Workload, normal_max, windows_of
 
 
@@ -109,7 +109,7 @@ def _memo(memo: ConfigMemo | None, p: Plans, v: Variant) -> ConfigMemo | None:
 def stage(p: Plans, sh: list[Shape], wl: Workload) -> tuple[StageTimes, np.ndarray]:
     """(The busiest stage's per-micro-batch times over the shapes, stretched by the slowest
     data-parallel rank; the stretch ``seqdist__straggler`` of each row)."""
-    acc = {k: np.zeros(p.n) for k in (*PARTS, *HBM_PARTS)}
+    acc = {k: np.zeros(p.n) for k in (*PARTS, *HBM_PARTS, *IO_HBM)}
     n_lay = np.zeros(p.n)
     mean, square, bare = np.zeros(p.n), np.zeros(p.n), np.zeros(p.n)
     seen = np.zeros(p.n, dtype=bool)
@@ -119,7 +119,7 @@ def stage(p: Plans, sh: list[Shape], wl: Workload) -> tuple[StageTimes, np.ndarr
             bare[s.rows] = total
             continue
         w = s.time
-        for k in (*PARTS, *HBM_PARTS):
+        for k in (*PARTS, *HBM_PARTS, *IO_HBM):
             acc[k][s.rows] += w * getattr(s.st, k)
         mean[s.rows] += w * total
         square[s.rows] += w * total * total
