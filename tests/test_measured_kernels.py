@@ -301,3 +301,14 @@ def test_h100_compute_draw_is_the_step_clock_fit() -> None:
         draws.append((700.0 * xi - (1.0 - c) * th["memory_w"]) / c)
     assert len(draws) == 5 and th["compute_w"] == pytest.approx(float(np.mean(draws)), abs=10.0)
     assert all(abs(d / 988.0 - 1.0) < 0.1 for d in draws)
+
+
+def test_blackwell_compute_draw_is_the_flashinfer_point() -> None:
+    """B200 (and GB200, the same GPU): the draw at the maximum clock that makes the H100's exponent
+    give FlashAttention-4's sustained 1237 of 1450 TFLOP/s at a 1000 W limit (flashinfer PR #2899)."""
+    for hw_id in ("b200", "gb200"):
+        th = get_hardware(hw_id).throttle
+        assert th["exponent"] == get_hardware("h100-sxm").throttle["exponent"]
+        assert th["compute_w"] == pytest.approx(
+            1000.0 * (1237.0 / 1450.0) ** (-1.0 / th["exponent"]), abs=1.0
+        )
