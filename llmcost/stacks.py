@@ -45,6 +45,8 @@ class Profile:
     zero3_gather_unit: ``tensor`` (per parameter / submodule), ``bucket``, ``layer`` (per block).
     zero3_gather_bucket_params: prefetch bucket (elements) where the unit is a bucket / prefetch window.
     zero3_regather_per_microbatch: parameters re-gathered for each micro-batch under accumulation.
+    zero3_copy_out: each gather's buffer copied into the unsharded parameters on the compute stream
+    (plan ``zero3_copy_out``; FSDP2's per-parameter sharding).
     tp_comm_overlap / ep_a2a_overlap / cp_overlap: TP, expert all-to-all, context-parallel comm overlap.
     tp_bwd_overlap: the backward's TP collectives of a column-parallel GEMM run asynchronously under its
     data- and weight-gradient GEMMs (plan ``tp_bwd_overlap``).
@@ -81,6 +83,7 @@ class Profile:
     zero3_gather_unit: GatherUnit | None = None
     zero3_gather_bucket_params: float | None = None
     zero3_regather_per_microbatch: bool | None = None
+    zero3_copy_out: bool = False
     tp_comm_overlap: bool = False
     tp_bwd_overlap: bool = False
     pp_p2p_overlap: PPOverlap = "none"
@@ -612,6 +615,13 @@ def _pytorch_native() -> list[Profile]:
         "zero3_prefetch": (True, _FSDP2_PF),
         "zero3_gather_unit": ("layer", _TT_FSDP),
         "zero3_regather_per_microbatch": (True, _TT_GA),
+        "zero3_copy_out": (
+            True,
+            "pytorch torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py foreach_all_gather_copy_out: "
+            "waits on the all-gather's event in the current (compute) stream, then torch.split_with_sizes_copy "
+            "of the gathered buffer into each unsharded parameter (FSDP2 shards per parameter; FSDP1's "
+            "FlatParameter and DeepSpeed gather in place)",
+        ),
         "grad_reduce_in_fp32": (
             True,
             "pytorch/torchtitan torchtitan/config/job_config.py: mixed_precision_reduce 'float32' (the only value "

@@ -277,7 +277,7 @@ def _z3f(
     L: float, m: float, s: float, t_b: float, t_f: float, t_rc: float, ag: float, rs: float, rc: float
 ) -> float:
     """``zero3`` with no HBM contention counted (its ``m_*`` HBM times 0, the plan default)."""
-    return G.zero3(L, 0.0, 0.0, 0.0, 0.0, 0.0, m, s, t_b, t_f, t_rc, ag, rs, rc)
+    return G.zero3(L, 0.0, 0.0, 0.0, 0.0, 0.0, m, s, t_b, t_f, t_rc, ag, 0.0, rs, rc)  # no copy-out
 
 
 def test_zero3_overlap_is_per_layer_not_per_step() -> None:

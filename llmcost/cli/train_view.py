@@ -180,6 +180,8 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
     z3 = ["zero3"] if plan.zero == 3 else []
     if z3 and plan.zero3_bucket is not None:  # t_z3_ag / t_z3_rs are n_z3 bucket collectives
         z3 += ["zero3__collectives", "zero3__layer_comm"]
+    if z3 and plan.zero3_copy_out:  # t_z3_copy
+        z3 += ["zero3__copy_out"]
     p2p = "pp__p2p_overlap" if plan.pp_overlap else "pp__p2p_serial"  # t_pp_p2p
     power = ("throttle", "throttle__compute_time")  # kappa_clk: economics throttle__rate
     for name in (f"pipeline__{plan.schedule}", p2p, f"dp__{mode}", *z3, *power, *_tp_formula(r)):

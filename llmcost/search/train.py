@@ -349,6 +349,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["sovl"] = np.zeros(n, dtype=np.int64)
     cols["gf32"] = np.array([TR.grad_fp32_default(x) for x in PREC], dtype=np.int64)[cols["prec"]]
     cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
+    cols["z3co"] = np.zeros(n, dtype=np.int64)  # ZeRO-3 gathers in place (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
@@ -378,6 +379,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         ("fused_ce", "fce"),
         ("tp_bwd_overlap", "tpb"),
         ("grad_reduce_in_fp32", "gf32"),
+        ("zero3_copy_out", "z3co"),
     ):
         if key in p:
             shared[col] = int(bool(p[key]))

@@ -95,9 +95,14 @@ def memory__outer_state(psi, psi_e):
     return 8*psi + 8*psi_e
 
 
-def zero3(layers_stage, m_bwd, m_fwd, m_rc, m_z3_ag, m_z3_rs, n_micro, s_comm, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_rs, z3_rc):
+def zero3(layers_stage, m_bwd, m_fwd, m_rc, m_z3_ag, m_z3_rs, n_micro, s_comm, t_bwd, t_fwd, t_rc, t_z3_ag, t_z3_copy, t_z3_rs, z3_rc):
     """ZeRO-3 / FSDP FULL_SHARD, overlapped layer by layer (not per step): per micro-batch, each"""
-    return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_rc/layers_stage), m_z3_ag + m_rc/layers_stage - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_fwd/layers_stage), m_z3_ag + m_fwd/layers_stage - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*(t_z3_ag + t_z3_rs), t_z3_ag + t_z3_rs - t_bwd/layers_stage), m_z3_ag + m_z3_rs + m_bwd/layers_stage - t_bwd/layers_stage))
+    return n_micro*(2*t_z3_ag + t_z3_rs + z3_rc*(t_z3_ag + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_rc/layers_stage), m_z3_ag + m_rc/layers_stage - t_rc/layers_stage)) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*t_z3_ag, t_z3_ag - t_fwd/layers_stage), m_z3_ag + m_fwd/layers_stage - t_fwd/layers_stage) + (layers_stage - 1)*numpy.maximum(numpy.maximum(s_comm*(t_z3_ag + t_z3_rs), t_z3_ag + t_z3_rs - t_bwd/layers_stage), m_z3_ag + m_z3_rs + m_bwd/layers_stage - t_bwd/layers_stage)) + t_z3_copy
+
+
+def zero3__copy_out(b_w, eta_m, mem_bw, n_micro, psi):
+    """FSDP2's gather copy-out over the step, on the compute stream: after each all-gather,"""
+    return 4*b_w*n_micro*psi/(eta_m*mem_bw)
 
 
 def throttle(kappa_clk, t_cact):
@@ -499,7 +504,8 @@ FUNCTIONS = {
     'diloco__outer_bytes': (diloco__outer_bytes, ('b_sync', 'psi', 'psi_e'), '405caf34df043e6a'),
     'diloco__comm_reduction': (diloco__comm_reduction, ('b_g', 'b_sync', 'sync_interval'), '07c7af897538de02'),
     'memory__outer_state': (memory__outer_state, ('psi', 'psi_e'), '54de3ee6ae0126db'),
-    'zero3': (zero3, ('layers_stage', 'm_bwd', 'm_fwd', 'm_rc', 'm_z3_ag', 'm_z3_rs', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_rs', 'z3_rc'), '6583fc00caa86c30'),
+    'zero3': (zero3, ('layers_stage', 'm_bwd', 'm_fwd', 'm_rc', 'm_z3_ag', 'm_z3_rs', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_copy', 't_z3_rs', 'z3_rc'), '3eede99a035efec3'),
+    'zero3__copy_out': (zero3__copy_out, ('b_w', 'eta_m', 'mem_bw', 'n_micro', 'psi'), '0795ac3c5b602fdb'),
     'throttle': (throttle, ('kappa_clk', 't_cact'), '0a8236ecfe50dd5f'),
     'throttle__compute_time': (throttle__compute_time, ('h_bwd', 'h_fwd', 'h_rc', 'n_micro', 't_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), 'b35c399f5edb4067'),
     'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),

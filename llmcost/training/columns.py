@@ -50,6 +50,7 @@ COLS = (
     "sovl",
     "gf32",
     "hbmc",
+    "z3co",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -65,8 +66,9 @@ collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations off
 ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``),
 Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``, ``sync_overlap``;
 1 and 0: the whole model at once, blocking), gradients accumulated and reduced in fp32 (plan
-``grad_reduce_in_fp32``, resolved: 0 or 1) and whether overlapped collectives' HBM traffic competes
-with the compute (plan ``hbm_contention``)."""
+``grad_reduce_in_fp32``, resolved: 0 or 1), whether overlapped collectives' HBM traffic competes
+with the compute (plan ``hbm_contention``) and whether ZeRO-3 copies each gather into the parameters
+on the compute stream (plan ``zero3_copy_out``)."""
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,9 @@ class DPHbm:
 class DataParallelTimes:
     """Per plan row: the exposed data-parallel time ``dp_exposed`` (gradient buckets
     ``n_buckets``, ``n_red`` reductions per step), ZeRO-3's exposed time ``z3_exposed`` (``z3_rc``: full recomputation gathers a
-    third time), the optimizer step ``t_opt``, the host offload ``t_off`` and the HBM times ``hbm_t``
-    that went into the exposed figures (:func:`_hbm_times`)."""
+    third time; it includes ``z3_copy``, FSDP2's copy-out of the gathers on the compute stream), the
+    optimizer step ``t_opt``, the host offload ``t_off`` and the HBM times ``hbm_t`` that went into the
+    exposed figures (:func:`_hbm_times`)."""
 
     coll: DPCollectives
     n_buckets: np.ndarray
@@ -68,6 +69,7 @@ class DataParallelTimes:
     t_opt: np.ndarray
     t_off: np.ndarray
     hbm_t: dict[str, np.ndarray] = field(default_factory=dict)
+    z3_copy: np.ndarray | float = 0.0
 
 
 def dp_collectives(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> DPCollectives:
@@ -251,28 +253,22 @@ def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> Da
     diloco = p.c["sync"] > 1  # t_dp is then the outer all-reduce, once per sync_interval steps
     if diloco.any():
         dp_exposed = np.where(diloco, G.dp__diloco(p.c["sync"], dc.t_dp), dp_exposed)
+    z3_copy = np.where(
+        z3 & (p.c["z3co"] == 1),
+        G.zero3__copy_out(p.b_w, hw.memory_efficiency, hw.memory_bandwidth, p.m, sp.dense + sp.expert),
+        0.0,
+    )
     z3_exposed = np.where(
         z3,
         G.zero3(
-            st.n_lay,
-            m["m_b"],
-            m["m_f"],
-            m["m_rc"],
-            m["z3_ag"],
-            m["z3_rs"],
-            p.m,
-            s_comm,
-            st.t_b,
-            st.t_f,
-            st.t_rc,
-            dc.z3_ag,
-            dc.z3_rs,
-            z3_rc,
+            layers_stage=st.n_lay, m_bwd=m["m_b"], m_fwd=m["m_f"], m_rc=m["m_rc"], m_z3_ag=m["z3_ag"],
+            m_z3_rs=m["z3_rs"], n_micro=p.m, s_comm=s_comm, t_bwd=st.t_b, t_fwd=st.t_f, t_rc=st.t_rc,
+            t_z3_ag=dc.z3_ag, t_z3_copy=z3_copy, t_z3_rs=dc.z3_rs, z3_rc=z3_rc,
         ),
         0.0,
-    )
+    )  # fmt: skip
     t_opt, t_off = optimizer_step(hw, p, sp)
-    return DataParallelTimes(dc, n_buckets, n_red, dp_exposed, z3_rc, z3_exposed, t_opt, t_off, m)
+    return DataParallelTimes(dc, n_buckets, n_red, dp_exposed, z3_rc, z3_exposed, t_opt, t_off, m, z3_copy)
 
 
 def _hbm_times(hw: Hardware, p: Plans, st: StageTimes, h: DPHbm) -> dict[str, np.ndarray]:

@@ -414,6 +414,13 @@ define(
     latex=r"\kappa",
 )
 
+define(
+    "t_z3_copy",
+    "s",
+    "ZeRO-3 gathers copied into the parameters on the compute stream over the step",
+    latex=r"T_{z3,cp}",
+)
+
 S = sym
 
 
@@ -652,7 +659,18 @@ def zero3_exposed() -> sp.Expr:
     fwd = _prefetched(ag, S("t_fwd"), m_ag, S("m_fwd"))
     rc = S("z3_rc") * _prefetched(ag, S("t_rc"), m_ag, S("m_rc"))
     bwd = _prefetched(ag + S("t_z3_rs"), S("t_bwd"), m_ag + S("m_z3_rs"), S("m_bwd"))
-    return S("n_micro") * (fwd + rc + bwd)
+    return S("n_micro") * (fwd + rc + bwd) + S("t_z3_copy")
+
+
+def zero3_copy_out() -> sp.Expr:
+    """FSDP2's gather copy-out over the step, on the compute stream: after each all-gather,
+    ``foreach_all_gather_copy_out`` waits on the gather's event in the current stream and copies the
+    gathered buffer into every unsharded parameter (``torch.split_with_sizes_copy``; PyTorch
+    torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py), reading and writing ``b_w`` bytes per
+    parameter; two gathers per micro-batch (forward, and backward after resharding; a checkpointed
+    forward reuses the backward's), ``2·m·2·b_w·Ψ/(η_m·W_hbm)`` [derived: the copy's bytes at the
+    attained HBM bandwidth]. FSDP1's FlatParameter and DeepSpeed gather in place (0)."""
+    return 2 * S("n_micro") * 2 * S("b_w") * S("psi") / (S("eta_m") * S("mem_bw"))
 
 
 def zero3_collectives() -> sp.Expr:
@@ -1404,6 +1422,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "diloco__comm_reduction": diloco_comm_reduction,
     "memory__outer_state": diloco_outer_state_bytes,
     "zero3": zero3_exposed,
+    "zero3__copy_out": zero3_copy_out,
     "throttle": throttle_time,
     "throttle__compute_time": throttle_compute_time,
     "zero3__collectives": zero3_collectives,

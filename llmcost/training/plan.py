@@ -112,6 +112,7 @@ PLAN_KEYS = (
     "pp_overlap",
     "tp_bwd_overlap",
     "zero3_bucket",
+    "zero3_copy_out",
     "goodput",
     "micro_batches",
     "offload_activations",
@@ -129,7 +130,7 @@ PLAN_KEYS = (
     "power_cap",
     "pue",
 )
-OPTION_KEYS = ("tp_fused_rs", "hbm_contention")
+OPTION_KEYS = ("tp_fused_rs", "hbm_contention", "zero3_copy_out")
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
 
@@ -241,6 +242,11 @@ class TrainPlan:
     (``tp__fused_rs``); the all-gather stays on the critical path. A hardware-software proposal
     (simulated in the paper), not a shipped library; takes the place of ``tp_bwd_overlap`` for the
     collectives it fuses; not with ``tp_overlap``. Off by default."""
+    zero3_copy_out: bool = False
+    """ZeRO-3 / FSDP: each parameter gather's buffer is copied into the unsharded parameters on the
+    compute stream (FSDP2's ``foreach_all_gather_copy_out``), reading and writing ``b_w`` bytes per
+    parameter twice a micro-batch (``zero3__copy_out``); the torchtitan stack sets it. Off by default
+    (FSDP1, DeepSpeed: gathered in place)."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
@@ -826,6 +832,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync_columns(p), strict=True)),
         "gf32": int(grad_fp32(p)),
         "hbmc": int(p.hbm_contention),
+        "z3co": int(p.zero3_copy_out),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

@@ -88,6 +88,11 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
     bucket = zero3_bucket(profile)
     if "zero3_bucket" not in out and bucket is not None:
         out["zero3_bucket"] = bucket
+    if (
+        "zero3_copy_out" not in out
+        and profile.sources.get("zero3_copy_out", NOT_DOCUMENTED) != NOT_DOCUMENTED
+    ):
+        out["zero3_copy_out"] = profile.zero3_copy_out
     device = hw.for_attention_family(profile.attention) if fused and out["attention"] == "flash" else hw
     note = f"stack: {profile.label}" + (f" ({guess})" if guess else "")
     return StackChoice(out, device, profile, note)

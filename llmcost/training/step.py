@@ -286,7 +286,8 @@ def throttle(
     h_f, h_b = st.m_f + st.h_io_f, st.m_b + st.h_io_b  # the stage's embedding, head and loss with its layers
     passes = dict(n_micro=p.m, t_fwd=st.t_f, t_bwd=st.t_b, t_rc=st.t_rc, h_fwd=h_f, h_bwd=h_b, h_rc=st.m_rc)
     t_cb = G.throttle__compute_time(**passes, t_comm_mb=pipe.t_comm, t_bub=0.0)  # the passes alone
-    wait = p.m * (st.t_tp + st.t_cp + st.t_ep) + pipe.bubble + pipe.t_pp_p2p + dpt.dp_exposed + dpt.z3_exposed
+    comm = dpt.dp_exposed + dpt.z3_exposed - dpt.z3_copy  # the copy-out is memory-bound work, not waiting
+    wait = p.m * (st.t_tp + st.t_cp + st.t_ep) + pipe.bubble + pipe.t_pp_p2p + comm
     kappa = sustained_rate(hw, t_cb, np.maximum(step - t_cb - wait, 0.0), wait)
     t_cact = G.throttle__compute_time(**passes, t_comm_mb=pipe.t_comm, t_bub=pipe.bubble)
     return {"power_limit": G.throttle(kappa_clk=kappa, t_cact=t_cact), "kappa_clk": kappa, "t_cact": t_cact}
@@ -364,6 +365,7 @@ def _times(
         "n_red": dpt.n_red,
         "t_z3_ag": dpt.coll.z3_ag,
         "t_z3_rs": dpt.coll.z3_rs,
+        "t_z3_copy": np.broadcast_to(np.asarray(dpt.z3_copy, dtype=float), (p.n,)),
         "layers_stage": st.n_lay,
         "z3_rc": dpt.z3_rc,
         "t_opt": dpt.t_opt,
@@ -511,6 +513,7 @@ VALUES = (
     "n_red",
     "t_z3_ag",
     "t_z3_rs",
+    "t_z3_copy",
     "layers_stage",
     "z3_rc",
     "t_opt",

@@ -4,24 +4,24 @@ Per feature key: (10th, 90th percentile of true/predicted - 1 of throughput, cas
 the leave-one-source-out residuals of the shipped training cases (llmcost.validation.bands)."""
 # ruff: noqa
 
-CASES_DIGEST = '50312e5ee63e930e'
+CASES_DIGEST = 'a66d804fc36ad823'
 
 BANDS = {
-    '*': (-0.218, 0.107, 190),
+    '*': (-0.2148, 0.0982, 196),
     'Google tpu': (-0.1393, 0.1462, 23),
     'Google tpu|moe=False': (-0.1393, 0.1462, 23),
     'Google tpu|zero3=True|moe=False': (-0.1393, 0.1462, 23),
-    'NVIDIA Ampere': (-0.1598, 0.0884, 82),
-    'NVIDIA Ampere|moe=False': (-0.1598, 0.0884, 82),
-    'NVIDIA Ampere|zero3=False|moe=False': (-0.081, 0.0884, 61),
+    'NVIDIA Ampere': (-0.1598, 0.0753, 82),
+    'NVIDIA Ampere|moe=False': (-0.1598, 0.0753, 82),
+    'NVIDIA Ampere|zero3=False|moe=False': (-0.081, 0.0753, 61),
     'NVIDIA Ampere|zero3=True|moe=False': (-0.3102, 0.0719, 21),
-    'NVIDIA Blackwell': (-0.4276, 0.1742, 12),
-    'NVIDIA Blackwell|moe=False': (-0.2286, 0.067, 7),
-    'NVIDIA Blackwell|moe=True': (-0.4795, 0.683, 5),
-    'NVIDIA Blackwell|zero3=False|moe=False': (-0.2427, 0.0885, 6),
-    'NVIDIA Blackwell|zero3=False|moe=True': (-0.4795, 0.683, 5),
-    'NVIDIA Hopper': (-0.1916, 0.17, 72),
-    'NVIDIA Hopper|moe=False': (-0.1713, 0.1711, 69),
-    'NVIDIA Hopper|zero3=False|moe=False': (-0.1428, 0.1845, 38),
-    'NVIDIA Hopper|zero3=True|moe=False': (-0.2474, 0.0519, 31),
+    'NVIDIA Blackwell': (-0.4276, 0.0941, 12),
+    'NVIDIA Blackwell|moe=False': (-0.2264, 0.047, 7),
+    'NVIDIA Blackwell|moe=True': (-0.4795, 0.6579, 5),
+    'NVIDIA Blackwell|zero3=False|moe=False': (-0.2408, 0.0564, 6),
+    'NVIDIA Blackwell|zero3=False|moe=True': (-0.4795, 0.6579, 5),
+    'NVIDIA Hopper': (-0.1986, 0.1391, 78),
+    'NVIDIA Hopper|moe=False': (-0.1722, 0.1405, 75),
+    'NVIDIA Hopper|zero3=False|moe=False': (-0.1292, 0.1621, 44),
+    'NVIDIA Hopper|zero3=True|moe=False': (-0.2637, 0.0374, 31),
 }
