@@ -19,9 +19,8 @@ import time
 from typing import Any
 
 import torch
-import torch.nn.functional as F
 from duty import _smi_start, _smi_stop
-from titan_step import SHAPES, VOCAB, make
+from titan_step import SHAPES, train_step
 
 SECONDS = 18.0
 SHAPES["llama-3-8b-8l"] = dict(dim=4096, ffn=14336, layers=8, heads=32, kv=8, hd=128)
@@ -36,19 +35,7 @@ RUNS = [
 
 
 def measure(name: str, mb: int, seq: int, compiled: bool) -> dict[str, Any]:
-    torch.manual_seed(0)
-    model = make(name, compiled)
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
-    ids = torch.randint(0, VOCAB, (mb, seq + 1), device="cuda")
-    x, y = ids[:, :-1].contiguous(), ids[:, 1:].contiguous()
-
-    def step() -> None:
-        with torch.autocast("cuda", dtype=torch.bfloat16):
-            logits = model(x)
-        F.cross_entropy(logits.flatten(0, 1).float(), y.flatten()).backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-
+    _, step = train_step(name, mb, seq, compiled)
     for _ in range(4):
         step()
     torch.cuda.synchronize()

@@ -112,7 +112,9 @@ def make(name: str, compiled: bool) -> nn.Module:
     return model
 
 
-def measure(name: str, mb: int, seq: int, compiled: bool, profiled: bool) -> dict[str, Any]:
+def train_step(name: str, mb: int, seq: int, compiled: bool) -> tuple[nn.Module, Any]:
+    """The model and one training step of it (forward under autocast, fp32 loss, backward, fused
+    AdamW) on random tokens; also what ``step_clock.py`` runs."""
     torch.manual_seed(0)
     model = make(name, compiled)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
@@ -126,6 +128,11 @@ def measure(name: str, mb: int, seq: int, compiled: bool, profiled: bool) -> dic
         opt.step()
         opt.zero_grad(set_to_none=True)
 
+    return model, step
+
+
+def measure(name: str, mb: int, seq: int, compiled: bool, profiled: bool) -> dict[str, Any]:
+    model, step = train_step(name, mb, seq, compiled)
     times, warm_s = timed_steps(step, WARMUP, STEPS)
     head = {"micro_batch": mb, "seq_len": seq, "compiled": compiled, "warmup_s": warm_s}
     return step_record(model, times, step, PROFILED if profiled else 0, model=name, **head)
