@@ -165,6 +165,14 @@ def train(
             " ZeRO-3 overlaps). Default off: only the SMs it holds.",
         ),
     ] = None,
+    zero3_copy_out: Annotated[
+        bool | None,
+        typer.Option(
+            "--zero3-copy-out/--no-zero3-copy-out",
+            help="ZeRO-3 / FSDP: copy each parameter gather into the unsharded parameters on the compute"
+            " stream (FSDP2; the torchtitan stack sets it). Default off: gathered in place.",
+        ),
+    ] = None,
     sync_fragments: Annotated[
         int | None,
         typer.Option(
