@@ -200,7 +200,7 @@ def throttle_rate() -> sp.Expr:
     falling as a power of the overshoot ``ξ`` (:func:`throttle_overshoot`). The rate falls slower
     than the clock (H100: 1980 → 1380 MHz is −30 %, the bf16 GEMM rate −13 %), so ``α`` is fitted
     to measured rates, not to clocks: H100 SXM α 0.47 over both duty sweeps (GEMMs with copies,
-    GEMMs with idle gaps; rms 1.2 %), A100 SXM α 0.31 from the SM-clock sweep of GPT-3 pipeline
+    GEMMs with idle gaps; rms 1.2 %), A100 SXM α 0.30 from the SM-clock sweep of GPT-3 pipeline
     stages (Perseus, Chung et al. SOSP '24, artifact ml-energy/zeus@kronos
     sosp24_data/emulation/stage_profile: time and energy per clock; the clock where the draw meets
     the limit and the time there) [fitted: tests/test_measured_kernels.py re-derives both]."""
