@@ -248,24 +248,17 @@ def test_a100_throttle_figures_are_the_perseus_fit() -> None:
 
 
 STEP_CLOCK = MEASURED / "raw" / "h100-sxm-step-clock-2026-11-26.json"
-EIGHT_LAYERS = {
-    "name": "Llama 3 8B layer shape, 8 layers (bench/kernels/step_clock.py)", "model_type": "llama",
-    "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 8, "num_attention_heads": 32,
-    "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 128256, "max_position_embeddings": 8192,
-    "hidden_act": "silu", "tie_word_embeddings": True, "rope_theta": 500000.0,
-}  # fmt: skip
 
 
 def _step_case(run: dict[str, Any]) -> dict[str, Any]:
-    """The validation case of a step-clock run (``validation/h100-measured.yaml``; the 8-layer model
-    is the 1B compiled case's plan on :data:`EIGHT_LAYERS`)."""
+    """The validation case of an H100 step-clock run (``validation/h100-measured.yaml``)."""
     cases = {
         c["id"]: c
         for c in yaml.safe_load((MEASURED.parents[1] / "validation" / "h100-measured.yaml").read_text())
     }
     kind = "compiled" if run["compiled"] else "eager"
     if run["model"] == "llama-3-8b-8l":
-        return {**cases["h100m-l32-1b-mb2-s4k-compiled"], "model": EIGHT_LAYERS}
+        return cases[f"h100m-l3-8b-8layers-mb{run['micro_batch']}-s4k-{kind}"]
     size = run["model"].split("-")[-1]
     return cases[f"h100m-l32-{size}-mb{run['micro_batch']}-s4k-{kind}"]
 

@@ -19,7 +19,7 @@ from typing import Any
 import torch
 import torch.distributed as dist
 import torch.nn.functional as F
-from stepping import kernel_profile, timed_steps
+from stepping import header, kernel_profile, timed_steps
 from titan_step import VOCAB, make
 from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 
@@ -47,8 +47,7 @@ def main(path: str) -> None:
 
     times, warm_s = timed_steps(step, 4, 10)
     out: dict[str, Any] = {
-        "device": torch.cuda.get_device_name(0),
-        "torch": torch.__version__,
+        **header(),
         "params": sum(p.numel() for p in model.parameters()),
         "block_params": sum(p.numel() for p in model.blocks.parameters()),
         "step_ms": times,

@@ -13,14 +13,12 @@ optimizer offline.
 
 from __future__ import annotations
 
-import json
 import sys
-import time
 from typing import Any
 
 import torch
 import transformers
-from stepping import step_record, timed_steps
+from stepping import header, record_runs, step_record, timed_steps
 from transformers import LlamaConfig, LlamaForCausalLM
 
 WARMUP, STEPS, PROFILED = 4, 10, 2
@@ -85,22 +83,17 @@ def run(name: str, mb: int, seq: int, profiled: bool) -> dict[str, Any]:
 
 
 def main(path: str) -> None:
-    result: dict[str, Any] = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "runs": []}
+    result = header()
     result["sdpa_backends"] = {
         k: getattr(torch.backends.cuda, f"{k}_sdp_enabled")()
         for k in ("flash", "cudnn", "mem_efficient", "math")
     }
     result["transformers"] = transformers.__version__
-    for i, (name, mb, seq) in enumerate(RUNS):
-        t0 = time.time()
-        try:
-            result["runs"].append(run(name, mb, seq, profiled=i in (0, 3)))
-        except Exception as exc:  # noqa: BLE001 - an out-of-memory keeps the other runs
-            result["runs"].append({"model": name, "micro_batch": mb, "seq_len": seq, "error": str(exc)[:300]})
-            torch.cuda.empty_cache()
-        print(f"{name} mb{mb} s{seq}: {time.time() - t0:.1f} s", flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+    jobs = (
+        ({"model": name, "micro_batch": mb, "seq_len": seq}, lambda a=(name, mb, seq, i in (0, 3)): run(*a))
+        for i, (name, mb, seq) in enumerate(RUNS)
+    )
+    record_runs(path, result, jobs)
 
 
 if __name__ == "__main__":

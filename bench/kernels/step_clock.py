@@ -12,7 +12,6 @@ alternations, not on steps. The card is measured as found: no clock, power or mo
 
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 import time
@@ -20,6 +19,7 @@ from typing import Any
 
 import torch
 from duty import _smi_start, _smi_stop
+from stepping import header, record_runs
 from titan_step import SHAPES, train_step
 
 SECONDS = 18.0
@@ -61,17 +61,14 @@ def measure(name: str, mb: int, seq: int, compiled: bool) -> dict[str, Any]:
 
 
 def main(path: str) -> None:
-    result: dict[str, Any] = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "runs": []}
-    for name, mb, seq, compiled in RUNS:
-        t0 = time.time()
-        try:
-            result["runs"].append(measure(name, mb, seq, compiled))
-        except Exception as exc:  # noqa: BLE001 - keep the other runs
-            result["runs"].append({"model": name, "error": f"{type(exc).__name__}: {exc}"[:400]})
-        torch.cuda.empty_cache()
-        print(f"{name} mb{mb} compiled={compiled}: {time.time() - t0:.1f} s {result['runs'][-1]}", flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+    jobs = (
+        (
+            {"model": name, "micro_batch": mb, "compiled": compiled},
+            lambda a=(name, mb, seq, compiled): measure(*a),
+        )
+        for name, mb, seq, compiled in RUNS
+    )
+    record_runs(path, header(), jobs)
 
 
 if __name__ == "__main__":

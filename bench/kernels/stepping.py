@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import torch
@@ -61,3 +63,27 @@ def step_record(net: Any, times: list[float], step: Any, profiled: int, **head: 
     if profiled:
         out["kernels"] = kernel_profile(step, profiled)
     return out
+
+
+def header() -> dict[str, Any]:
+    """The record a measurement file starts with: the device, the PyTorch version, no runs yet."""
+    return {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "runs": []}
+
+
+def record_runs(
+    path: str, result: dict[str, Any], jobs: Iterable[tuple[dict[str, Any], Callable[[], Any]]]
+) -> None:
+    """Run each ``(head, fn)`` of ``jobs`` in turn and append its record to ``result["runs"]`` (on an
+    exception, an out-of-memory say, ``head`` with the error, and the other runs go on); the device's
+    cache is emptied after each and ``result`` rewritten to ``path``, so a crash keeps the runs before."""
+    for head, fn in jobs:
+        t0 = time.time()
+        try:
+            rec = fn()
+        except Exception as exc:  # noqa: BLE001 - keep the other runs
+            rec = {**head, "error": f"{type(exc).__name__}: {exc}"[:400]}
+        result["runs"].append(rec)
+        torch.cuda.empty_cache()
+        print(" ".join(f"{k}={v}" for k, v in head.items()) + f": {time.time() - t0:.1f} s", flush=True)
+        with open(path, "w") as f:
+            json.dump(result, f, indent=1)

@@ -5,8 +5,8 @@ The model follows torchtitan's Llama as the ``torchtitan`` stack profile describ
 ``nn.RMSNorm``, rotary by complex multiply in fp32 (``view_as_complex``), grouped KV heads repeated
 before ``F.scaled_dot_product_attention(is_causal=True)`` (the backend PyTorch picks), SwiGLU as
 ``w2(silu(w1 x) * w3 x)``, loss ``F.cross_entropy`` on fp32 logits, ``AdamW(fused=True)``; weights
-fp32 with ``torch.autocast`` bf16 and a bf16 residual stream (one GPU: FSDP's bf16 parameter cast
-without the sharding).
+fp32 with ``torch.autocast`` bf16 and a bf16 residual stream (autocast casts each weight at each
+use; torchtitan's FSDP2 casts once per gather, which ``fsdp_copy.py`` measures).
 "compiled" wraps each block in ``torch.compile`` as torchtitan's ``apply_compile`` does.
 Per configuration: median of ``STEPS`` steps after ``WARMUP`` (compilation inside the warm-up), the
 peak allocated memory, and for the profiled ones the device time per kernel over ``PROFILED`` steps.
@@ -14,14 +14,13 @@ peak allocated memory, and for the profiled ones the device time per kernel over
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Any
 
 import torch
 import torch.nn.functional as F
-from stepping import step_record, timed_steps
+from stepping import header, record_runs, step_record, timed_steps
 from torch import nn
 
 WARMUP, STEPS, PROFILED = 4, 10, 2
@@ -140,20 +139,15 @@ def measure(name: str, mb: int, seq: int, compiled: bool, profiled: bool) -> dic
 
 def main(path: str, budget_s: float = 280.0) -> None:
     start = time.time()
-    result: dict[str, Any] = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "runs": []}
-    for name, mb, seq, compiled, profiled in RUNS:
-        if time.time() - start > budget_s:
-            break
-        t0 = time.time()
-        try:
-            result["runs"].append(measure(name, mb, seq, compiled, profiled))
-        except Exception as exc:  # noqa: BLE001 - keep the other runs
-            result["runs"].append({"model": name, "micro_batch": mb, "seq_len": seq, "compiled": compiled,
-                                   "error": f"{type(exc).__name__}: {exc}"[:400]})  # fmt: skip
-        torch.cuda.empty_cache()
-        print(f"{name} mb{mb} s{seq} compiled={compiled}: {time.time() - t0:.1f} s", flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+    jobs = (
+        (
+            {"model": name, "micro_batch": mb, "seq_len": seq, "compiled": compiled},
+            lambda a=(name, mb, seq, compiled, profiled): measure(*a),
+        )
+        for name, mb, seq, compiled, profiled in RUNS
+        if time.time() - start <= budget_s
+    )
+    record_runs(path, header(), jobs)
 
 
 if __name__ == "__main__":
