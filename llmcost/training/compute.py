@@ -485,6 +485,11 @@ def layer_cost(
     )
 
 
+def pass_hbm_time(ops: PassOps, m: Machine) -> Any:
+    """HBM time of one pass: its operators' bytes over ``η_m·W_hbm``."""
+    return _num(rowsum(np.asarray(ops.bytes, dtype=float))) / (m.eta_m * m.mem_bw)
+
+
 def _hbm_times(
     f_ops: PassOps, b_ops: PassOps, recompute: str, is_attn: np.ndarray, m: Machine, share: Any
 ) -> tuple[Any, Any, Any]:
@@ -492,7 +497,7 @@ def _hbm_times(
     ``η_m·W_hbm`` (the recomputation's: the forward's, its attention's, or per-op shares ``share``)."""
     bw = m.eta_m * m.mem_bw
     fb = np.asarray(f_ops.bytes, dtype=float)
-    m_f, m_b = _num(rowsum(fb)) / bw, _num(rowsum(np.asarray(b_ops.bytes, dtype=float))) / bw
+    m_f, m_b = pass_hbm_time(f_ops, m), pass_hbm_time(b_ops, m)
     if recompute == "full":
         return m_f, m_b, m_f
     if recompute == "selective":
@@ -582,14 +587,12 @@ def io_cost(
 ) -> tuple[float, float, float, float, float]:
     """(forward time, backward time, model FLOPs fwd+bwd, forward HBM time, backward HBM time) of the
     embedding (first stage) and the final norm + LM head + loss (last stage): the rows of
-    :func:`io_passes` summed, the HBM times their bytes over ``η_m·W_hbm`` (as :func:`_hbm_times`)."""
+    :func:`io_passes` summed, the HBM times by :func:`pass_hbm_time`."""
     ops, fwd, bwd = io_passes(io, m, last_stage, first_stage, tokens, vocab, tp, eager, b_a)
     if fwd is None or bwd is None:
         return 0.0, 0.0, 0.0, 0.0, 0.0
-    bw = m.eta_m * m.mem_bw
-    hf, hb = (_num(rowsum(np.asarray(x.bytes, dtype=float))) / bw for x in (fwd, bwd))
     flops = G.flops__fwd_bwd(sum(o.model_flops for o in ops))
-    return _num(rowsum(fwd.time)), _num(rowsum(bwd.time)), flops, hf, hb
+    return _num(rowsum(fwd.time)), _num(rowsum(bwd.time)), flops, pass_hbm_time(fwd, m), pass_hbm_time(bwd, m)
 
 
 def io_passes(
