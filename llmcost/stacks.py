@@ -68,6 +68,8 @@ class Profile:
     in the 16-bit parameter dtype (False); undocumented: fp32 except in fp16 (plan ``grad_reduce_in_fp32``).
     eager_loss: the loss is PyTorch's eager ``F.cross_entropy`` on an fp32 upcast of the logits (plan
     ``fused_ce`` false); Megatron's own vocab-parallel cross-entropy, fused or not, is not eager.
+    autocast_weights: 16-bit mixed precision is ``torch.autocast`` over fp32 parameters, which casts
+    every matmul weight at each forward and its gradient back in the backward (plan ``autocast_weights``).
     """
 
     framework: str
@@ -100,6 +102,7 @@ class Profile:
     pipeline_overhead_s: float | None = None
     fp8_recipe: str | None = None
     eager_loss: bool = False
+    autocast_weights: bool = False
     grad_reduce_in_fp32: bool | None = None
     zero_modes: tuple[str, ...] | None = None
     schedules: tuple[str, ...] | None = None
@@ -785,6 +788,12 @@ def _transformers() -> list[Profile]:
                 True,
                 "Trainer's bf16 / fp16 mixed precision is torch.autocast over fp32 parameters: gradients are fp32 and "
                 "DDP reduces them as they are",
+            ),
+            autocast_weights=(
+                True,
+                "huggingface/transformers trainer.py: with bf16 / fp16 the forward runs under accelerate's "
+                "autocast over the fp32 model; pytorch aten/src/ATen/autocast_mode.cpp cached_cast casts each "
+                "weight once per autocast region, and its ToCopyBackward casts the gradient back to fp32",
             ),
         ),
     ]

@@ -173,6 +173,14 @@ def train(
             " stream (FSDP2; the torchtitan stack sets it). Default off: gathered in place.",
         ),
     ] = None,
+    autocast_weights: Annotated[
+        bool | None,
+        typer.Option(
+            "--autocast-weights/--no-autocast-weights",
+            help="16-bit mixed precision as torch.autocast over fp32 parameters: every matmul weight cast at"
+            " each forward, its gradient cast back (the transformers stack sets it). Default off: 16-bit weights.",
+        ),
+    ] = None,
     sync_fragments: Annotated[
         int | None,
         typer.Option(

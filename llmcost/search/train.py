@@ -350,6 +350,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["gf32"] = np.array([TR.grad_fp32_default(x) for x in PREC], dtype=np.int64)[cols["prec"]]
     cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
     cols["z3co"] = np.zeros(n, dtype=np.int64)  # ZeRO-3 gathers in place (the plan default)
+    cols["acw"] = np.zeros(n, dtype=np.int64)  # 16-bit weights, no autocast casts (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
@@ -380,6 +381,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         ("tp_bwd_overlap", "tpb"),
         ("grad_reduce_in_fp32", "gf32"),
         ("zero3_copy_out", "z3co"),
+        ("autocast_weights", "acw"),
     ):
         if key in p:
             shared[col] = int(bool(p[key]))

@@ -51,6 +51,7 @@ COLS = (
     "gf32",
     "hbmc",
     "z3co",
+    "acw",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -67,8 +68,9 @@ ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``s
 Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``, ``sync_overlap``;
 1 and 0: the whole model at once, blocking), gradients accumulated and reduced in fp32 (plan
 ``grad_reduce_in_fp32``, resolved: 0 or 1), whether overlapped collectives' HBM traffic competes
-with the compute (plan ``hbm_contention``) and whether ZeRO-3 copies each gather into the parameters
-on the compute stream (plan ``zero3_copy_out``)."""
+with the compute (plan ``hbm_contention``), whether ZeRO-3 copies each gather into the parameters
+on the compute stream (plan ``zero3_copy_out``) and whether autocast casts the fp32 weights at each
+forward (plan ``autocast_weights``)."""
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,14 @@ from llmcost.kernels.roofline import roofline
 from llmcost.training import _generated as G
 from llmcost.training.base import Machine, model_layers
 from llmcost.training.operator import MATMUL_KINDS, TOp
-from llmcost.training.passes import FP8_COPIES, fp8_quantize_op, moe_permute_op, op_sac_share, rotary_op
+from llmcost.training.passes import (
+    FP8_COPIES,
+    autocast_op,
+    fp8_quantize_op,
+    moe_permute_op,
+    op_sac_share,
+    rotary_op,
+)
 
 
 @dataclass(frozen=True)
@@ -85,13 +92,20 @@ class Eager:
     rope: bool = False
     fused_norm: bool = True
     ce: bool = False
+    autocast: bool = False
 
     @classmethod
     def of(
-        cls, spec: Any, fused_norm: bool, fused_act: bool, fused_rope: bool = True, fused_ce: bool = True
+        cls,
+        spec: Any,
+        fused_norm: bool,
+        fused_act: bool,
+        fused_rope: bool = True,
+        fused_ce: bool = True,
+        autocast: bool = False,
     ) -> Eager:
         """The unfused chains of ``spec`` under the plan's ``fused_norm`` / ``fused_act`` / ``fused_rope`` /
-        ``fused_ce``."""
+        ``fused_ce``, and its ``autocast_weights``."""
         return cls(
             norm=not fused_norm and spec.norm_type == "rmsnorm",
             act=not fused_act,
@@ -100,6 +114,7 @@ class Eager:
             rope=not fused_rope,
             fused_norm=fused_norm,
             ce=not fused_ce,
+            autocast=autocast,
         )
 
 
@@ -264,13 +279,15 @@ def training_ops(
     moe_sort: Any = None,
     fp8_copies: float = FP8_COPIES,
     attn_share: float = 1.0,
+    b_w: float = 2.0,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``),
     the rotary embedding of ``rope_width`` query and key elements per token (:func:`rotary_op`) and,
     with ``fp8`` (a recipe of :data:`llmcost.training.passes.FP8_QUANTIZE`), the quantization of the fp8 GEMMs' inputs
     (:func:`fp8_quantize_op`), and in a MoE layer the token permutations (:func:`moe_permute_op`;
-    ``moe_sort`` 1 where received tokens are sorted by local expert).
+    ``moe_sort`` 1 where received tokens are sorted by local expert), and where ``eager.autocast`` the
+    casts of its ``b_w``-byte matmul weights from fp32 (:func:`autocast_op`).
     ``attention_dropout`` / ``hidden_dropout``: the model trains with dropout on the attention
     probabilities / on the attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`).
     ``attn_share``: the share of the causal pairs a document mask keeps in a packed sequence
@@ -322,6 +339,9 @@ def training_ops(
         out.append(permute)
     if fp8 is not None:
         out.append(fp8_quantize_op(out, fp8, b_a, fp8_copies))
+    cast = autocast_op(out, b_w) if eager.autocast else None
+    if cast is not None:
+        out.append(cast)
     return out
 
 
@@ -584,15 +604,27 @@ def io_cost(
     tp: int,
     eager: Eager = FUSED,
     b_a: float = 2.0,
+    b_w: float = 2.0,
 ) -> tuple[float, float, float, float, float]:
     """(forward time, backward time, model FLOPs fwd+bwd, forward HBM time, backward HBM time) of the
     embedding (first stage) and the final norm + LM head + loss (last stage): the rows of
     :func:`io_passes` summed, the HBM times by :func:`pass_hbm_time`."""
-    ops, fwd, bwd = io_passes(io, m, last_stage, first_stage, tokens, vocab, tp, eager, b_a)
+    ops, fwd, bwd = io_passes(io, m, last_stage, first_stage, tokens, vocab, tp, eager, b_a, b_w)
     if fwd is None or bwd is None:
         return 0.0, 0.0, 0.0, 0.0, 0.0
     flops = G.flops__fwd_bwd(sum(o.model_flops for o in ops))
     return _num(rowsum(fwd.time)), _num(rowsum(bwd.time)), flops, pass_hbm_time(fwd, m), pass_hbm_time(bwd, m)
+
+
+def _head_cast(io: list[TOp], ops: list[TOp], b_w: float) -> TOp | None:
+    """Autocast's cast of the LM head's weight (:func:`autocast_op`); a head tied to the embedding
+    carries no weight bytes of its own in the graph, so it casts the embedding's."""
+    head = next((o for o in ops if o.kind == "lm_head"), None)
+    if head is None:
+        return None
+    emb = next((o for o in io if o.kind == "embedding"), None)
+    tied = not np.any(np.asarray(head.weight_bytes) > 0) and emb is not None
+    return autocast_op([replace(head, weight_bytes=emb.weight_bytes) if tied else head], b_w)
 
 
 def io_passes(
@@ -605,13 +637,18 @@ def io_passes(
     tp: int,
     eager: Eager = FUSED,
     b_a: float = 2.0,
+    b_w: float = 2.0,
 ) -> tuple[list[TOp], PassOps | None, PassOps | None]:
     """(ops, forward :class:`PassOps`, backward) of the embedding (first stage) and the final norm +
-    LM head + loss (last stage), None without ops; an unfused final RMSNorm per ``eager`` (:func:`unfused`)."""
+    LM head + loss (last stage), None without ops; an unfused final RMSNorm per ``eager`` (:func:`unfused`),
+    the LM head's weight cast where ``eager.autocast`` (:func:`autocast_op`; the embedding lookup is not cast)."""
     io = unfused(io, eager, b_a)
     ops = [o for o in io if (o.kind == "embedding" and first_stage) or (o.kind != "embedding" and last_stage)]
     if last_stage:
         ops.append(loss_ops(tokens, vocab, tp, eager.ce, b_a))
+    cast = _head_cast(io, ops, b_w) if eager.autocast and last_stage else None
+    if cast is not None:
+        ops.append(cast)
     if not ops:
         return ops, None, None
     return ops, _times(ops, m, backward=False)[0], _times(ops, m, backward=True)[0]

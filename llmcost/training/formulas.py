@@ -49,6 +49,7 @@ define(
     latex=r"\phi_a",
 )
 define("n_el", "1", "activation elements an elementwise operator reads per tensor pass", latex=r"n_{el}")
+define("n_w", "1", "matmul weight elements one device casts per forward under autocast", latex=r"n_w")
 define("assign", "1", "token-expert assignments one device computes per micro-batch (A)", latex="A")
 define("t_loc", "1", "tokens one device routes into a MoE layer per micro-batch", latex=r"T_{loc}")
 define(
@@ -1135,6 +1136,22 @@ def rope_backward_bytes() -> sp.Expr:
     return S("hbm_bytes")
 
 
+AUTOCAST_MASTER_BYTES = 4
+"""Bytes per element of the fp32 parameters ``torch.autocast`` casts from (and of the gradient it casts
+back to)."""
+
+
+def autocast_cast_bytes() -> sp.Expr:
+    """HBM bytes of ``torch.autocast``'s weight casts over ``n_w`` fp32 matmul weight elements in one
+    forward: read 4 bytes, write the ``b_w``-byte copy (pytorch/pytorch aten/src/ATen/autocast_mode.cpp
+    ``cached_cast``: a leaf tensor that requires grad, a weight, is cast once per autocast region and the
+    copy cached until the region exits, so each forward, and each recomputed forward, casts every weight
+    again). The backward of each cast (``ToCopyBackward0``) writes the fp32 gradient from the ``b_w``-byte
+    one: the same bytes. ``n_w·(4 + b_w)`` each way; the first micro-batch's fp32 gradient becomes ``.grad``
+    without a copy, later micro-batches' accumulation is not counted."""
+    return S("n_w") * (AUTOCAST_MASTER_BYTES + S("b_w"))
+
+
 # --- the loss in eager PyTorch --------------------------------------------------------------------
 SOFTMAX_ROW_READS = 3
 """Reads of each logits row by PyTorch's ``log_softmax`` forward on the global-memory path: a max pass,
@@ -1462,6 +1479,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "rope__fused_bytes": rope_fused_bytes,
     "rope__unfused_bytes": rope_unfused_bytes,
     "rope__backward_bytes": rope_backward_bytes,
+    "autocast__cast_bytes": autocast_cast_bytes,
     "fp8__quantize_bytes": fp8_quantize_bytes,
     "moe__permute_bytes": moe_permute_bytes,
     "loss__eager_fwd_bytes": loss_eager_forward_bytes,

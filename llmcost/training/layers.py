@@ -150,6 +150,7 @@ CFG_COLS = (
     "frope",
     "fp8r",
     "fce",
+    "acw",
 )
 
 
@@ -234,7 +235,7 @@ def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the weight and activation bytes as one integer, and the fusions as one."""
     c = p.c
     bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
-    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8 + c["fce"] * 64
+    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8 + c["fce"] * 64 + c["acw"] * 128
 
 
 def config_key(p: Plans) -> tuple[np.ndarray, np.ndarray]:
@@ -308,7 +309,7 @@ def layer_operators(spec: ModelSpec, hw: Hardware, p: Plans) -> list[ShapeOperat
         )
     io_ops = TC.graph_ops("io__forward__all", None, g.vals)
     ops, f, b = TC.io_passes(
-        io_ops, g.mach, True, True, g.tokens_dev, spec.vocab_size, g.tpf, cfg.eager, cfg.b_a
+        io_ops, g.mach, True, True, g.tokens_dev, spec.vocab_size, g.tpf, cfg.eager, cfg.b_a, cfg.b_w
     )
     if f is not None and b is not None:
         out.append(ShapeOperators("io", None, "io", 1, ops, f, b, 0.0, []))
@@ -336,7 +337,12 @@ def _groups(
             flash=bool(u["flash"][f0]),
             gpn=int(ugpn[f0]),
             eager=TC.Eager.of(
-                spec, bool(u["fnorm"][f0]), bool(u["fact"][f0]), bool(u["frope"][f0]), bool(u["fce"][f0])
+                spec,
+                bool(u["fnorm"][f0]),
+                bool(u["fact"][f0]),
+                bool(u["frope"][f0]),
+                bool(u["fce"][f0]),
+                bool(u["acw"][f0]),
             ),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
             hbm=u["hbmc"][sel],
@@ -453,6 +459,7 @@ def _shape_cost(
         fp8_copies=FP4_COPIES if cfg.prec == "fp4" else FP8_COPIES,
         moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
         attn_share=attention_share(cfg.shares, win),
+        b_w=cfg.b_w,
     )
     return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep)
 
@@ -509,7 +516,7 @@ def _io_table(
     for last in (False, True):
         for first in (False, True):
             f, b, fl, hf, hb = TC.io_cost(
-                io_ops, mach, last, first, tokens_dev, spec.vocab_size, tpf, cfg.eager, cfg.b_a
+                io_ops, mach, last, first, tokens_dev, spec.vocab_size, tpf, cfg.eager, cfg.b_a, cfg.b_w
             )
             for arr, v in ((io_f, f), (io_b, b), (io_hf, hf), (io_hb, hb)):
                 arr[int(last), int(first)] = np.broadcast_to(np.asarray(v, dtype=float), (n,))

@@ -1,7 +1,7 @@
 """The passes a training step runs besides the graph's operators, each a memory-bound or
 recomputed share of the layer (runtime: no sympy): the rotary embedding (:func:`rotary_op`), MoE
 token permutations (:func:`moe_permute_op`), fp8 quantization of the GEMM inputs and output
-gradients (:func:`fp8_quantize_op`) and what per-op selective checkpointing recomputes
+gradients (:func:`fp8_quantize_op`), autocast's weight casts (:func:`autocast_op`) and what per-op selective checkpointing recomputes
 (:func:`op_sac_shares`). :func:`llmcost.training.compute.training_ops` appends them to a layer."""
 
 from __future__ import annotations
@@ -47,6 +47,20 @@ def moe_permute_op(ops: list[TOp], b_a: float, h: int, sort: Any) -> TOp | None:
     by = G.moe__permute_bytes(m * g, b_a, h, sort, router.gemm[0])
     extra = 1.0 + 2.0 * np.asarray(sort, dtype=float)
     return TOp("moe_permute", "elementwise", 0.0, 0.0, by, extra_kernels=extra, bwd_bytes=by, bwd_extra=extra)
+
+
+def autocast_op(ops: list[TOp], b_w: float) -> TOp | None:
+    """``torch.autocast``'s casts of the fp32 matmul weights of ``ops`` (plan ``autocast_weights``): one
+    kernel per weight reading 4 bytes and writing ``b_w`` per element in the forward, the gradient's
+    cast back as many bytes in the backward (``autocast__cast_bytes``); None without a weight."""
+    mats = [o for o in ops if o.kind in MATMUL_KINDS and np.any(np.asarray(o.weight_bytes) > 0)]
+    if not mats:
+        return None
+    by = G.autocast__cast_bytes(b_w, sum(np.asarray(o.weight_bytes, dtype=float) for o in mats) / b_w)
+    extra = float(len(mats) - 1)
+    return TOp(
+        "autocast_cast", "elementwise", 0.0, 0.0, by, extra_kernels=extra, bwd_bytes=by, bwd_extra=extra
+    )
 
 
 ROPE_EAGER_KERNELS = 3

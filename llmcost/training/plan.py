@@ -113,6 +113,7 @@ PLAN_KEYS = (
     "tp_bwd_overlap",
     "zero3_bucket",
     "zero3_copy_out",
+    "autocast_weights",
     "goodput",
     "micro_batches",
     "offload_activations",
@@ -130,7 +131,7 @@ PLAN_KEYS = (
     "power_cap",
     "pue",
 )
-OPTION_KEYS = ("tp_fused_rs", "hbm_contention", "zero3_copy_out")
+OPTION_KEYS = ("tp_fused_rs", "hbm_contention", "zero3_copy_out", "autocast_weights")
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
 
@@ -247,6 +248,13 @@ class TrainPlan:
     compute stream (FSDP2's ``foreach_all_gather_copy_out``), reading and writing ``b_w`` bytes per
     parameter twice a micro-batch (``zero3__copy_out``); the torchtitan stack sets it. Off by default
     (FSDP1, DeepSpeed: gathered in place)."""
+    autocast_weights: bool = False
+    """16-bit mixed precision as ``torch.autocast`` over fp32 parameters: every matmul weight is cast
+    to the compute dtype at each forward (and recomputed forward), reading 4 and writing ``b_w`` bytes
+    per parameter, and its gradient cast back to fp32 in the backward, as many bytes
+    (``autocast__cast_bytes``); memory-bound kernels on the compute stream. The transformers stack
+    sets it. Off by default (Megatron, DeepSpeed and FSDP's mixed precision keep 16-bit weights and
+    cast the fp32 master once per optimizer step)."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
@@ -833,6 +841,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "gf32": int(grad_fp32(p)),
         "hbmc": int(p.hbm_contention),
         "z3co": int(p.zero3_copy_out),
+        "acw": int(p.autocast_weights),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

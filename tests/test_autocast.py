@@ -1,0 +1,94 @@
+"""torch.autocast over fp32 parameters (plan key ``autocast_weights``): every matmul weight cast to
+the compute dtype at each forward and its gradient cast back in the backward, memory-bound on the
+compute stream; the transformers stack sets it, Megatron / DeepSpeed / FSDP stacks do not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llmcost.catalog import get_hardware, get_model_config
+from llmcost.kernels.roofline import T_KERNEL
+from llmcost.model.config import from_config
+from llmcost.training import _generated as G
+from llmcost.training import plan as TR
+from llmcost.training.operator import TOp
+from llmcost.training.passes import autocast_op
+from llmcost.training.stack import apply
+
+H100 = get_hardware("h100-sxm")
+BASE = {"gpus": 1, "micro_batch": 2, "global_batch": 2, "seq_len": 4096, "recompute": "none"}
+
+
+@pytest.fixture(scope="module")
+def llama1b() -> object:
+    return from_config(get_model_config("llama-3.2-1b"), where="llama-3.2-1b")
+
+
+def _run(spec, **kw) -> TR.TrainResult:
+    return TR.evaluate(spec, TR.TrainPlan.from_mapping({**BASE, **kw}), H100)
+
+
+def test_cast_op_reads_fp32_and_writes_the_compute_dtype() -> None:
+    mats = [
+        TOp("qkv_proj", "gemm", 1.0, 1.0, 10.0, weight_bytes=4.0),
+        TOp("up_proj", "gemm", 1.0, 1.0, 10.0, weight_bytes=6.0),
+        TOp("act", "elementwise", 1.0, 0.0, 10.0),
+    ]
+    cast = autocast_op(mats, b_w=2.0)
+    assert cast is not None
+    assert cast.bytes == pytest.approx(5.0 * (4 + 2))  # 5 weight elements, read 4 B, write 2 B
+    assert cast.bwd_bytes == cast.bytes and cast.extra_kernels == 1.0
+    assert autocast_op(mats[2:], b_w=2.0) is None
+    assert float(G.autocast__cast_bytes(2.0, 1.0)) == 6.0
+
+
+def test_every_matmul_weight_is_cast_once_per_forward(llama1b) -> None:
+    """Summed over the layers and the LM head, the casts move 6 bytes per matmul weight each way:
+    the whole model but its norms (the tied embedding is the LM head's weight)."""
+    plan = TR.TrainPlan.from_mapping({**BASE, "autocast_weights": True})
+    rows = TR.operator_breakdown(llama1b, plan, H100)
+    cast = sum(r.layers * float(np.sum(o.bytes)) for r in rows for o in r.ops if o.name == "autocast_cast")
+    params = cast / 6.0
+    assert 1.23e9 < params < 1.24e9  # Llama 3.2 1B: 1.236 B parameters, 0.3 M of them norm weights
+
+
+def test_casts_cost_their_hbm_time_in_both_passes(llama1b) -> None:
+    off, on = _run(llama1b), _run(llama1b, autocast_weights=True)
+    d_fwd = on.breakdown["compute_fwd"] - off.breakdown["compute_fwd"]
+    d_bwd = on.breakdown["compute_bwd"] - off.breakdown["compute_bwd"]
+    kernels = 16 * 4 + 1  # a cast per matmul weight: QKV, output, gate-up, down; the LM head
+    hbm = 1.236e9 * 6 / (H100.memory_efficiency * H100.memory_bandwidth) + kernels * T_KERNEL
+    assert d_fwd == pytest.approx(hbm, rel=0.01) and d_bwd == pytest.approx(hbm, rel=0.01)
+    assert on.step_time > off.step_time
+
+
+def test_full_recompute_casts_again(llama1b) -> None:
+    off = _run(llama1b, recompute="full")
+    on = _run(llama1b, recompute="full", autocast_weights=True)
+    d_rc = on.breakdown["compute_recompute"] - off.breakdown["compute_recompute"]
+    layers = (1.236e9 - 128256 * 2048) * 6 / (H100.memory_efficiency * H100.memory_bandwidth) + 64 * T_KERNEL
+    assert d_rc == pytest.approx(layers, rel=0.01)  # the layers' casts again, not the LM head's
+
+
+def test_stacks_that_cast_and_those_that_do_not() -> None:
+    base = {"gpus": 8, "dp": 8, "micro_batch": 1, "global_batch": 8, "seq_len": 4096}
+    assert apply("transformers:2026", base, H100).plan["autocast_weights"] is True
+    for stack in ("megatron-core:2025", "deepspeed:2023", "torchtitan:2025", "llm-foundry:2024"):
+        assert "autocast_weights" not in apply(stack, base, H100).plan
+    assert (
+        apply("transformers:2026", {**base, "autocast_weights": False}, H100).plan["autocast_weights"]
+        is False
+    )
+
+
+@settings(max_examples=15, deadline=None)
+@given(mb=st.sampled_from([1, 2, 4]), seq=st.sampled_from([1024, 2048, 4096]), tp=st.sampled_from([1, 2, 4]))
+def test_casts_never_make_a_step_faster(llama1b, mb: int, seq: int, tp: int) -> None:
+    plan = {"gpus": tp, "tp": tp, "micro_batch": mb, "global_batch": 2 * mb, "seq_len": seq}
+    off = TR.evaluate(llama1b, TR.TrainPlan.from_mapping(plan), H100)
+    on = TR.evaluate(llama1b, TR.TrainPlan.from_mapping({**plan, "autocast_weights": True}), H100)
+    assert on.step_time >= off.step_time
+    assert on.mfu <= off.mfu
