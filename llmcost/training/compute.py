@@ -30,8 +30,10 @@ roofline (:func:`llmcost.kernels.roofline.roofline`, plus the per-kernel floor o
   twice as many (``bwd__extra_kernels``). LayerNorm is one kernel in eager PyTorch
   (``native_layer_norm``) and stays so.
 * passes beyond the graph (:mod:`llmcost.training.passes`): the rotary embedding (fused, or
-  torchtitan's eager chain with plan ``fused_rope`` false), MoE token permutations, and with fp8
-  GEMMs the quantization of their inputs and output gradients (plan ``fp8_recipe``); per-op
+  torchtitan's eager chain with plan ``fused_rope`` false), MoE token permutations, with fp8
+  GEMMs the quantization of their inputs and output gradients (plan ``fp8_recipe``), and under
+  ``torch.autocast`` over fp32 parameters (plan ``autocast_weights``) each matmul weight's cast and
+  its gradient's (the LM head's in the io passes); per-op
   selective checkpointing (recompute ``op``) recomputes the share :func:`op_sac_share` says.
 * GEMM shape: every matmul runs at the sustained training rate times its shape efficiency
   (:func:`llmcost.kernels.gemm.training_factors`: tile and wave quantization and the per-tile fixed
