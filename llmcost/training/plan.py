@@ -254,7 +254,9 @@ class TrainPlan:
     per parameter, and its gradient cast back to fp32 in the backward, as many bytes
     (``autocast__cast_bytes``); memory-bound kernels on the compute stream. The transformers stack
     sets it. Off by default (Megatron, DeepSpeed and FSDP's mixed precision keep 16-bit weights and
-    cast the fp32 master once per optimizer step)."""
+    cast the fp32 master once per optimizer step). Memory is unchanged: fp32 weights (4 bytes), the
+    cached 16-bit copies alive from the forward to the backward (``b_w``) and Adam's two fp32 moments
+    (8) are the 16-bit weights, fp32 master and moments the model already holds per parameter."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time

@@ -20,8 +20,8 @@ BANDS = {
     'NVIDIA Blackwell|moe=True': (-0.4795, 0.6579, 5),
     'NVIDIA Blackwell|zero3=False|moe=False': (-0.2408, 0.0564, 6),
     'NVIDIA Blackwell|zero3=False|moe=True': (-0.4795, 0.6579, 5),
-    'NVIDIA Hopper': (-0.1998, 0.1412, 79),
-    'NVIDIA Hopper|moe=False': (-0.1718, 0.1417, 76),
-    'NVIDIA Hopper|zero3=False|moe=False': (-0.1292, 0.1621, 44),
-    'NVIDIA Hopper|zero3=True|moe=False': (-0.2601, 0.0458, 32),
+    'NVIDIA Hopper': (-0.2089, 0.138, 79),
+    'NVIDIA Hopper|moe=False': (-0.1856, 0.1405, 76),
+    'NVIDIA Hopper|zero3=False|moe=False': (-0.1368, 0.15, 44),
+    'NVIDIA Hopper|zero3=True|moe=False': (-0.2701, 0.0431, 32),
 }
