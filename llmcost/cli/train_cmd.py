@@ -181,6 +181,14 @@ def train(
             " each forward, its gradient cast back (the transformers stack sets it). Default off: 16-bit weights.",
         ),
     ] = None,
+    distribute_saved_activations: Annotated[
+        bool | None,
+        typer.Option(
+            "--distribute-saved-activations/--no-distribute-saved-activations",
+            help="Full recompute: split each stored layer input over the TP ranks (Megatron"
+            " --distribute-saved-activations, DeepSpeed partition_activations). Default off.",
+        ),
+    ] = None,
     sync_fragments: Annotated[
         int | None,
         typer.Option(

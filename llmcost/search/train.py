@@ -351,6 +351,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
     cols["z3co"] = np.zeros(n, dtype=np.int64)  # ZeRO-3 gathers in place (the plan default)
     cols["acw"] = np.zeros(n, dtype=np.int64)  # 16-bit weights, no autocast casts (the plan default)
+    cols["dsa"] = np.zeros(n, dtype=np.int64)  # full recompute keeps whole layer inputs (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)

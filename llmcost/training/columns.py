@@ -52,6 +52,7 @@ COLS = (
     "hbmc",
     "z3co",
     "acw",
+    "dsa",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -70,7 +71,8 @@ Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``
 ``grad_reduce_in_fp32``, resolved: 0 or 1), whether overlapped collectives' HBM traffic competes
 with the compute (plan ``hbm_contention``), whether ZeRO-3 copies each gather into the parameters
 on the compute stream (plan ``zero3_copy_out``) and whether autocast casts the fp32 weights at each
-forward (plan ``autocast_weights``)."""
+forward (plan ``autocast_weights``), and whether full recomputation splits each stored layer input over
+the TP ranks (plan ``distribute_saved_activations``)."""
 
 
 @dataclass(frozen=True)

@@ -235,7 +235,9 @@ def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the weight and activation bytes as one integer, and the fusions as one."""
     c = p.c
     bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
-    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8 + c["fce"] * 64 + c["acw"] * 128
+    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8 + c["fce"] * 64 + c[
+        "acw"
+    ] * 128 + c["dsa"] * 256
 
 
 def config_key(p: Plans) -> tuple[np.ndarray, np.ndarray]:

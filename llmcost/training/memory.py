@@ -236,7 +236,8 @@ def _layer_act(
     spec: ModelSpec, p: Plans, k1: tuple[np.ndarray, np.ndarray]
 ) -> Callable[[str], tuple[np.ndarray, np.ndarray]]:
     """Per plan row, the activation bytes of one (dense-FFN, MoE-FFN) layer under a policy
-    ('attn': the attention that runs, FlashAttention or materialized scores; 'selective'; 'full'),
+    ('attn': the attention that runs, FlashAttention or materialized scores; 'selective'; 'full': the
+    layer input, split over the TP ranks by sequence parallelism or ``distribute_saved_activations``),
     evaluated once per operator configuration ``k1``."""
     c = p.c
     tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
@@ -256,10 +257,11 @@ def _layer_act(
         "tp": tp[f1],
         "tp_sp": np.where(c["sp"][f1] == 1, tp[f1], 1.0),
     }
+    split = np.where((c["sp"][f1] == 1) | (c["dsa"][f1] == 1), tp[f1], 1.0)  # stored inputs over the TP ranks
 
     def one(policy: str, ffn: float) -> np.ndarray:
         fn, names, _ = G.FUNCTIONS[f"act__{policy}"]  # policy in ACT_POLICIES
-        a = dict(args, d_ff_act=ffn)
+        a = dict(args, d_ff_act=ffn, **({"tp_sp": split} if policy == "full" else {}))
         return fn(*(a[k] for k in names))[inv1]
 
     flash = c["flash"] == 1

@@ -114,6 +114,7 @@ PLAN_KEYS = (
     "zero3_bucket",
     "zero3_copy_out",
     "autocast_weights",
+    "distribute_saved_activations",
     "goodput",
     "micro_batches",
     "offload_activations",
@@ -131,7 +132,13 @@ PLAN_KEYS = (
     "power_cap",
     "pue",
 )
-OPTION_KEYS = ("tp_fused_rs", "hbm_contention", "zero3_copy_out", "autocast_weights")
+OPTION_KEYS = (
+    "tp_fused_rs",
+    "hbm_contention",
+    "zero3_copy_out",
+    "autocast_weights",
+    "distribute_saved_activations",
+)
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
 
@@ -257,6 +264,14 @@ class TrainPlan:
     cast the fp32 master once per optimizer step). Memory is unchanged: fp32 weights (4 bytes), the
     cached 16-bit copies alive from the forward to the backward (``b_w``) and Adam's two fp32 moments
     (8) are the 16-bit weights, fp32 master and moments the model already holds per parameter."""
+    distribute_saved_activations: bool = False
+    """Full recomputation with each layer's stored input split over the TP ranks (Megatron-LM
+    ``--distribute-saved-activations``, earlier ``--distribute-checkpointed-activations``; DeepSpeed
+    activation checkpointing ``partition_activations``): the checkpoint memory of ``act__full`` is divided
+    by ``t`` as sequence parallelism divides it. No effect without full recomputation or ``tp`` > 1, or
+    with sequence parallelism (the inputs are split already). The all-gather that rebuilds each input
+    before its recomputation (``2sbh`` bytes over the TP group, once per layer and micro-batch) is not
+    priced. Off by default."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
@@ -844,6 +859,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "hbmc": int(p.hbm_contention),
         "z3co": int(p.zero3_copy_out),
         "acw": int(p.autocast_weights),
+        "dsa": int(p.distribute_saved_activations),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

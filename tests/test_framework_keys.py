@@ -1,6 +1,7 @@
-"""torch.autocast over fp32 parameters (plan key ``autocast_weights``): every matmul weight cast to
-the compute dtype at each forward and its gradient cast back in the backward, memory-bound on the
-compute stream; the transformers stack sets it, Megatron / DeepSpeed / FSDP stacks do not."""
+"""Plan keys for what a framework does beyond the graph: torch.autocast over fp32 parameters
+(``autocast_weights``: every matmul weight cast at each forward, its gradient cast back; the
+transformers stack sets it) and full recomputation with its stored inputs split over the TP ranks
+(``distribute_saved_activations``)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,33 @@ def test_casts_never_make_a_step_faster(llama1b, mb: int, seq: int, tp: int) -> 
     on = TR.evaluate(llama1b, TR.TrainPlan.from_mapping({**plan, "autocast_weights": True}), H100)
     assert on.step_time >= off.step_time
     assert on.mfu <= off.mfu
+
+
+def _acts(spec, **kw) -> tuple[float, float]:
+    plan = {
+        "gpus": 8,
+        "tp": 8,
+        "micro_batch": 1,
+        "global_batch": 1,
+        "seq_len": 2048,
+        "recompute": "full",
+        **kw,
+    }
+    r = TR.evaluate(spec, TR.TrainPlan.from_mapping(plan), get_hardware("a100-sxm4-80gb"))
+    return r.memory["activations"], r.step_time
+
+
+def test_distributed_saved_activations_split_the_checkpoints_over_tp() -> None:
+    """Full recomputation with each layer's stored input split over the TP ranks (Megatron's
+    ``--distribute-saved-activations``): the 2sbh-byte inputs of the L layers shrink by t, as sequence
+    parallelism shrinks them; the step time is unchanged (its rebuilding all-gather is not priced)."""
+    gpt3 = from_config(get_model_config("gpt3-175b"), where="gpt3-175b")
+    whole, t0 = _acts(gpt3, sp=False)
+    split, t1 = _acts(gpt3, sp=False, distribute_saved_activations=True)
+    inputs = 96 * 2 * 2048 * 12288  # fp16/bf16 layer inputs of one micro-batch
+    assert whole - split == pytest.approx(inputs * 7 / 8, rel=1e-9)
+    assert t1 == t0
+    with_sp, _ = _acts(gpt3, sp=True)
+    assert _acts(gpt3, sp=True, distribute_saved_activations=True)[0] == with_sp  # split already
+    sel, _ = _acts(gpt3, sp=False, recompute="selective")
+    assert _acts(gpt3, sp=False, recompute="selective", distribute_saved_activations=True)[0] == sel
