@@ -36,3 +36,41 @@ def test_train_and_search_carry_the_band() -> None:
     assert rep["band"] == list(BANDS["NVIDIA Hopper|zero3=True|moe=False"][:2])
     res = llmcost.search_train("llama-3.2-1b", "h100-sxm", gpus=8, global_batch=16, seq_len=2048, top=2)
     assert all(len(p["metrics"]["band"]) == 2 for p in res.plans)
+
+
+def test_evidence_is_the_best_published_run_of_the_plans_size() -> None:
+    """The best measured MFU of the device family among runs with at least half the plan's GPUs:
+    fewer qualify as the plan grows; the table lists each family best first."""
+    from llmcost.validation._bands import EVIDENCE
+
+    a100 = get_hardware("a100-sxm4-80gb")
+    runs = EVIDENCE["NVIDIA Ampere"]
+    assert [m for _, m, _ in runs] == sorted((m for _, m, _ in runs), reverse=True)
+    small, big = B.evidence(a100, 8), B.evidence(a100, 1024)
+    assert small is not None and big is not None and big["mfu"] <= small["mfu"]
+    assert big["gpus"] >= 512 and big["at_least_gpus"] == 512
+    assert big["mfu"] == max(m for g, m, _ in runs if g >= 512)
+    assert B.evidence(a100, 10**6) is None
+
+
+def test_a_plan_beyond_the_evidence_says_so() -> None:
+    ev = {"mfu": 0.5, "case": "x", "gpus": 512, "at_least_gpus": 512, "family": "NVIDIA Ampere"}
+    note = B.evidence_note(ev, 0.6)
+    assert note is not None and "60.0%" in note and "50.0%" in note and ">= 512 GPUs" in note
+    assert B.evidence_note(ev, 0.5) is None and B.evidence_note(None, 0.9) is None
+
+
+def test_search_and_train_report_the_evidence() -> None:
+    import llmcost
+
+    res = llmcost.search_train(
+        "gpt3-175b", "a100-sxm4-80gb", gpus=1024, global_batch=1536, seq_len=2048, top=3
+    )
+    ev = B.evidence(get_hardware("a100-sxm4-80gb"), 1024)
+    assert ev is not None and all(p["metrics"]["evidence_mfu"] == ev["mfu"] for p in res.plans)
+    above = [p for p in res.plans if p["metrics"]["mfu"] > ev["mfu"]]
+    assert bool(above) == any("beyond the evidence" in n for n in res.notes)
+    rep = llmcost.train(
+        "gpt3-175b", "a100-sxm4-80gb", gpus=1024, tp=8, pp=8, global_batch=1536, seq_len=2048
+    ).as_dict()
+    assert rep["evidence"] == ev

@@ -58,7 +58,9 @@ def _streamed(
         "feasible": res.feasible,
         "rejected": res.rejected,
         "plans": [p["plan"] for p in res.plans],
-        "metrics": [{k: v for k, v in p["metrics"].items() if k != "band"} for p in res.plans],
+        "metrics": [
+            {k: v for k, v in p["metrics"].items() if k not in ("band", "evidence_mfu")} for p in res.plans
+        ],
     }
 
 

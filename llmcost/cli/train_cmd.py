@@ -332,6 +332,10 @@ def _emit(out: dict[str, Any], fmt: str, title: str, notes: list[str]) -> None:
     the plan on a note line."""
     from llmcost.cli.train_view import table_rows
     from llmcost.report import emit
+    from llmcost.validation.bands import evidence_note
+
+    beyond = evidence_note(out.get("evidence"), out["mfu"])
+    notes = [*notes, *([beyond] if beyond else [])]
 
     if fmt != "table":
         emit(out, fmt)

@@ -16,6 +16,14 @@ def band_text(band: list[float] | None) -> str:
     return f"{100 * band[0]:+.0f}% .. {100 * band[1]:+.0f}%"
 
 
+def evidence_text(ev: dict[str, Any] | None) -> str:
+    """``56.1% (case-id, 512 GPUs)``: the best MFU a published run of the plan's device family and
+    size reached (:func:`llmcost.validation.bands.evidence`), ``-`` when there is none."""
+    if not ev:
+        return "-"
+    return f"{100 * ev['mfu']:.1f}% ({ev['case']}, {ev['gpus']:,} GPUs)"
+
+
 def _row_head(r: dict[str, Any]) -> dict[str, Any]:
     """The first columns of a ``--breakdown`` / ``--sublayers`` table row: layer shape, its count, pass."""
     return {"layer": r["layer"], "x": r["layers"], "phase": r["phase"]}
@@ -95,6 +103,7 @@ def table_rows(out: dict[str, Any]) -> list[dict[str, Any]]:
         {"quantity": "hardware TFLOP/s per GPU", "value": f"{out['hardware_tflops_per_gpu']:.1f}"},
         {"quantity": "MFU", "value": f"{100 * out['mfu']:.1f}%"},
         {"quantity": "band (runs like this)", "value": band_text(out.get("band"))},
+        {"quantity": "best published MFU this size", "value": evidence_text(out.get("evidence"))},
         {"quantity": "HFU", "value": f"{100 * out['hfu']:.1f}%"},
         {"quantity": "memory per GPU", "value": f"{out['memory_gib_per_gpu']:.1f} GiB"},
         *(

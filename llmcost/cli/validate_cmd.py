@@ -142,7 +142,11 @@ def _cross_validate(files: list[Path] | None, fmt: str, write_bands: bool = Fals
     if write_bands:
         from llmcost.validation import bands as B
 
-        path = B.write(B.build(cases, cv.out_of_sample), B.cases_digest(cases))
+        path = B.write(
+            B.build(cases, cv.out_of_sample),
+            B.cases_digest(cases),
+            B.build_evidence(cases, cv.out_of_sample),
+        )
         print(f"wrote {path}", file=sys.stderr)
     sources = by_source(cases, cv.in_sample, cv.out_of_sample)
     summary = summarize(cv.in_sample)

@@ -110,12 +110,32 @@ def _constraints(
 
 
 def _bands(plans: list[dict[str, Any]], hw: Any, moe: bool) -> None:
-    """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction
-    (:mod:`llmcost.validation.bands`; None when there is no band)."""
-    from llmcost.validation.bands import band_range
+    """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction, and
+    ``metrics.evidence_mfu``: the best MFU a published run of its device family and size reached
+    (:mod:`llmcost.validation.bands`; None when there is none)."""
+    from llmcost.validation.bands import band_range, evidence
 
     for p in plans:
         p["metrics"]["band"] = band_range(hw, p["plan"].get("zero") == 3, moe)
+        ev = evidence(hw, int(p["plan"]["gpus"]))
+        p["metrics"]["evidence_mfu"] = None if ev is None else ev["mfu"]
+
+
+def beyond_evidence_note(plans: list[dict[str, Any]], hw: Any) -> str | None:
+    """A note where ranked plans are predicted above every published run of their size
+    (:func:`llmcost.validation.bands.evidence_note`, for the first such plan), None where none is."""
+    from llmcost.validation.bands import evidence, evidence_note
+
+    above = [
+        i
+        for i, p in enumerate(plans)
+        if (p["metrics"].get("evidence_mfu") or 1.0) < p["metrics"].get("mfu", 0.0)
+    ]
+    if not above:
+        return None
+    p = plans[above[0]]
+    note = evidence_note(evidence(hw, int(p["plan"]["gpus"])), p["metrics"]["mfu"], f"plan {above[0] + 1}'s")
+    return f"{len(above)} of {len(plans)} ranked plans are beyond the evidence; {note}" if note else None
 
 
 CHUNK = 1 << 16
@@ -193,6 +213,9 @@ def train_search(
     if jobs > 1 and not C.can_fork():
         res.notes.append("--jobs: this platform cannot fork worker processes; the search ran on one")
     res.notes.append(FLOPS_CONVENTION)
+    beyond = beyond_evidence_note(res.plans, hw)
+    if beyond:
+        res.notes.append(beyond)
     if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in res.plans):
         res.notes.append(TR.ZERO3_NOTE)
     bound = [

@@ -113,6 +113,7 @@ def evaluate_case(case: dict[str, Any], hw: Hardware) -> Prediction:
     detail = {
         **({} if fits else {"fits": "NO"}),
         "step_time_s": r.step_time,
+        "mfu": r.mfu,
         **{k: v for k, v in r.breakdown.items() if v},
         "notes": "; ".join([choice.note, *r.notes]),
     }
