@@ -70,6 +70,8 @@ class Profile:
     ``fused_ce`` false); Megatron's own vocab-parallel cross-entropy, fused or not, is not eager.
     autocast_weights: 16-bit mixed precision is ``torch.autocast`` over fp32 parameters, which casts
     every matmul weight at each forward and its gradient back in the backward (plan ``autocast_weights``).
+    tp_layout_copy: sequence-parallel TP collectives on the sequence dimension of batch-first
+    activations, each copying the full activation once (plan ``tp_layout_copy``).
     """
 
     framework: str
@@ -103,6 +105,7 @@ class Profile:
     fp8_recipe: str | None = None
     eager_loss: bool = False
     autocast_weights: bool = False
+    tp_layout_copy: bool = False
     grad_reduce_in_fp32: bool | None = None
     zero_modes: tuple[str, ...] | None = None
     schedules: tuple[str, ...] | None = None
@@ -629,6 +632,13 @@ def _pytorch_native() -> list[Profile]:
             True,
             "pytorch/torchtitan torchtitan/config/job_config.py: mixed_precision_reduce 'float32' (the only value "
             "until 2025; FSDP2 MixedPrecisionPolicy reduce_dtype)",
+        ),
+        "tp_layout_copy": (
+            True,
+            "pytorch/torchtitan parallelize_llama.py apply_tp: SequenceParallel / PrepareModuleInput Shard(1) -> "
+            "Replicate and RowwiseParallel output Shard(1) on [batch, seq, hidden] activations; pytorch "
+            "torch/distributed/_functional_collectives.py all_gather_tensor (gather_dim != 0: torch.cat of the "
+            "chunks) and reduce_scatter_tensor (scatter_dim != 0: chunk + cat before the collective)",
         ),
         "selective_recompute": (
             True,

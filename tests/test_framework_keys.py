@@ -1,7 +1,8 @@
 """Plan keys for what a framework does beyond the graph: torch.autocast over fp32 parameters
 (``autocast_weights``: every matmul weight cast at each forward, its gradient cast back; the
-transformers stack sets it) and full recomputation with its stored inputs split over the TP ranks
-(``distribute_saved_activations``)."""
+transformers stack sets it), full recomputation with its stored inputs split over the TP ranks
+(``distribute_saved_activations``) and sequence-parallel collectives that copy batch-first
+activations (``tp_layout_copy``: torchtitan)."""
 
 from __future__ import annotations
 
@@ -123,3 +124,37 @@ def test_distributed_saved_activations_split_the_checkpoints_over_tp() -> None:
     assert _acts(gpt3, sp=True, distribute_saved_activations=True)[0] == with_sp  # split already
     sel, _ = _acts(gpt3, sp=False, recompute="selective")
     assert _acts(gpt3, sp=False, recompute="selective", distribute_saved_activations=True)[0] == sel
+
+
+def _tp_plan(**kw) -> dict:
+    return {"gpus": 8, "tp": 8, "sp": True, "micro_batch": 4, "global_batch": 4, "seq_len": 4096, **kw}
+
+
+def test_tp_layout_copy_moves_four_activations_per_block_and_pass() -> None:
+    """Sequence-parallel collectives on batch-first activations (torchtitan's DTensor TP): each TP
+    block's all-gather output and reduce-scatter input copied once, reading and writing the block's
+    full activation, in the forward and the backward; two blocks a layer."""
+    spec = from_config(get_model_config("llama-3.1-8b"), where="llama-3.1-8b")
+    plan = TR.TrainPlan.from_mapping(_tp_plan(tp_layout_copy=True))
+    rows = TR.operator_breakdown(spec, plan, H100)
+    layer = next(r for r in rows if r.stack == "dec")
+    copy = next(o for o in layer.ops if o.name == "tp_layout_copy")
+    activation = 4 * 4096 * 4096 * 2  # micro-batch x seq x hidden, bf16
+    assert float(np.sum(copy.bytes)) == pytest.approx(2 * 4 * activation)
+    assert (
+        float(np.sum(copy.bwd_bytes)) == float(np.sum(copy.bytes))
+        and float(np.sum(copy.extra_kernels)) == 3.0
+    )
+    base = TR.evaluate(spec, TR.TrainPlan.from_mapping(_tp_plan()), H100).step_time
+    on = TR.evaluate(spec, plan, H100).step_time
+    assert on > base
+    for off in ({"sp": False}, {"tp_overlap": True}, {"tp": 1, "gpus": 1}):
+        a = TR.evaluate(spec, TR.TrainPlan.from_mapping(_tp_plan(**off)), H100).step_time
+        b = TR.evaluate(spec, TR.TrainPlan.from_mapping(_tp_plan(tp_layout_copy=True, **off)), H100).step_time
+        assert a == b  # no copy without SP, with async TP, or without TP
+
+
+def test_torchtitan_sets_tp_layout_copy_and_megatron_does_not() -> None:
+    assert apply("torchtitan:2025", _tp_plan(), H100).plan["tp_layout_copy"] is True
+    for stack in ("megatron-core:2025", "megatron-lm:2022", "deepspeed:2023"):
+        assert "tp_layout_copy" not in apply(stack, _tp_plan(), H100).plan

@@ -189,6 +189,14 @@ def train(
             " --distribute-saved-activations, DeepSpeed partition_activations). Default off.",
         ),
     ] = None,
+    tp_layout_copy: Annotated[
+        bool | None,
+        typer.Option(
+            "--tp-layout-copy/--no-tp-layout-copy",
+            help="Sequence-parallel TP collectives on batch-first activations (PyTorch DTensor Shard(1)):"
+            " each copies the full activation once (the torchtitan stack sets it). Default off.",
+        ),
+    ] = None,
     sync_fragments: Annotated[
         int | None,
         typer.Option(

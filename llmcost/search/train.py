@@ -352,6 +352,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["z3co"] = np.zeros(n, dtype=np.int64)  # ZeRO-3 gathers in place (the plan default)
     cols["acw"] = np.zeros(n, dtype=np.int64)  # 16-bit weights, no autocast casts (the plan default)
     cols["dsa"] = np.zeros(n, dtype=np.int64)  # full recompute keeps whole layer inputs (the plan default)
+    cols["tlc"] = np.zeros(n, dtype=np.int64)  # sequence-first activations: no layout copy (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
@@ -383,6 +384,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         ("grad_reduce_in_fp32", "gf32"),
         ("zero3_copy_out", "z3co"),
         ("autocast_weights", "acw"),
+        ("tp_layout_copy", "tlc"),
     ):
         if key in p:
             shared[col] = int(bool(p[key]))

@@ -305,6 +305,11 @@ def autocast__cast_bytes(b_w, n_w):
     return n_w*(b_w + 4)
 
 
+def tp__layout_copy_bytes(s_blk):
+    """HBM bytes of the layout copies of one TP block's sequence-parallel collectives on batch-first"""
+    return 4*s_blk
+
+
 def fp8__quantize_bytes(b_a, copies, n_el, r_q):
     """HBM bytes to quantize ``n_el`` elements of the ``b_a``-byte input of fp8 GEMMs, written as"""
     return n_el*(b_a*r_q + copies)
@@ -551,6 +556,7 @@ FUNCTIONS = {
     'rope__unfused_bytes': (rope__unfused_bytes, ('b_a', 'n_el'), '684fcd38b9ddab50'),
     'rope__backward_bytes': (rope__backward_bytes, ('hbm_bytes',), '8c0e70c3ff34013b'),
     'autocast__cast_bytes': (autocast__cast_bytes, ('b_w', 'n_w'), '35613466d0e21792'),
+    'tp__layout_copy_bytes': (tp__layout_copy_bytes, ('s_blk',), 'f8d92d6b69878aef'),
     'fp8__quantize_bytes': (fp8__quantize_bytes, ('b_a', 'copies', 'n_el', 'r_q'), 'd9ed43686c69cc71'),
     'moe__permute_bytes': (moe__permute_bytes, ('assign', 'b_a', 'd_model', 's_x', 't_loc'), 'df5ab095137c08c3'),
     'loss__eager_fwd_bytes': (loss__eager_fwd_bytes, ('b_a', 'n_el'), '8ef6e1c6fbd2b55e'),

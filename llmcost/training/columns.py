@@ -53,6 +53,7 @@ COLS = (
     "z3co",
     "acw",
     "dsa",
+    "tlc",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -72,7 +73,8 @@ Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``
 with the compute (plan ``hbm_contention``), whether ZeRO-3 copies each gather into the parameters
 on the compute stream (plan ``zero3_copy_out``) and whether autocast casts the fp32 weights at each
 forward (plan ``autocast_weights``), and whether full recomputation splits each stored layer input over
-the TP ranks (plan ``distribute_saved_activations``)."""
+the TP ranks (plan ``distribute_saved_activations``), and whether sequence-parallel collectives copy
+the full activation (plan ``tp_layout_copy``)."""
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,7 @@ from llmcost.training.passes import (
     moe_permute_op,
     op_sac_share,
     rotary_op,
+    tp_layout_copy_op,
 )
 
 
@@ -95,6 +96,7 @@ class Eager:
     fused_norm: bool = True
     ce: bool = False
     autocast: bool = False
+    tp_layout_copy: bool = False
 
     @classmethod
     def of(
@@ -105,9 +107,10 @@ class Eager:
         fused_rope: bool = True,
         fused_ce: bool = True,
         autocast: bool = False,
+        tp_layout_copy: bool = False,
     ) -> Eager:
         """The unfused chains of ``spec`` under the plan's ``fused_norm`` / ``fused_act`` / ``fused_rope`` /
-        ``fused_ce``, and its ``autocast_weights``."""
+        ``fused_ce``, and its ``autocast_weights`` and ``tp_layout_copy``."""
         return cls(
             norm=not fused_norm and spec.norm_type == "rmsnorm",
             act=not fused_act,
@@ -117,6 +120,7 @@ class Eager:
             fused_norm=fused_norm,
             ce=not fused_ce,
             autocast=autocast,
+            tp_layout_copy=tp_layout_copy,
         )
 
 
@@ -282,6 +286,7 @@ def training_ops(
     fp8_copies: float = FP8_COPIES,
     attn_share: float = 1.0,
     b_w: float = 2.0,
+    tp_copy: Any = False,
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized scores, sequence-parallel norms, dropout + residual, unfused chains (``eager``),
@@ -289,7 +294,9 @@ def training_ops(
     with ``fp8`` (a recipe of :data:`llmcost.training.passes.FP8_QUANTIZE`), the quantization of the fp8 GEMMs' inputs
     (:func:`fp8_quantize_op`), and in a MoE layer the token permutations (:func:`moe_permute_op`;
     ``moe_sort`` 1 where received tokens are sorted by local expert), and where ``eager.autocast`` the
-    casts of its ``b_w``-byte matmul weights from fp32 (:func:`autocast_op`).
+    casts of its ``b_w``-byte matmul weights from fp32 (:func:`autocast_op`), and where
+    ``eager.tp_layout_copy`` and ``tp_copy`` (per row: sequence-parallel TP collectives not fused into
+    the GEMMs) the sequence-dimension copies of those collectives (:func:`tp_layout_copy_op`).
     ``attention_dropout`` / ``hidden_dropout``: the model trains with dropout on the attention
     probabilities / on the attention and MLP outputs (:func:`llmcost.training.base.attention_dropout`).
     ``attn_share``: the share of the causal pairs a document mask keeps in a packed sequence
@@ -344,6 +351,9 @@ def training_ops(
     cast = autocast_op(out, b_w) if eager.autocast else None
     if cast is not None:
         out.append(cast)
+    copy = tp_layout_copy_op(ops, tp_copy) if eager.tp_layout_copy else None
+    if copy is not None:
+        out.append(copy)
     return out
 
 

@@ -49,6 +49,9 @@ define(
     latex=r"\phi_a",
 )
 define("n_el", "1", "activation elements an elementwise operator reads per tensor pass", latex=r"n_{el}")
+define(
+    "s_blk", "B", "full activation of one TP block, the bytes its all-reduce moves per rank", latex=r"S_{blk}"
+)
 define("n_w", "1", "matmul weight elements one device casts per forward under autocast", latex=r"n_w")
 define("assign", "1", "token-expert assignments one device computes per micro-batch (A)", latex="A")
 define("t_loc", "1", "tokens one device routes into a MoE layer per micro-batch", latex=r"T_{loc}")
@@ -1152,6 +1155,17 @@ def autocast_cast_bytes() -> sp.Expr:
     return S("n_w") * (AUTOCAST_MASTER_BYTES + S("b_w"))
 
 
+def tp_layout_copy_bytes() -> sp.Expr:
+    """HBM bytes of the layout copies of one TP block's sequence-parallel collectives on batch-first
+    activations, ``4·S`` for a block whose full activation is ``S`` bytes (``s_blk``, what its
+    all-reduce would move): the all-gather's output is re-laid out from rank-major to the sequence
+    dimension (``torch.cat(torch.chunk(out, t), dim=1)``) and the reduce-scatter's input the other way
+    (``torch.cat(torch.chunk(x, t, dim=1))``), each reading and writing ``S`` (pytorch/pytorch
+    torch/distributed/_functional_collectives.py ``all_gather_tensor`` / ``reduce_scatter_tensor``
+    for ``gather_dim`` / ``scatter_dim`` != 0, what DTensor's ``Shard(1)`` redistribution calls)."""
+    return 4 * S("s_blk")
+
+
 # --- the loss in eager PyTorch --------------------------------------------------------------------
 SOFTMAX_ROW_READS = 3
 """Reads of each logits row by PyTorch's ``log_softmax`` forward on the global-memory path: a max pass,
@@ -1480,6 +1494,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "rope__unfused_bytes": rope_unfused_bytes,
     "rope__backward_bytes": rope_backward_bytes,
     "autocast__cast_bytes": autocast_cast_bytes,
+    "tp__layout_copy_bytes": tp_layout_copy_bytes,
     "fp8__quantize_bytes": fp8_quantize_bytes,
     "moe__permute_bytes": moe_permute_bytes,
     "loss__eager_fwd_bytes": loss_eager_forward_bytes,

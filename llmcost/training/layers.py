@@ -151,6 +151,7 @@ CFG_COLS = (
     "fp8r",
     "fce",
     "acw",
+    "tlc",
 )
 
 
@@ -235,9 +236,17 @@ def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the weight and activation bytes as one integer, and the fusions as one."""
     c = p.c
     bwa = np.round(p.b_w * 64).astype(np.int64) * 1000 + np.round(p.b_a * 64).astype(np.int64)
-    return bwa, c["fnorm"] * 2 + c["fact"] + c["frope"] * 4 + c["fp8r"] * 8 + c["fce"] * 64 + c[
-        "acw"
-    ] * 128 + c["dsa"] * 256
+    bits = (
+        ("fact", 1),
+        ("fnorm", 2),
+        ("frope", 4),
+        ("fp8r", 8),
+        ("fce", 64),
+        ("acw", 128),
+        ("dsa", 256),
+        ("tlc", 512),
+    )
+    return bwa, sum(c[k] * w for k, w in bits)
 
 
 def config_key(p: Plans) -> tuple[np.ndarray, np.ndarray]:
@@ -345,6 +354,7 @@ def _groups(
                 bool(u["frope"][f0]),
                 bool(u["fce"][f0]),
                 bool(u["acw"][f0]),
+                bool(u["tlc"][f0]),
             ),
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
             hbm=u["hbmc"][sel],
@@ -462,6 +472,7 @@ def _shape_cost(
         moe_sort=moe_sort(spec, cfg.ep) if shape.endswith("__moe") else None,
         attn_share=attention_share(cfg.shares, win),
         b_w=cfg.b_w,
+        tp_copy=(cfg.sp == 1) & (cfg.tp > 1) & (cfg.tpo == 0),
     )
     return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep)
 

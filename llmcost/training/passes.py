@@ -1,7 +1,8 @@
 """The passes a training step runs besides the graph's operators, each a memory-bound or
 recomputed share of the layer (runtime: no sympy): the rotary embedding (:func:`rotary_op`), MoE
 token permutations (:func:`moe_permute_op`), fp8 quantization of the GEMM inputs and output
-gradients (:func:`fp8_quantize_op`), autocast's weight casts (:func:`autocast_op`) and what per-op selective checkpointing recomputes
+gradients (:func:`fp8_quantize_op`), autocast's weight casts (:func:`autocast_op`), the copies of
+sequence-parallel collectives on batch-first activations (:func:`tp_layout_copy_op`) and what per-op selective checkpointing recomputes
 (:func:`op_sac_shares`). :func:`llmcost.training.compute.training_ops` appends them to a layer."""
 
 from __future__ import annotations
@@ -60,6 +61,23 @@ def autocast_op(ops: list[TOp], b_w: float) -> TOp | None:
     extra = float(len(mats) - 1)
     return TOp(
         "autocast_cast", "elementwise", 0.0, 0.0, by, extra_kernels=extra, bwd_bytes=by, bwd_extra=extra
+    )
+
+
+def tp_layout_copy_op(ops: list[TOp], on: Any) -> TOp | None:
+    """The sequence-dimension copies of a layer's sequence-parallel TP collectives (plan
+    ``tp_layout_copy``, rows where ``on``): each TP block's all-reduce runs as an all-gather and a
+    reduce-scatter, each copying the block's full activation once (``tp__layout_copy_bytes``), in the
+    forward and again in the backward (the gradients' reduce-scatter and all-gather); two kernels a
+    block. None without a TP block."""
+    blocks = [o for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce"]
+    if not blocks:
+        return None
+    on = np.asarray(on, dtype=float)
+    by = on * sum(G.tp__layout_copy_bytes(np.asarray(o.size, dtype=float)) for o in blocks)
+    extra = on * (2.0 * len(blocks) - 1.0)
+    return TOp(
+        "tp_layout_copy", "elementwise", 0.0, 0.0, by, extra_kernels=extra, bwd_bytes=by, bwd_extra=extra
     )
 
 

@@ -115,6 +115,7 @@ PLAN_KEYS = (
     "zero3_copy_out",
     "autocast_weights",
     "distribute_saved_activations",
+    "tp_layout_copy",
     "goodput",
     "micro_batches",
     "offload_activations",
@@ -138,6 +139,7 @@ OPTION_KEYS = (
     "zero3_copy_out",
     "autocast_weights",
     "distribute_saved_activations",
+    "tp_layout_copy",
 )
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
@@ -272,6 +274,14 @@ class TrainPlan:
     with sequence parallelism (the inputs are split already). The all-gather that rebuilds each input
     before its recomputation (``2sbh`` bytes over the TP group, once per layer and micro-batch) is not
     priced. Off by default."""
+    tp_layout_copy: bool = False
+    """Sequence-parallel TP collectives on the sequence dimension of batch-first activations (PyTorch
+    DTensor ``Shard(1)`` of ``[batch, seq, hidden]``, as torchtitan runs TP): each all-gather's output
+    and each reduce-scatter's input is copied once, reading and writing the full activation
+    (``torch.cat`` of the chunks in ``_functional_collectives``), in the forward and the backward
+    (``tp__layout_copy_bytes``). Only with ``tp`` > 1, sequence parallelism and the collectives not fused
+    into the GEMMs (``tp_overlap``: async TP gathers into the matmul through a moved-dimension view).
+    The torchtitan stack sets it. Off by default (Megatron's activations are sequence-first)."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
@@ -860,6 +870,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "z3co": int(p.zero3_copy_out),
         "acw": int(p.autocast_weights),
         "dsa": int(p.distribute_saved_activations),
+        "tlc": int(p.tp_layout_copy),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

@@ -16,6 +16,8 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   ``fused_rope``, and ``fp8_recipe`` its ``fp8_recipe``, where its source documents them (eager PyTorch runs an RMSNorm and a gated activation as chains of
   elementwise kernels, :mod:`llmcost.training.compute`); a field the profile does not document
   (``NOT_DOCUMENTED``) leaves the plan default (fused): no guess moves a prediction.
+* ``tp_layout_copy``: the profile's where documented (torchtitan's DTensor sequence parallelism on
+  batch-first activations);
 * ``autocast_weights``: the profile's where documented (the Hugging Face Trainer's mixed precision is
   ``torch.autocast`` over fp32 parameters);
 * ``grad_reduce_in_fp32``: the profile's where documented (DeepSpeed reduces gradients in the
@@ -51,6 +53,7 @@ FUSION_KEYS = (
     ("tp_bwd_overlap", "tp_bwd_overlap"),
     ("grad_reduce_in_fp32", "grad_reduce_in_fp32"),
     ("autocast_weights", "autocast_weights"),
+    ("tp_layout_copy", "tp_layout_copy"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
 
