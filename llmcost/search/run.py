@@ -126,11 +126,10 @@ def beyond_evidence_note(plans: list[dict[str, Any]], hw: Any) -> str | None:
     (:func:`llmcost.validation.bands.evidence_note`, for the first such plan), None where none is."""
     from llmcost.validation.bands import evidence, evidence_note
 
-    above = [
-        i
-        for i, p in enumerate(plans)
-        if (p["metrics"].get("evidence_mfu") or 1.0) < p["metrics"].get("mfu", 0.0)
-    ]
+    def beyond(m: dict[str, Any]) -> bool:
+        return m.get("evidence_mfu") is not None and m["mfu"] > m["evidence_mfu"]
+
+    above = [i for i, p in enumerate(plans) if beyond(p["metrics"])]
     if not above:
         return None
     p = plans[above[0]]

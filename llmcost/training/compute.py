@@ -74,6 +74,7 @@ from llmcost.training.passes import (
     moe_permute_op,
     op_sac_share,
     rotary_op,
+    tp_blocks,
     tp_layout_copy_op,
 )
 
@@ -328,7 +329,7 @@ def training_ops(
             out.append(replace(o, bwd_bytes=G.bwd__act_bytes(o.bytes, float(eager.n_up))))
         else:
             out.append(o)
-    blocks = sum(1 for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce")
+    blocks = len(tp_blocks(ops))
     d_h = 1.0 if hidden_dropout else 0.0
     res = blocks * tokens * h / t_sp
     out.append(

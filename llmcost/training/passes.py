@@ -64,13 +64,19 @@ def autocast_op(ops: list[TOp], b_w: float) -> TOp | None:
     )
 
 
+def tp_blocks(ops: list[TOp]) -> list[TOp]:
+    """A layer's TP blocks: the all-reduce (or, with sequence parallelism, reduce-scatter + all-gather)
+    that closes each row-parallel GEMM, attention's and the MLP's."""
+    return [o for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce"]
+
+
 def tp_layout_copy_op(ops: list[TOp], on: Any) -> TOp | None:
     """The sequence-dimension copies of a layer's sequence-parallel TP collectives (plan
     ``tp_layout_copy``, rows where ``on``): each TP block's all-reduce runs as an all-gather and a
     reduce-scatter, each copying the block's full activation once (``tp__layout_copy_bytes``), in the
     forward and again in the backward (the gradients' reduce-scatter and all-gather); two kernels a
     block. None without a TP block."""
-    blocks = [o for o in ops if o.kind == "collective" and o.group == "tp" and o.comm == "all_reduce"]
+    blocks = tp_blocks(ops)
     if not blocks:
         return None
     on = np.asarray(on, dtype=float)
