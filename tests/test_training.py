@@ -350,8 +350,8 @@ def test_tp_overlap_hides_tp_comm_under_gemms() -> None:
 def test_single_plan_and_arrays_agree() -> None:
     """The generated functions broadcast: a vector of plans equals the plans one by one."""
     m = np.array([4.0, 8.0, 16.0])
-    arr = G.pipeline__interleaved(m, 8, 0.2, 0.05, 0.1, 0.01, 0.0, 3)
-    one = [G.pipeline__interleaved(float(x), 8, 0.2, 0.05, 0.1, 0.01, 0.0, 3) for x in m]
+    arr = G.pipeline__interleaved(m, 8, 0.9, 0.2, 0.05, 0.1, 0.01, 0.0, 3)
+    one = [G.pipeline__interleaved(float(x), 8, 0.9, 0.2, 0.05, 0.1, 0.01, 0.0, 3) for x in m]
     assert np.allclose(arr, one)
     # memory__optimizer(b_o, d_edp, psi, psi_e, z_o)
     mem = G.memory__optimizer(12.0, 8, np.array([1e9, 2e9]), 1e8, 8.0)
@@ -391,8 +391,12 @@ def test_uneven_stages_paced_by_the_busiest_stage() -> None:
     assert any("uneven pipeline: 3/4/4/4/4/4/4/4/4/4/4/4/4/4/3/3" in n for n in r61.notes)
     v = r61.values
     assert r61.breakdown["pp_bubble"] == pytest.approx(
-        float(G.bubble__1f1b(16, v["t_bwd"], v["t_comm_mb"], v["t_fwd"], v["t_rc"])), rel=1e-12
+        float(G.bubble__1f1b(16, v["r_bub"], v["t_bwd"], v["t_comm_mb"], v["t_fwd"], v["t_rc"])), rel=1e-12
     )
+    # the fill and drain run at the other stages' pace: the busiest is the last (3 layers + the
+    # output layer), the other 15 hold 3 + 13 x 4 + 3 layers (the first with the embedding)
+    assert v["r_bub"] < 1.0
+    assert v["r_bub"] * v["t_fwd"] == pytest.approx((3 + 13 * 4 + 3) / 15 * layer, rel=0.02)
 
 
 def test_deepseek_v3_pp16_runs() -> None:

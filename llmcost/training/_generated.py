@@ -9,24 +9,24 @@ One numpy function per training quantity; FUNCTIONS maps its name to
 import numpy
 
 
-def bubble__1f1b(pp, t_bwd, t_comm_mb, t_fwd, t_rc):
-    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1)."""
-    return (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
+def bubble__1f1b(pp, r_bub, t_bwd, t_comm_mb, t_fwd, t_rc):
+    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1), the"""
+    return r_bub*(pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
 
 
-def bubble__gpipe(pp, t_bwd, t_comm_mb, t_fwd, t_rc):
-    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1)."""
-    return (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
+def bubble__gpipe(pp, r_bub, t_bwd, t_comm_mb, t_fwd, t_rc):
+    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1), the"""
+    return r_bub*(pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
 
 
-def bubble__interleaved(pp, t_bwd, t_comm_mb, t_fwd, t_rc, v_stages):
-    """Interleaved 1F1B with v chunks per device: ``(p−1)(t_f + t_b)/v`` (Narayanan 2021 §2.2.2)."""
-    return (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)/v_stages
+def bubble__interleaved(pp, r_bub, t_bwd, t_comm_mb, t_fwd, t_rc, v_stages):
+    """Interleaved 1F1B with v chunks per device: ``(p−1)(t_f + t_b)/v`` (Narayanan 2021 §2.2.2),"""
+    return r_bub*(pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)/v_stages
 
 
-def bubble__zero_bubble(pp, t_comm_mb, t_fwd, t_rc):
+def bubble__zero_bubble(pp, r_bub, t_comm_mb, t_fwd, t_rc):
     """ZB-H1 (Qi et al. 2024 §2.1): ``(p−1)(T_F + T_B − T_W)``, the backward split evenly into input"""
-    return (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
+    return r_bub*(pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
 
 
 def pp__p2p_serial(n_micro, pp, t_p2p, v_stages):
@@ -39,20 +39,20 @@ def pp__p2p_overlap(n_micro, pp, t_bwd, t_fwd, t_p2p, t_rc, v_stages):
     return n_micro*v_stages*(numpy.maximum(0, t_p2p - (t_bwd + t_rc)/v_stages) + numpy.maximum(0, -t_fwd/v_stages + t_p2p)) + t_p2p*(2*pp - 2)
 
 
-def pipeline__1f1b(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
+def pipeline__1f1b(n_micro, pp, r_bub, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + r_bub*(pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p
 
 
-def pipeline__gpipe(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)
+def pipeline__gpipe(n_micro, pp, r_bub, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + r_bub*(pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p
 
 
-def pipeline__interleaved(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc, v_stages):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)/v_stages
+def pipeline__interleaved(n_micro, pp, r_bub, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc, v_stages):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + r_bub*(pp - 1)*(t_bwd + t_comm_mb + t_fwd + t_rc)/v_stages + t_pp_p2p
 
 
-def pipeline__zero_bubble(n_micro, pp, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
-    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + t_pp_p2p + (pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc)
+def pipeline__zero_bubble(n_micro, pp, r_bub, t_bwd, t_comm_mb, t_fwd, t_pp_p2p, t_rc):
+    return n_micro*(t_bwd + t_comm_mb + t_fwd + t_rc) + r_bub*(pp - 1)*((1/3)*t_comm_mb + t_fwd + t_rc) + t_pp_p2p
 
 
 def dp__overlap(m_ag, m_bwd, m_dp, m_fwd, n_buckets, n_red, s_comm, t_ag, t_bwd, t_dp, t_fwd):
@@ -496,16 +496,16 @@ def act__op(b_a, cp, d_ff_act, d_model, kv_dim, micro_batch, n_q, phi_a, q_dim, 
 
 
 FUNCTIONS = {
-    'bubble__1f1b': (bubble__1f1b, ('pp', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), '5e81114547b65db1'),
-    'bubble__gpipe': (bubble__gpipe, ('pp', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), '5e81114547b65db1'),
-    'bubble__interleaved': (bubble__interleaved, ('pp', 't_bwd', 't_comm_mb', 't_fwd', 't_rc', 'v_stages'), '97cf447d31522627'),
-    'bubble__zero_bubble': (bubble__zero_bubble, ('pp', 't_comm_mb', 't_fwd', 't_rc'), 'ebe8e85beb053b2e'),
+    'bubble__1f1b': (bubble__1f1b, ('pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), 'f14a9190bc9fd953'),
+    'bubble__gpipe': (bubble__gpipe, ('pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), 'f14a9190bc9fd953'),
+    'bubble__interleaved': (bubble__interleaved, ('pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc', 'v_stages'), '99df5562cd0bf8a1'),
+    'bubble__zero_bubble': (bubble__zero_bubble, ('pp', 'r_bub', 't_comm_mb', 't_fwd', 't_rc'), '0b23a534b493ad52'),
     'pp__p2p_serial': (pp__p2p_serial, ('n_micro', 'pp', 't_p2p', 'v_stages'), 'bfed102633bf961d'),
     'pp__p2p_overlap': (pp__p2p_overlap, ('n_micro', 'pp', 't_bwd', 't_fwd', 't_p2p', 't_rc', 'v_stages'), 'bca4026ef3897f92'),
-    'pipeline__1f1b': (pipeline__1f1b, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'c4a8b2f574e3c510'),
-    'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'c4a8b2f574e3c510'),
-    'pipeline__interleaved': (pipeline__interleaved, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc', 'v_stages'), '278212617234d0e5'),
-    'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'e125ecdd123884cf'),
+    'pipeline__1f1b': (pipeline__1f1b, ('n_micro', 'pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), '14b6723a1c278d9c'),
+    'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), '14b6723a1c278d9c'),
+    'pipeline__interleaved': (pipeline__interleaved, ('n_micro', 'pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc', 'v_stages'), '9d275304fd3989b8'),
+    'pipeline__zero_bubble': (pipeline__zero_bubble, ('n_micro', 'pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), 'cb3f8bfded8c064e'),
     'dp__overlap': (dp__overlap, ('m_ag', 'm_bwd', 'm_dp', 'm_fwd', 'n_buckets', 'n_red', 's_comm', 't_ag', 't_bwd', 't_dp', 't_fwd'), '554b80e160a88df4'),
     'dp__serial': (dp__serial, ('n_red', 't_ag', 't_dp'), '81a71cc14b80a178'),
     'dp__diloco': (dp__diloco, ('sync_interval', 't_outer'), 'c33a64b0c0ec9643'),

@@ -94,6 +94,12 @@ define(
 define("n_micro", "1", "micro-batches per step per pipeline (m)", latex="m", integer=True)
 define("v_stages", "1", "virtual pipeline stages (model chunks) per device (v)", latex="v", integer=True)
 define("layers_stage", "1", "transformer layers held by the busiest pipeline stage", latex="L_s")
+define(
+    "r_bub",
+    "1",
+    "per-micro-batch time of the average other pipeline stage over the busiest stage's (<= 1)",
+    latex=r"r_{bub}",
+)
 define("psi", "1", "parameters held by one device before data-parallel sharding (Ψ)", latex=r"\Psi")
 define(
     "psi_e",
@@ -434,20 +440,27 @@ def _per_mb() -> sp.Expr:
 
 
 def bubble_1f1b() -> sp.Expr:
-    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1)."""
-    return (S("pp") - 1) * _per_mb()
+    """1F1B (PipeDream-Flush) and GPipe: bubble ``(p−1)(t_f + t_b)`` (Narayanan 2021 §2.2.1), the
+    passes of the ``p − 1`` stages other than the busiest one, which the fill (the first
+    micro-batch's forward) and the drain (the last one's backward) wait on; with unequal stages (the
+    LM head and loss on the last, the embedding on the first) they run at the other stages' pace,
+    ``r_bub`` of the busiest stage's per-micro-batch time [derived: the critical path is the other
+    stages' fill and drain plus ``m`` passes of the busiest]."""
+    return (S("pp") - 1) * _per_mb() * S("r_bub")
 
 
 def bubble_interleaved() -> sp.Expr:
-    """Interleaved 1F1B with v chunks per device: ``(p−1)(t_f + t_b)/v`` (Narayanan 2021 §2.2.2)."""
-    return (S("pp") - 1) * _per_mb() / S("v_stages")
+    """Interleaved 1F1B with v chunks per device: ``(p−1)(t_f + t_b)/v`` (Narayanan 2021 §2.2.2),
+    at the other stages' pace ``r_bub`` (:func:`bubble_1f1b`)."""
+    return (S("pp") - 1) * _per_mb() / S("v_stages") * S("r_bub")
 
 
 def bubble_zero_bubble() -> sp.Expr:
     """ZB-H1 (Qi et al. 2024 §2.1): ``(p−1)(T_F + T_B − T_W)``, the backward split evenly into input
     gradient and weight gradient (T_B = T_W = t_b/2) ⇒ ``(p−1)(t_f + t_rc + comm/3)``: a third of
-    1F1B's bubble when T_F = T_B = T_W (ZB README)."""
-    return (S("pp") - 1) * (S("t_fwd") + S("t_rc") + S("t_comm_mb") / 3)
+    1F1B's bubble when T_F = T_B = T_W (ZB README); at the other stages' pace ``r_bub``
+    (:func:`bubble_1f1b`)."""
+    return (S("pp") - 1) * (S("t_fwd") + S("t_rc") + S("t_comm_mb") / 3) * S("r_bub")
 
 
 def throttle_compute_time() -> sp.Expr:

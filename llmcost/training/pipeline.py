@@ -39,7 +39,9 @@ and loss left out): what overlapped data-parallel and ZeRO-3 traffic competes wi
 class StageTimes:
     """Per plan row, one micro-batch on the busiest pipeline stage: forward, backward, recompute
     and exposed TP / CP / EP communication, the layers the stage holds (all its chunks), and the HBM
-    time of its layers' forward, backward and recomputation (:data:`HBM_PARTS`)."""
+    time of its layers' forward, backward and recomputation (:data:`HBM_PARTS`); ``r_bub`` the
+    per-micro-batch time of the average other stage over the busiest's (1 without pipelining), the
+    pace of the bubble (``bubble__*``)."""
 
     t_f: np.ndarray
     t_b: np.ndarray
@@ -48,6 +50,7 @@ class StageTimes:
     t_cp: np.ndarray
     t_ep: np.ndarray
     n_lay: np.ndarray
+    r_bub: np.ndarray
     m_f: np.ndarray
     m_b: np.ndarray
     m_rc: np.ndarray
@@ -75,17 +78,33 @@ def busiest_stage(
     (:func:`stage_params`), once per (pp, v) split of the layers."""
     n = p.n
     st = {k: np.zeros(n) for k in (*PARTS, *HBM_PARTS, *IO_HBM, "n_lay")}
+    st["r_bub"] = np.ones(n)
     lfirst, linv = key(p.pp, p.v)
     for li, f0 in enumerate(lfirst):
         rows = np.flatnonzero(linv == li)
-        comps = _split(spec, int(p.pp[f0]), int(p.v[f0]))[0]
+        comps, mult = _split(spec, int(p.pp[f0]), int(p.v[f0]))[:2]
         parts = [_stage_parts(lt, comp, inv[rows]) for comp in comps]
-        totals = [q["t_f"] + q["t_b"] + q["t_rc"] + q["t_tp"] + q["t_cp"] + q["t_ep"] for q in parts]
-        best = np.argmax(np.stack(totals), axis=0)
+        totals = np.stack(
+            [q["t_f"] + q["t_b"] + q["t_rc"] + q["t_tp"] + q["t_cp"] + q["t_ep"] for q in parts]
+        )
+        best = np.argmax(totals, axis=0)
         for k in (*PARTS, *HBM_PARTS, *IO_HBM):
             st[k][rows] = np.choose(best, [q[k] for q in parts])
         st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
+        st["r_bub"][rows] = _other_pace(totals, best, np.array(mult, dtype=float))
     return StageTimes(**st), stage_params(spec, p)
+
+
+def _other_pace(totals: np.ndarray, best: np.ndarray, mult: np.ndarray) -> np.ndarray:
+    """Per row, the mean per-micro-batch time of the stages other than the busiest over the
+    busiest's (``totals``: [composition, row]; ``mult``: stages of each composition); 1 with one
+    stage or nothing to time."""
+    top = np.take_along_axis(totals, best[None, :], axis=0)[0]
+    others = mult.sum() - 1.0
+    if others < 1.0:
+        return np.ones(top.shape)
+    rest = (mult[:, None] * totals).sum(axis=0) - top
+    return np.where(top > 0, rest / (others * np.where(top > 0, top, 1.0)), 1.0)
 
 
 def stage_params(spec: ModelSpec, p: Plans) -> StageParams:
@@ -98,28 +117,33 @@ def stage_params(spec: ModelSpec, p: Plans) -> StageParams:
     split = [_split(spec, pp, v) for pp, v, _ in trip]
     dense = np.array([h.dense for h in held], dtype=float)[inv]
     expert = np.array([h.expert for h in held], dtype=float)[inv]
-    n0 = np.array([n for _, n, _ in split], dtype=float)[inv]
-    moe0 = np.array([m for _, _, m in split], dtype=float)[inv]
+    n0 = np.array([n for _, _, n, _ in split], dtype=float)[inv]
+    moe0 = np.array([m for _, _, _, m in split], dtype=float)[inv]
     return StageParams(dense / p.tp, expert / p.tp, n0 - moe0, moe0)
 
 
 @lru_cache(maxsize=4096)
-def _split(spec: ModelSpec, pp: int, v: int) -> tuple[list[tuple[Any, ...]], int, int]:
-    """The distinct stage compositions of ``pp`` stages of ``v`` chunks (:func:`_compositions`), the
-    first stage's layers and its MoE layers (cached: a search asks once per chunk)."""
+def _split(spec: ModelSpec, pp: int, v: int) -> tuple[list[tuple[Any, ...]], list[int], int, int]:
+    """The distinct stage compositions of ``pp`` stages of ``v`` chunks (:func:`_compositions`),
+    how many stages each describes, the first stage's layers and its MoE layers (cached: a search
+    asks once per chunk)."""
     mdl = ModelLayers.of(spec)
     stages = split_layers(len(mdl.layers), pp, v)
     n0 = len(stages[0])
-    return _compositions(mdl, stages), n0, int(mdl.is_moe_layer[stages[0]].sum()) if n0 else 0
+    comps = _compositions(mdl, stages)
+    moe0 = int(mdl.is_moe_layer[stages[0]].sum()) if n0 else 0
+    return list(comps), list(comps.values()), n0, moe0
 
 
-def _compositions(mdl: ModelLayers, stages: list[list[int]]) -> list[tuple[Any, ...]]:
-    """Distinct stage compositions in stage order: (layers per layer shape, last stage, first)."""
-    comps: dict[tuple[Any, ...], None] = {}
+def _compositions(mdl: ModelLayers, stages: list[list[int]]) -> dict[tuple[Any, ...], int]:
+    """Distinct stage compositions in stage order, (layers per layer shape, last stage, first),
+    each with the number of stages it describes."""
+    comps: dict[tuple[Any, ...], int] = {}
     for si, s in enumerate(stages):
         cnt = tuple(np.bincount([mdl.layer_key[i] for i in s], minlength=len(mdl.keys)).tolist())
-        comps.setdefault((cnt, si == len(stages) - 1, si == 0), None)
-    return list(comps)
+        c = (cnt, si == len(stages) - 1, si == 0)
+        comps[c] = comps.get(c, 0) + 1
+    return comps
 
 
 def _stage_parts(lt: LayerTable, comp: tuple[Any, ...], ki: np.ndarray) -> dict[str, np.ndarray]:
@@ -155,6 +179,7 @@ def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> Pipelin
             "t_p2p": t_p2p[sel],
             "t_rc": st.t_rc[sel],
             "v_stages": p.v[sel],
+            "r_bub": st.r_bub[sel],
         }
         a["t_pp_p2p"] = exposed[sel] = p2p_exposed(a, p.c["ppo"][sel] == 1)
         fn, names, _ = G.FUNCTIONS[f"pipeline__{name}"]

@@ -112,6 +112,7 @@ def stage(p: Plans, sh: list[Shape], wl: Workload) -> tuple[StageTimes, np.ndarr
     acc = {k: np.zeros(p.n) for k in (*PARTS, *HBM_PARTS, *IO_HBM)}
     n_lay = np.zeros(p.n)
     mean, square, bare = np.zeros(p.n), np.zeros(p.n), np.zeros(p.n)
+    paced = np.zeros(p.n)  # the other stages' time, for the bubble's pace r_bub
     seen = np.zeros(p.n, dtype=bool)
     for s in sh:
         total = _total(s.st)
@@ -122,11 +123,13 @@ def stage(p: Plans, sh: list[Shape], wl: Workload) -> tuple[StageTimes, np.ndarr
         for k in (*PARTS, *HBM_PARTS, *IO_HBM):
             acc[k][s.rows] += w * getattr(s.st, k)
         mean[s.rows] += w * total
+        paced[s.rows] += w * total * s.st.r_bub
         square[s.rows] += w * total * total
         n_lay[s.rows] = np.where(seen[s.rows], n_lay[s.rows], s.st.n_lay)
         seen[s.rows] = True
     factor = np.ones(p.n) if wl.balanced() else _stretch(p, wl, mean, square, bare)
-    return StageTimes(**{k: v * factor for k, v in acc.items()}, n_lay=n_lay), factor
+    r_bub = np.where(mean > 0, paced / np.where(mean > 0, mean, 1.0), 1.0)
+    return StageTimes(**{k: v * factor for k, v in acc.items()}, n_lay=n_lay, r_bub=r_bub), factor
 
 
 def _total(st: StageTimes) -> np.ndarray:

@@ -4,25 +4,25 @@ Per feature key: (10th, 90th percentile of true/predicted - 1 of throughput, cas
 the leave-one-source-out residuals of the shipped training cases (llmcost.validation.bands)."""
 # ruff: noqa
 
-CASES_DIGEST = 'd961570998d7d525'
+CASES_DIGEST = '1ee0925f8537e3ad'
 
 BANDS = {
-    '*': (-0.2163, 0.1041, 199),
+    '*': (-0.2143, 0.0996, 207),
     'Google tpu': (-0.1393, 0.1462, 23),
     'Google tpu|moe=False': (-0.1393, 0.1462, 23),
     'Google tpu|zero3=True|moe=False': (-0.1393, 0.1462, 23),
-    'NVIDIA Ampere': (-0.1899, 0.0883, 84),
-    'NVIDIA Ampere|moe=False': (-0.1899, 0.0883, 84),
-    'NVIDIA Ampere|zero3=False|moe=False': (-0.1015, 0.0883, 63),
+    'NVIDIA Ampere': (-0.1637, 0.0797, 92),
+    'NVIDIA Ampere|moe=False': (-0.1637, 0.0797, 92),
+    'NVIDIA Ampere|zero3=False|moe=False': (-0.0858, 0.0805, 71),
     'NVIDIA Ampere|zero3=True|moe=False': (-0.3102, 0.0719, 21),
-    'NVIDIA Blackwell': (-0.4276, 0.0941, 12),
-    'NVIDIA Blackwell|moe=False': (-0.2264, 0.047, 7),
-    'NVIDIA Blackwell|moe=True': (-0.4795, 0.6579, 5),
-    'NVIDIA Blackwell|zero3=False|moe=False': (-0.2408, 0.0564, 6),
-    'NVIDIA Blackwell|zero3=False|moe=True': (-0.4795, 0.6579, 5),
-    'NVIDIA Hopper': (-0.2109, 0.1401, 79),
-    'NVIDIA Hopper|moe=False': (-0.1796, 0.1422, 76),
-    'NVIDIA Hopper|zero3=False|moe=False': (-0.1366, 0.1494, 44),
+    'NVIDIA Blackwell': (-0.4276, 0.094, 12),
+    'NVIDIA Blackwell|moe=False': (-0.2266, 0.0468, 7),
+    'NVIDIA Blackwell|moe=True': (-0.4795, 0.6545, 5),
+    'NVIDIA Blackwell|zero3=False|moe=False': (-0.2411, 0.0562, 6),
+    'NVIDIA Blackwell|zero3=False|moe=True': (-0.4795, 0.6545, 5),
+    'NVIDIA Hopper': (-0.2136, 0.1387, 79),
+    'NVIDIA Hopper|moe=False': (-0.1796, 0.1413, 76),
+    'NVIDIA Hopper|zero3=False|moe=False': (-0.1406, 0.1485, 44),
     'NVIDIA Hopper|zero3=True|moe=False': (-0.2692, 0.0441, 32),
 }
 
@@ -54,8 +54,14 @@ EVIDENCE = {
         (6144, 0.4321, 'palm-540b-6144-tpuv4-hfu'),
     ],
     'NVIDIA Ampere': [
+        (256, 0.6541, 'megascale-175b-megascale-256gpu-time'),
+        (512, 0.6343, 'megascale-175b-megascale-512gpu-time'),
         (8, 0.6174, 'foundry-a100-80-mpt7b-s2k-g8'),
+        (768, 0.6067, 'megascale-175b-megascale-768gpu-time'),
+        (3072, 0.5898, 'megascale-175b-megascale-3072gpu-time'),
+        (1024, 0.5879, 'megascale-175b-megascale-1024gpu-time'),
         (8, 0.5768, 'foundry-a100-80-mpt13b-s2k-g8'),
+        (6144, 0.5714, 'megascale-175b-megascale-6144gpu-time'),
         (64, 0.5692, 'titan24-a100-llama2-13b-fsdp64-noac'),
         (512, 0.5638, 'seqsel-tab5-1t-seqsel-hfu'),
         (280, 0.5623, 'seqsel-tab5-530b-seqsel-hfu'),
@@ -63,6 +69,8 @@ EVIDENCE = {
         (512, 0.559, 'seqsel-tab5-1t-seqsel-time'),
         (280, 0.5559, 'seqsel-tab5-530b-seqsel-time'),
         (280, 0.5554, 'seqsel-tab5-530b-seqsel-mfu'),
+        (12288, 0.5502, 'megascale-175b-megascale-12288gpu-time'),
+        (8192, 0.5474, 'megascale-175b-megascale-8192gpu-time'),
         (8, 0.5401, 'foundry-a100-80-mpt30b-s2k-g8'),
         (2240, 0.5376, 'seqsel-530b-2240gpu-dp8-mfu'),
         (2240, 0.5371, 'seqsel-530b-2240gpu-dp8-time'),
