@@ -72,6 +72,8 @@ class Profile:
     every matmul weight at each forward and its gradient back in the backward (plan ``autocast_weights``).
     tp_layout_copy: sequence-parallel TP collectives on the sequence dimension of batch-first
     activations, each copying the full activation once (plan ``tp_layout_copy``).
+    pp_p2p_full: pipeline send/recv as DeepSpeed's PipelineEngine runs them: each TP rank sends the
+    whole boundary activation, and every send and receive is its own blocking call (plan ``pp_p2p_full``).
     """
 
     framework: str
@@ -106,6 +108,7 @@ class Profile:
     eager_loss: bool = False
     autocast_weights: bool = False
     tp_layout_copy: bool = False
+    pp_p2p_full: bool = False
     grad_reduce_in_fp32: bool | None = None
     zero_modes: tuple[str, ...] | None = None
     schedules: tuple[str, ...] | None = None
@@ -552,6 +555,16 @@ def _megatron_core() -> list[Profile]:
     ]
 
 
+_DS_P2P = (
+    "deepspeedai/DeepSpeed deepspeed/runtime/pipe/engine.py _exec_send_activations / _exec_send_grads: "
+    "p2p.send of the whole output / input-gradient tensor (no split over the TP ranks); "
+    "deepspeed/runtime/pipe/p2p.py send: async_op must be False (dist.send, or dist.broadcast in a "
+    "2-rank group before torch 1.8); deepspeed/runtime/pipe/schedule.py TrainSchedule: SendGrad / "
+    "RecvActivation and RecvGrad / SendActivation as separate instructions (GPT-NeoX and "
+    "Megatron-DeepSpeed pipeline through this engine)"
+)
+
+
 def _deepspeed_family() -> list[Profile]:
     """DeepSpeed ZeRO and the Megatron forks that run on its engine."""
     ds = {
@@ -559,6 +572,7 @@ def _deepspeed_family() -> list[Profile]:
         "dp_bucket_params": (5e8, _DS_RBS),
         "fused_optimizer": ("fused", _DS_ADAM),
         "grad_reduce_in_fp32": (False, _DS_COMM),
+        "pp_p2p_full": (True, _DS_P2P),
     }
     z3 = {
         "zero3_prefetch": (True, _DS_Z3),
@@ -569,7 +583,7 @@ def _deepspeed_family() -> list[Profile]:
         "zero3_gather_bucket_params": (5e7, _DS_Z3),
         "zero3_regather_per_microbatch": (True, _DS_REGATHER),
     }
-    neox_ds = {k: ds[k] for k in ("fused_optimizer",)}
+    neox_ds = {k: ds[k] for k in ("fused_optimizer", "pp_p2p_full")}
     return [
         _p(
             "deepspeed",

@@ -158,3 +158,36 @@ def test_torchtitan_sets_tp_layout_copy_and_megatron_does_not() -> None:
     assert apply("torchtitan:2025", _tp_plan(), H100).plan["tp_layout_copy"] is True
     for stack in ("megatron-core:2025", "megatron-lm:2022", "deepspeed:2023"):
         assert "tp_layout_copy" not in apply(stack, _tp_plan(), H100).plan
+
+
+def _pp_plan(**kw) -> dict:
+    return {"gpus": 32, "tp": 4, "pp": 8, "micro_batch": 1, "global_batch": 32, "seq_len": 2048, **kw}
+
+
+def test_pp_p2p_full_sends_the_whole_activation_in_unpaired_calls() -> None:
+    """DeepSpeed's PipelineEngine: every TP rank sends the whole boundary activation (t times the
+    scattered send), and each send and receive blocks on its own: twice the serial count."""
+    spec = from_config(get_model_config("llama-3.1-8b"), where="llama-3.1-8b")
+    base = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan()), H100)
+    full = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan(pp_p2p_full=True)), H100)
+    v, w = base.values, full.values
+    assert w["t_p2p"] > 2.0 * v["t_p2p"]  # 4x the bytes (tp 4), the same latency
+    assert full.breakdown["pp_p2p"] == pytest.approx(
+        float(G.pp__p2p_unpaired(w["n_micro"], w["pp"], w["t_p2p"], w["v_stages"])), rel=1e-12
+    )
+    assert float(G.pp__p2p_unpaired(8, 4, 1e-3, 1)) == pytest.approx(
+        2 * float(G.pp__p2p_serial(8, 4, 1e-3, 1))
+    )
+    assert full.step_time > base.step_time
+    one = {"gpus": 4, "pp": 1, "dp": 1}
+    a = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan(**one)), H100).step_time
+    assert (
+        TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan(pp_p2p_full=True, **one)), H100).step_time == a
+    )
+
+
+def test_deepspeed_stacks_set_pp_p2p_full_and_megatron_does_not() -> None:
+    for stack in ("deepspeed:2022", "megatron-deepspeed:2022", "gpt-neox:2022"):
+        assert apply(stack, _pp_plan(), H100).plan["pp_p2p_full"] is True
+    for stack in ("megatron-lm:2021", "megatron-core:2025", "torchtitan:2025"):
+        assert "pp_p2p_full" not in apply(stack, _pp_plan(), H100).plan

@@ -197,6 +197,15 @@ def train(
             " each copies the full activation once (the torchtitan stack sets it). Default off.",
         ),
     ] = None,
+    pp_p2p_full: Annotated[
+        bool | None,
+        typer.Option(
+            "--pp-p2p-full/--no-pp-p2p-full",
+            help="Pipeline send/recv as DeepSpeed's PipelineEngine runs them: the whole activation from every"
+            " TP rank, each send and receive a blocking call of its own (the DeepSpeed stacks set it)."
+            " Default off: Megatron's scattered, paired send/recv.",
+        ),
+    ] = None,
     sync_fragments: Annotated[
         int | None,
         typer.Option(

@@ -353,6 +353,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["acw"] = np.zeros(n, dtype=np.int64)  # 16-bit weights, no autocast casts (the plan default)
     cols["dsa"] = np.zeros(n, dtype=np.int64)  # full recompute keeps whole layer inputs (the plan default)
     cols["tlc"] = np.zeros(n, dtype=np.int64)  # sequence-first activations: no layout copy (the plan default)
+    cols["ppf"] = np.zeros(n, dtype=np.int64)  # Megatron's scattered, paired send/recv (the plan default)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
@@ -385,6 +386,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         ("zero3_copy_out", "z3co"),
         ("autocast_weights", "acw"),
         ("tp_layout_copy", "tlc"),
+        ("pp_p2p_full", "ppf"),
     ):
         if key in p:
             shared[col] = int(bool(p[key]))

@@ -54,6 +54,7 @@ COLS = (
     "acw",
     "dsa",
     "tlc",
+    "ppf",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -74,7 +75,8 @@ with the compute (plan ``hbm_contention``), whether ZeRO-3 copies each gather in
 on the compute stream (plan ``zero3_copy_out``) and whether autocast casts the fp32 weights at each
 forward (plan ``autocast_weights``), and whether full recomputation splits each stored layer input over
 the TP ranks (plan ``distribute_saved_activations``), and whether sequence-parallel collectives copy
-the full activation (plan ``tp_layout_copy``)."""
+the full activation (plan ``tp_layout_copy``), and whether pipeline send/recvs move whole activations
+in unpaired blocking calls (plan ``pp_p2p_full``)."""
 
 
 @dataclass(frozen=True)

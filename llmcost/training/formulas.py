@@ -495,6 +495,16 @@ def pp_p2p_serial() -> sp.Expr:
     return 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
 
 
+def pp_p2p_unpaired() -> sp.Expr:
+    """Pipeline send/recvs as DeepSpeed's PipelineEngine issues them: each schedule step's send and
+    receive are separate blocking calls (TrainSchedule: SendGrad then RecvActivation, RecvGrad then
+    SendActivation; p2p.send with ``async_op`` False), so the two transfers of a step run one after the
+    other, ``4(m·v + p − 1)·t_p2p``, twice :func:`pp_p2p_serial`; ``t_p2p`` is then the whole
+    activation's transfer (deepspeed/runtime/pipe/engine.py sends the full tensor from every TP rank)
+    [derived: the serial count with unpaired calls]."""
+    return 4 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
+
+
 def pp_p2p_overlap() -> sp.Expr:
     """Pipeline send/recvs overlapped with compute (Megatron-Core ``overlap_p2p_comm``, on by
     default for the interleaved schedule since 2023-10: each chunk's send / receive is issued
@@ -1452,6 +1462,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "bubble__interleaved": bubble_interleaved,
     "bubble__zero_bubble": bubble_zero_bubble,
     "pp__p2p_serial": pp_p2p_serial,
+    "pp__p2p_unpaired": pp_p2p_unpaired,
     "pp__p2p_overlap": pp_p2p_overlap,
     "pipeline__1f1b": lambda: pipeline_time(bubble_1f1b),
     "pipeline__gpipe": lambda: pipeline_time(bubble_1f1b),

@@ -181,7 +181,7 @@ def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> Pipelin
             "v_stages": p.v[sel],
             "r_bub": st.r_bub[sel],
         }
-        a["t_pp_p2p"] = exposed[sel] = p2p_exposed(a, p.c["ppo"][sel] == 1)
+        a["t_pp_p2p"] = exposed[sel] = p2p_exposed(a, p.c["ppo"][sel] == 1, p.c["ppf"][sel] == 1)
         fn, names, _ = G.FUNCTIONS[f"pipeline__{name}"]
         pipe[sel] = fn(*(a[k] for k in names))
         fn, names, _ = G.FUNCTIONS[f"bubble__{name}"]
@@ -189,11 +189,15 @@ def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> Pipelin
     return PipelineTimes(t_comm, t_p2p, pipe, bubble, exposed)
 
 
-def p2p_exposed(a: dict[str, np.ndarray], overlap: np.ndarray) -> np.ndarray:
+def p2p_exposed(a: dict[str, np.ndarray], overlap: np.ndarray, unpaired: np.ndarray) -> np.ndarray:
     """Pipeline send/recv time left on the critical path of each row: ``pp__p2p_overlap`` where the
-    plan overlaps it with compute (plan ``pp_overlap``), ``pp__p2p_serial`` elsewhere."""
+    plan overlaps it with compute (plan ``pp_overlap``), ``pp__p2p_unpaired`` where each send and
+    receive blocks on its own (plan ``pp_p2p_full``), ``pp__p2p_serial`` elsewhere."""
     fn, names, _ = G.FUNCTIONS["pp__p2p_serial"]
     out = fn(*(a[k] for k in names))
+    if unpaired.any():
+        fn, names, _ = G.FUNCTIONS["pp__p2p_unpaired"]
+        out = np.where(unpaired, fn(*(a[k] for k in names)), out)
     if overlap.any():
         fn, names, _ = G.FUNCTIONS["pp__p2p_overlap"]
         out = np.where(overlap, fn(*(a[k] for k in names)), out)
@@ -202,9 +206,10 @@ def p2p_exposed(a: dict[str, np.ndarray], overlap: np.ndarray) -> np.ndarray:
 
 def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:
     """One send/recv of a micro-batch's boundary activations / t between adjacent stages (within a
-    node when the stage stride leaves two stages on one), once per distinct configuration; across
-    WAN sites the stages of a replica are adjacent (stride tp: data parallelism outermost,
-    :func:`llmcost.training.data_parallel.dp_groups`)."""
+    node when the stage stride leaves two stages on one), once per distinct configuration; the whole
+    activation from every TP rank where the plan sends it unscattered (``pp_p2p_full``, DeepSpeed's
+    PipelineEngine); across WAN sites the stages of a replica are adjacent (stride tp: data
+    parallelism outermost, :func:`llmcost.training.data_parallel.dp_groups`)."""
     c, tp, cp, dp, mb, pp = p.c, p.tp, p.cp, p.dp, p.mb, p.pp
     tokens_dev = mb * p.seq / cp
     act_bytes = tokens_dev * spec.hidden_size * p.b_a
@@ -213,7 +218,8 @@ def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:
     if site is not None:
         stride = np.where(c["gpus"] > site, tp, stride)
     p2p_gpn = np.where((stride < p.gpn) & (p.gpn // stride >= 2), 2, 1)
-    pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"])
-    return collective_v(hw, "send_recv", (act_bytes / tp)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2])[
-        pinv2
-    ]
+    pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"], c["ppf"])
+    scatter = np.where(c["ppf"] == 1, 1, tp)
+    return collective_v(
+        hw, "send_recv", (act_bytes / scatter)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2]
+    )[pinv2]

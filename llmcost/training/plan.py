@@ -116,6 +116,7 @@ PLAN_KEYS = (
     "autocast_weights",
     "distribute_saved_activations",
     "tp_layout_copy",
+    "pp_p2p_full",
     "goodput",
     "micro_batches",
     "offload_activations",
@@ -140,6 +141,7 @@ OPTION_KEYS = (
     "autocast_weights",
     "distribute_saved_activations",
     "tp_layout_copy",
+    "pp_p2p_full",
 )
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
@@ -282,6 +284,13 @@ class TrainPlan:
     (``tp__layout_copy_bytes``). Only with ``tp`` > 1, sequence parallelism and the collectives not fused
     into the GEMMs (``tp_overlap``: async TP gathers into the matmul through a moved-dimension view).
     The torchtitan stack sets it. Off by default (Megatron's activations are sequence-first)."""
+    pp_p2p_full: bool = False
+    """Pipeline send/recv as DeepSpeed's PipelineEngine runs them (GPT-NeoX and Megatron-DeepSpeed
+    pipeline through it): every TP rank sends the whole boundary activation (Megatron-LM's schedules
+    send ``1/t`` of it and all-gather it over NVLink, Narayanan 2021 §4.1), and each send and receive
+    is its own blocking call, so the two transfers of a schedule step run one after the other
+    (``pp__p2p_unpaired``) instead of together. Ignored with ``pp_overlap``. The DeepSpeed stacks set it.
+    Off by default."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
@@ -871,6 +880,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "acw": int(p.autocast_weights),
         "dsa": int(p.distribute_saved_activations),
         "tlc": int(p.tp_layout_copy),
+        "ppf": int(p.pp_p2p_full),
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 

@@ -18,6 +18,8 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   (``NOT_DOCUMENTED``) leaves the plan default (fused): no guess moves a prediction.
 * ``tp_layout_copy``: the profile's where documented (torchtitan's DTensor sequence parallelism on
   batch-first activations);
+* ``pp_p2p_full``: the profile's where documented (DeepSpeed's PipelineEngine, which GPT-NeoX and
+  Megatron-DeepSpeed pipeline through);
 * ``autocast_weights``: the profile's where documented (the Hugging Face Trainer's mixed precision is
   ``torch.autocast`` over fp32 parameters);
 * ``grad_reduce_in_fp32``: the profile's where documented (DeepSpeed reduces gradients in the
@@ -54,6 +56,7 @@ FUSION_KEYS = (
     ("grad_reduce_in_fp32", "grad_reduce_in_fp32"),
     ("autocast_weights", "autocast_weights"),
     ("tp_layout_copy", "tp_layout_copy"),
+    ("pp_p2p_full", "pp_p2p_full"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
 
