@@ -289,7 +289,8 @@ class TrainPlan:
     pipeline through it): every TP rank sends the whole boundary activation (Megatron-LM's schedules
     send ``1/t`` of it and all-gather it over NVLink, Narayanan 2021 §4.1), and each send and receive
     is its own blocking call, so the two transfers of a schedule step run one after the other
-    (``pp__p2p_unpaired``) instead of together. Ignored with ``pp_overlap``. The DeepSpeed stacks set it.
+    (``pp__p2p_unpaired``) instead of together; with ``pp_overlap`` the overlapped form prices them
+    (whole activations still). The DeepSpeed stacks set it.
     Off by default."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
