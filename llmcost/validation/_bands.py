@@ -4,10 +4,10 @@ Per feature key: (10th, 90th percentile of true/predicted - 1 of throughput, cas
 the leave-one-source-out residuals of the shipped training cases (llmcost.validation.bands)."""
 # ruff: noqa
 
-CASES_DIGEST = '1ee0925f8537e3ad'
+CASES_DIGEST = '5b9dfdc1669eeecf'
 
 BANDS = {
-    '*': (-0.1993, 0.0996, 207),
+    '*': (-0.1862, 0.0911, 223),
     'Google tpu': (-0.1393, 0.1462, 23),
     'Google tpu|moe=False': (-0.1393, 0.1462, 23),
     'Google tpu|zero3=True|moe=False': (-0.1393, 0.1462, 23),
@@ -20,9 +20,9 @@ BANDS = {
     'NVIDIA Blackwell|moe=True': (-0.4795, 0.6545, 5),
     'NVIDIA Blackwell|zero3=False|moe=False': (-0.2411, 0.0562, 6),
     'NVIDIA Blackwell|zero3=False|moe=True': (-0.4795, 0.6545, 5),
-    'NVIDIA Hopper': (-0.2136, 0.1387, 79),
-    'NVIDIA Hopper|moe=False': (-0.1796, 0.1413, 76),
-    'NVIDIA Hopper|zero3=False|moe=False': (-0.1406, 0.1485, 44),
+    'NVIDIA Hopper': (-0.1855, 0.1162, 95),
+    'NVIDIA Hopper|moe=False': (-0.1636, 0.1171, 92),
+    'NVIDIA Hopper|zero3=False|moe=False': (-0.112, 0.1176, 60),
     'NVIDIA Hopper|zero3=True|moe=False': (-0.2692, 0.0441, 32),
 }
 
@@ -162,6 +162,14 @@ EVIDENCE = {
         (64, 0.1194, 'mbridge2511-b200-gpt-oss-120b-g64-bf16'),
     ],
     'NVIDIA Hopper': [
+        (576, 0.5316, 'dgxc-h100-llama3.1-405b-bf16-g576'),
+        (128, 0.5291, 'dgxc-h100-gpt3-175b-bf16-g128'),
+        (256, 0.5228, 'dgxc-h100-gpt3-175b-bf16-g256'),
+        (512, 0.5221, 'dgxc-h100-gpt3-175b-bf16-g512'),
+        (1152, 0.5218, 'dgxc-h100-llama3.1-405b-bf16-g1152'),
+        (1024, 0.5201, 'dgxc-h100-gpt3-175b-bf16-g1024'),
+        (2304, 0.5189, 'dgxc-h100-llama3.1-405b-bf16-g2304'),
+        (2048, 0.5178, 'dgxc-h100-gpt3-175b-bf16-g2048'),
         (1, 0.5113, 'h200m-l3-8b-8layers-mb2-s4k-compiled'),
         (1, 0.4893, 'h100m-l3-8b-8layers-mb2-s4k-compiled'),
         (192, 0.4708, 'mcore-h100-weak-16b-192gpu'),
@@ -183,23 +191,31 @@ EVIDENCE = {
         (1536, 0.4119, 'mcore-h100-weak-119b-1536gpu'),
         (4608, 0.409, 'mcore-h100-strong-177b-4608gpu'),
         (768, 0.4081, 'mcore-h100-weak-70b-768gpu'),
+        (576, 0.4067, 'dgxc-h100-llama3.1-405b-fp8-g576'),
         (512, 0.4056, 'foundry-h100-large-mpt7b-s2k-g512'),
+        (1152, 0.4042, 'dgxc-h100-llama3.1-405b-fp8-g1152'),
         (512, 0.4041, 'foundry-h100-large-mpt70b-s2k-g512'),
         (6144, 0.4, 'nemotron4-340b-6144xh100-bs2304'),
         (512, 0.3982, 'foundry-h100-large-mpt13b-s2k-g512'),
         (8, 0.394, 'foundry-h100-mpt760m-s512-g8'),
         (512, 0.3933, 'foundry-h100-large-mpt30b-s2k-g512'),
+        (128, 0.3907, 'dgxc-h100-gpt3-175b-fp8-g128'),
         (16384, 0.3887, 'llama3-405b-16384gpu-cp1'),
         (8, 0.3868, 'intellect1-h100x8-inner-step'),
         (1, 0.3849, 'h100m-l32-1b-mb2-s4k-fsdp2'),
         (128, 0.3842, 'nemo2407-h100-fp8-gpt3-175b-g128'),
+        (256, 0.3839, 'dgxc-h100-gpt3-175b-fp8-g256'),
+        (512, 0.3807, 'dgxc-h100-gpt3-175b-fp8-g512'),
         (64, 0.3801, 'foundry-h100-mpt1b-s2k-g64'),
+        (1024, 0.3776, 'dgxc-h100-gpt3-175b-fp8-g1024'),
         (1, 0.3768, 'h200m-l32-1b-mb2-s4k-eager'),
         (8, 0.3759, 'mbridge2511-h100-llama3-8b-g8-fp8-cs'),
         (64, 0.3741, 'nemo2407-h100-fp8-llama2-70b-g64'),
         (1024, 0.3724, 'mbridge2511-h100-llama3.1-405b-g1024-fp8-cs'),
+        (2304, 0.3701, 'dgxc-h100-llama3.1-405b-fp8-g2304'),
         (512, 0.3696, 'foundry-h100-large-mpt3b-s2k-g512'),
         (48, 0.3689, 'mcore-h100-weak-1.7b-48gpu'),
+        (2048, 0.3688, 'dgxc-h100-gpt3-175b-fp8-g2048'),
         (1, 0.367, 'h200m-l32-3b-mb1-s4k-eager'),
         (8, 0.3668, 'nemo2407-h100-fp8-llama2-7b-g8'),
         (64, 0.3637, 'mbridge2511-h100-llama3-70b-g64-fp8-cs'),
