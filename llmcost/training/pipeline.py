@@ -99,11 +99,11 @@ def _other_pace(totals: np.ndarray, best: np.ndarray, mult: np.ndarray) -> np.nd
     """Per row, the mean per-micro-batch time of the stages other than the busiest over the
     busiest's (``totals``: [composition, row]; ``mult``: stages of each composition); 1 with one
     stage or nothing to time."""
-    top = np.take_along_axis(totals, best[None, :], axis=0)[0]
     others = mult.sum() - 1.0
-    if others < 1.0:
-        return np.ones(top.shape)
-    rest = (mult[:, None] * totals).sum(axis=0) - top
+    if others < 1.0 or totals.shape[0] == 1:
+        return np.ones(totals.shape[1])  # one stage, or every stage alike
+    top = np.take_along_axis(totals, best[None, :], axis=0)[0]
+    rest = mult @ totals - top
     return np.where(top > 0, rest / (others * np.where(top > 0, top, 1.0)), 1.0)
 
 
@@ -218,8 +218,10 @@ def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:
     if site is not None:
         stride = np.where(c["gpus"] > site, tp, stride)
     p2p_gpn = np.where((stride < p.gpn) & (p.gpn // stride >= 2), 2, 1)
-    pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"], c["ppf"])
-    scatter = np.where(c["ppf"] == 1, 1, tp)
+    full = c["ppf"] == 1
+    extra = (c["ppf"],) if full.any() else ()  # a search of Megatron plans keys no extra column
+    pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"], *extra)
+    scatter = np.where(full, 1, tp)
     return collective_v(
         hw, "send_recv", (act_bytes / scatter)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2]
     )[pinv2]
