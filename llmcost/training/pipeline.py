@@ -103,7 +103,7 @@ def _other_pace(totals: np.ndarray, best: np.ndarray, mult: np.ndarray) -> np.nd
     if others < 1.0 or totals.shape[0] == 1:
         return np.ones(totals.shape[1])  # one stage, or every stage alike
     top = np.take_along_axis(totals, best[None, :], axis=0)[0]
-    rest = mult @ totals - top
+    rest = (mult[:, None] * totals).sum(axis=0) - top  # row by row: the same bits for one plan or many
     return np.where(top > 0, rest / (others * np.where(top > 0, top, 1.0)), 1.0)
 
 
