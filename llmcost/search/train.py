@@ -348,12 +348,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["sfrag"] = np.ones(n, dtype=np.int64)  # the outer sync at once, blocking (plain DiLoCo)
     cols["sovl"] = np.zeros(n, dtype=np.int64)
     cols["gf32"] = np.array([TR.grad_fp32_default(x) for x in PREC], dtype=np.int64)[cols["prec"]]
-    cols["hbmc"] = np.zeros(n, dtype=np.int64)  # HBM contention not counted (the plan default)
-    cols["z3co"] = np.zeros(n, dtype=np.int64)  # ZeRO-3 gathers in place (the plan default)
-    cols["acw"] = np.zeros(n, dtype=np.int64)  # 16-bit weights, no autocast casts (the plan default)
-    cols["dsa"] = np.zeros(n, dtype=np.int64)  # full recompute keeps whole layer inputs (the plan default)
-    cols["tlc"] = np.zeros(n, dtype=np.int64)  # sequence-first activations: no layout copy (the plan default)
-    cols["ppf"] = np.zeros(n, dtype=np.int64)  # Megatron's scattered, paired send/recv (the plan default)
+    for k, col in TR.OPTION_COLUMNS.items():  # the plan's option flags at their defaults (all off)
+        cols[col] = np.full(n, int(getattr(TR.TrainPlan, k)), dtype=np.int64)
     cols["tpb"] = np.zeros(
         n, dtype=np.int64
     )  # backward TP collectives on the critical path (the plan default)
@@ -383,10 +379,7 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         ("fused_ce", "fce"),
         ("tp_bwd_overlap", "tpb"),
         ("grad_reduce_in_fp32", "gf32"),
-        ("zero3_copy_out", "z3co"),
-        ("autocast_weights", "acw"),
-        ("tp_layout_copy", "tlc"),
-        ("pp_p2p_full", "ppf"),
+        *TR.OPTION_COLUMNS.items(),  # those a profile sets (zero3_copy_out, autocast_weights, ...)
     ):
         if key in p:
             shared[col] = int(bool(p[key]))

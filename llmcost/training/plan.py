@@ -145,6 +145,16 @@ OPTION_KEYS = (
 )
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
+OPTION_COLUMNS = {
+    "hbm_contention": "hbmc",
+    "zero3_copy_out": "z3co",
+    "autocast_weights": "acw",
+    "distribute_saved_activations": "dsa",
+    "tp_layout_copy": "tlc",
+    "pp_p2p_full": "ppf",
+}
+"""Plan column of each of the :data:`OPTION_KEYS` that is one column, 0 or 1 (``tp_fused_rs`` shares
+``tpo`` with ``tp_overlap``): :func:`plan_columns` and the search fill them from this one table."""
 
 
 @dataclass(frozen=True)
@@ -876,12 +886,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "aoff": int(p.offload_activations),
         **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync_columns(p), strict=True)),
         "gf32": int(grad_fp32(p)),
-        "hbmc": int(p.hbm_contention),
-        "z3co": int(p.zero3_copy_out),
-        "acw": int(p.autocast_weights),
-        "dsa": int(p.distribute_saved_activations),
-        "tlc": int(p.tp_layout_copy),
-        "ppf": int(p.pp_p2p_full),
+        **{col: int(getattr(p, k)) for k, col in OPTION_COLUMNS.items()},
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
 
