@@ -448,21 +448,28 @@ def train_plan(
 def _stacked(
     plan: Any, keys: dict[str, Any], stack: Any, hw: Hardware
 ) -> tuple[TrainPlan, Hardware, str | None, Any]:
-    """The train plan with a software stack's defaults (from ``stack`` or the plan's ``stack``
-    key), the device as that stack sees it, the note naming the profile and the stack; without a
-    stack, :func:`train_plan` unchanged."""
+    """The train plan with a software stack's defaults (from ``stack``, else the plan's ``stack``
+    key, else today's mainstream stack, :func:`llmcost.stacks.default_stack`), the device as that
+    stack sees it, the note naming the profile and the stack. A :class:`TrainPlan` (every key
+    decided) and ``stack="none"`` keep the plan's own defaults: :func:`train_plan` unchanged."""
+    from llmcost.stacks import DEFAULT_STACK_NOTE, default_stack, is_no_stack
     from llmcost.training.plan import TrainPlan
 
-    if isinstance(plan, TrainPlan) or (stack is None and "stack" not in _train_base(plan)):
+    if isinstance(plan, TrainPlan):
         return train_plan(plan, **keys), hw, None, None
-    from llmcost.training.stack import apply  # only with a stack (its profiles: a cold start's ms)
-
     base = _train_base(plan)
     base.update(_given(keys))
     chosen = base.pop("stack", None) if stack is None else stack
     base.pop("stack", None)
+    if is_no_stack(chosen):
+        return train_plan(base), hw, None, None
+    from llmcost.training.stack import apply
+
+    named = chosen is not None
+    chosen = chosen if named else default_stack()
     choice = apply(chosen, base, hw)
-    return train_plan(choice.plan), choice.hardware, choice.note, chosen
+    note = choice.note if named else f"{choice.note} ({DEFAULT_STACK_NOTE})"
+    return train_plan(choice.plan), choice.hardware, note, chosen
 
 
 def _train_base(plan: Any) -> dict[str, Any]:

@@ -971,6 +971,25 @@ def profile_for(framework: str | None, year: int | None) -> tuple[Profile, str |
     return p, None
 
 
+NO_STACK = "none"
+"""``--stack none`` (plan key ``stack: none``): no profile, the plan's own defaults stand."""
+
+
+def is_no_stack(stack: Any) -> bool:
+    """Whether ``stack`` asks for no profile (``"none"``, any case)."""
+    return isinstance(stack, str) and stack.strip().lower() == NO_STACK
+
+
+DEFAULT_STACK_NOTE = "no stack given: today's mainstream; --stack NAME:YEAR for another, --stack none for the plan's own defaults"
+"""Appended to the stack note of a plan or search that named no stack."""
+
+
+def default_stack() -> dict[str, Any]:
+    """Today's mainstream stack as a plan's ``stack`` key: what a plan that names none is costed
+    under (the year is pinned, so the same plan costs the same later)."""
+    return {"framework": default_for_year(CURRENT_YEAR).framework, "year": CURRENT_YEAR}
+
+
 def parse_stack(stack: Any) -> tuple[str | None, int | None]:
     """``(framework, year)`` from a ``{framework, year}`` mapping, ``"name"`` or ``"name:year"``."""
     if stack is None:

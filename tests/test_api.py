@@ -143,8 +143,8 @@ def objects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 @pytest.mark.parametrize("model", ["spec", "config", "path"])
 def test_train_by_object(objects: dict[str, Any], model: str) -> None:
-    by_id = llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, tp=2, tokens=1e12)
-    plan = api.train_plan({"gpus": 8, "tp": 2})
+    by_id = llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, tp=2, tokens=1e12, stack="none")
+    plan = api.train_plan({"gpus": 8, "tp": 2})  # an object is costed as it stands: no stack
     rep = llmcost.train(objects[model], objects["hw"], plan, tokens="1T")
     assert rep.as_dict() == by_id.as_dict()
     assert isinstance(rep.result, type(by_id.result)) and rep.hardware is objects["hw"]
@@ -152,7 +152,25 @@ def test_train_by_object(objects: dict[str, Any], model: str) -> None:
     assert (
         llmcost.train(objects[model], "h100-sxm", api.train_plan(gpus=8), tp=2).metrics() == by_id.metrics()
     )
-    assert llmcost.train(objects[model], "h100-sxm", {"gpus": 8, "tp": 2}).metrics() == by_id.metrics()
+    assert (
+        llmcost.train(objects[model], "h100-sxm", {"gpus": 8, "tp": 2, "stack": "none"}).metrics()
+        == by_id.metrics()
+    )
+
+
+def test_train_default_stack_is_todays_mainstream() -> None:
+    """A plan that names no stack is costed under today's mainstream one, says so, and carries it
+    (so ``--plan`` of the output costs the same); ``stack="none"`` keeps the plan's own defaults."""
+    plain = llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, tp=2)
+    named = llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, tp=2, stack="megatron-core:2026")
+    assert plain.metrics() == named.metrics()
+    assert plain.as_dict()["plan"]["stack"] == {"framework": "megatron-core", "year": 2026}
+    assert "no stack given: today's mainstream" in plain.result.notes[0]
+    again = llmcost.train("llama-3.2-1b", "h100-sxm", plain.as_dict()["plan"])
+    assert again.metrics() == plain.metrics()
+    bare = llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, tp=2, stack="NONE")
+    assert "stack" not in bare.as_dict()["plan"] and not any("stack" in n for n in bare.result.notes)
+    assert bare.metrics() != plain.metrics()
 
 
 @pytest.mark.parametrize("model", ["spec", "config", "path"])

@@ -139,7 +139,19 @@ def _json_doc(out: str) -> dict:
 
 def test_explain_flags_name_each_builder(cli) -> None:  # noqa: ANN001
     runs = {
-        "train": ("train", "llama-3.1-8b", "--gpus", "8", "--tp", "8", "--zero", "3", "--explain"),
+        "train": (
+            "train",
+            "llama-3.1-8b",
+            "--gpus",
+            "8",
+            "--tp",
+            "8",
+            "--zero",
+            "3",
+            "--stack",
+            "none",
+            "--explain",
+        ),
         "infer": ("infer", "llama-3.1-8b", "--output-len", "4", "--explain"),
         "tts": ("tts", "qwen3-1.7b", "--samples", "4", "--gen-len", "1024", "--explain"),
     }

@@ -17,7 +17,7 @@ from llmcost.errors import PlanError
 from llmcost.training import _generated as G
 from llmcost.training.plan import sublayer_rows, sublayer_speedup
 
-BASE = dict(gpus=8, tp=8, sp=False, global_batch=8, seq_len=2048)
+BASE = dict(gpus=8, tp=8, sp=False, global_batch=8, seq_len=2048, stack="none")  # the plain plan, no profile
 POS = st.floats(1e-6, 1e3, allow_nan=False)
 
 

@@ -180,7 +180,7 @@ def test_cli_takes_the_new_plan_keys(cli) -> None:  # noqa: ANN001
         "full",
     )
     plan = (*base, "--schedule", "interleaved", "--global-batch", "64", "-f", "json")
-    on, off = cli(*plan, "--pp-overlap"), cli(*plan)
+    on, off = cli(*plan, "--pp-overlap"), cli(*plan, "--no-pp-overlap")
     assert on.code == 0 and off.code == 0, on.err + off.err
     import json
 

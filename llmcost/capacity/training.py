@@ -76,7 +76,8 @@ def _option(
 
     if best is None:
         return FitOption(opt, n)
-    r = evaluate(spec, TrainPlan.from_mapping(dict(best["plan"])), hw)
+    keys = {k: v for k, v in best["plan"].items() if k != "stack"}  # its columns carry what the stack set
+    r = evaluate(spec, TrainPlan.from_mapping(keys), hw)
     metrics = {**_headline(best["metrics"]), "memory_host_gib_per_node": _host_per_node(hw, r) / 2**30}
     return FitOption(opt, n, best["plan"], metrics, dominant(dict(r.memory)))
 

@@ -81,7 +81,8 @@ def search_train(
         typer.Option(
             "--stack",
             help="Software stack NAME[:YEAR]: its profile fills what the space does not search"
-            " (attention kernel, DP overlap, fused kernels, ZeRO-3 buckets).",
+            " (attention kernel, DP overlap, fused kernels, ZeRO-3 buckets) and bounds what it searches to what"
+            " the stack runs. Default: today's mainstream, megatron-core:2026, bounding nothing; none: no profile.",
         ),
     ] = None,
     gpus_per_node: GpusPerNodeOpt = None,

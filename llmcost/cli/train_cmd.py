@@ -116,7 +116,8 @@ def train(
         typer.Option(
             "--stack",
             help="Software stack NAME[:YEAR] (megatron-lm:2021, torchtitan:2025, nemo, ...): its profile"
-            " fills what the plan does not state (attention kernel, overlaps, fused kernels).",
+            " fills what the plan does not state (attention kernel, overlaps, fused kernels). Default: today's"
+            " mainstream, megatron-core:2026; none: no profile, the plan's own defaults.",
         ),
     ] = None,
     gpus_per_node: GpusPerNodeOpt = None,
@@ -357,8 +358,15 @@ def _emit(out: dict[str, Any], fmt: str, title: str, notes: list[str]) -> None:
     if fmt != "table":
         emit(out, fmt)
         return
-    plan_line = "plan: " + ", ".join(f"{k}={v}" for k, v in out["plan"].items())
+    plan_line = "plan: " + ", ".join(f"{k}={_plan_value(v)}" for k, v in out["plan"].items())
     emit(table_rows(out), fmt, title=title, notes=[plan_line, *notes])
+
+
+def _plan_value(v: Any) -> Any:
+    """A plan value as ``--plan`` / ``--stack`` would take it (a stack mapping as NAME:YEAR)."""
+    if isinstance(v, dict) and "framework" in v:
+        return ":".join(str(v[k]) for k in ("framework", "year") if v.get(k) is not None)
+    return v
 
 
 def _int_opt(v: str, name: str) -> int:

@@ -12,6 +12,7 @@ from llmcost.economics.power import cap_note, capped
 from llmcost.errors import UserError
 from llmcost.inference.metrics import METRICS as INFER_README_METRICS
 from llmcost.search.common import SearchResult, Stream, nothing_fits, pareto_front, progress, reasons, top_k
+from llmcost.stacks import DEFAULT_STACK_NOTE
 from llmcost.training import plan as TR
 from llmcost.training.step import FLOPS_CONVENTION
 from llmcost.units import GIB
@@ -183,7 +184,8 @@ def train_search(
 
     t0 = time.perf_counter()
     en = T.build_space(spec, hw, space)
-    base = hw = T.stacked(space, hw)[1]  # the device as the space's stack sees it
+    _, base, stack_note = T.stacked(space, hw)  # the device as the space's stack sees it
+    hw = base
     hw = capped(hw, space.power_cap)  # under the space's power cap, as training.plan.evaluate caps it
     limits = {
         "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
@@ -212,6 +214,8 @@ def train_search(
     if jobs > 1 and not C.can_fork():
         res.notes.append("--jobs: this platform cannot fork worker processes; the search ran on one")
     res.notes.append(FLOPS_CONVENTION)
+    if stack_note:
+        res.notes.insert(0, f"{stack_note} ({DEFAULT_STACK_NOTE})" if space.stack_default else stack_note)
     beyond = beyond_evidence_note(res.plans, hw)
     if beyond:
         res.notes.append(beyond)

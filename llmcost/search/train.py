@@ -65,6 +65,7 @@ class TrainSpace:
     tp_overlap: tuple[bool, ...] = (False,)  # TP comm overlap: searched only when asked
     gpus_per_node: int | None = None
     stack: Any = None  # a software stack ({framework, year} or "NAME[:YEAR]"): its plan defaults
+    stack_default: bool = False  # ``stack`` is today's mainstream, none named (it bounds nothing)
     stack_bounds: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # dimensions the stack bounded (search.space)
     offload: str = "none"  # where every plan keeps its optimizer state: none (device), cpu, nvme
     workload: Any = None  # every plan's sequence-length distribution (llmcost.training.seqdist.Workload)
