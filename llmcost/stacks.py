@@ -721,6 +721,7 @@ def _pytorch_native() -> list[Profile]:
                 "torchtitan components/optimizer/optimizer.py: implementation default 'fused'",
             ),
         ),
+        _automodel(),
         _p(
             "llm-foundry",
             (2023, 2023),
@@ -761,6 +762,57 @@ def _pytorch_native() -> list[Profile]:
             fused_norm=(False, "llmfoundry configuration_mpt.py norm_type default 'low_precision_layernorm'"),
         ),
     ]
+
+
+_AM = "NVIDIA-NeMo/Automodel @89e3a9fdd (2025-10-06, the commit of docs/performance-summary.md)"
+
+
+def _automodel() -> Profile:
+    """NeMo AutoModel: PyTorch FSDP2 with Transformer Engine layers and DeepEP (its MoE parallelizer)."""
+    return _p(
+        "nemo-automodel",
+        (2025, 2026),
+        "PyTorch backend of NeMo: FSDP2 fully_shard per block (MoE parallelizer), Transformer Engine attention, "
+        "linear and RMSNorm, DeepEP dispatch; activation checkpointing whole blocks where a config asks. The "
+        "GPT-OSS benchmark configs run FlexAttention instead of TE attention (priced here at the cuDNN figure).",
+        attention=(
+            "cudnn",
+            f"{_AM} examples/benchmark/configs/*_te_deepep.yaml backend attn: te (TE DotProductAttention)",
+        ),
+        dp_overlap=(True, _FSDP2_PF),
+        zero3_prefetch=(True, _FSDP2_PF),
+        zero3_gather_unit=(
+            "layer",
+            f"{_AM} nemo_automodel/components/moe/parallelizer.py apply_fsdp: fully_shard per transformer block",
+        ),
+        zero3_regather_per_microbatch=(
+            True,
+            f"{_AM} moe/parallelizer.py: reshard_after_forward=not pp_enabled (FSDP2 regathers each forward)",
+        ),
+        zero3_copy_out=(
+            True,
+            "pytorch torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py foreach_all_gather_copy_out "
+            "(FSDP2 shards per parameter: each gather copied into the unsharded parameters)",
+        ),
+        grad_reduce_in_fp32=(
+            True,
+            f"{_AM} moe/parallelizer.py: MixedPrecisionPolicy(param_dtype=bfloat16, reduce_dtype=float32)",
+        ),
+        fused_norm=(True, f"{_AM} benchmark configs: backend rms_norm: te (TE RMSNorm kernel)"),
+        eager_loss=(
+            False,
+            f"{_AM} benchmark configs: loss_fn MaskedCrossEntropy fp32_upcast: false (no fp32 copy of the logits)",
+        ),
+        fused_optimizer=(
+            "foreach",
+            f"{_AM} benchmark configs: optimizer torch.optim.Adam, foreach=None (PyTorch picks foreach on CUDA)",
+        ),
+        ep_a2a_overlap=(
+            False,
+            f"{_AM} nemo_automodel/components/moe/megatron/fused_a2a.py: DeepEP dispatch / combine with "
+            "async_finish=False, allocate_on_comm_stream=False (waited on before the expert GEMMs)",
+        ),
+    )
 
 
 _HF_LLAMA = "huggingface/transformers src/transformers/models/llama/modeling_llama.py"
