@@ -149,3 +149,29 @@ def test_zero2_reduces_after_every_micro_batch() -> None:
     assert dp(2, 64) > dp(1, 64)
     with pytest.raises(PlanError, match="ZeRO-2 with pipeline parallelism"):
         llmcost.train("llama-3.1-8b", "h100-sxm", gpus=16, pp=2, zero=2)
+
+
+def test_nemo_automodel_is_fsdp2_with_te_kernels() -> None:
+    """NeMo AutoModel: FSDP2 per block (copy-out, fp32 reduction), TE attention and RMSNorm, no fp32
+    copy of the logits; a known framework, so no guess note."""
+    c = apply("nemo-automodel:2025", {"zero": 3, "ep": 8}, H100)
+    p = c.plan
+    assert p["attention"] == "flash" and p["fused_norm"] is True and p["fused_ce"] is True
+    assert p["zero3_copy_out"] is True and p["grad_reduce_in_fp32"] is True and p["overlap_dp"] is True
+    assert c.note == "stack: nemo-automodel (2025-2026)"
+    assert c.hardware.attention_efficiency("bf16") == pytest.approx(
+        H100.attention_efficiency("bf16")
+    )  # cuDNN
+
+
+def test_search_without_a_stack_applies_todays_mainstream_and_bounds_nothing() -> None:
+    """No --stack: the search costs its plans under megatron-core 2026 (its note says so) and still
+    searches ZeRO-1/2, which that profile does not run; --stack none applies no profile."""
+    from llmcost import api
+
+    rep = api.search_train("llama-3.2-1b", "h100-sxm", gpus=8, top=400, zero="1,2,distopt")
+    assert any("no stack given: today's mainstream" in n for n in rep.result.notes)
+    assert {str(p["plan"]["zero"]) for p in rep.result.plans} >= {"1", "2"}
+    assert all(p["plan"]["stack"] == {"framework": "megatron-core", "year": 2026} for p in rep.result.plans)
+    bare = api.search_train("llama-3.2-1b", "h100-sxm", gpus=8, top=5, stack="none")
+    assert not any("stack" in n for n in bare.result.notes) and "stack" not in bare.result.plans[0]["plan"]
