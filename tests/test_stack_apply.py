@@ -21,6 +21,8 @@ def test_parse_accepts_mapping_and_name_year() -> None:
         parse("nemo:soon")
     with pytest.raises(UserError, match="stack: expected"):
         parse(5)
+    with pytest.raises(UserError, match="takes no year"):
+        parse("none:2024")
 
 
 def test_materialized_stack_and_no_dp_overlap() -> None:
