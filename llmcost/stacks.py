@@ -1065,5 +1065,7 @@ def parse_stack(stack: Any) -> tuple[str | None, int | None]:
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise UserError(f"stack: the framework must be a name such as vllm or megatron-lm, got {name!r}")
     if year is not None and is_no_stack(name):
-        raise UserError(f"stack: '{NO_STACK}' (no profile) takes no year; give 'none' or NAME:YEAR such as nemo:2025")
+        raise UserError(
+            f"stack: '{NO_STACK}' (no profile) takes no year; give 'none' or NAME:YEAR such as nemo:2025"
+        )
     return (str(name) if name is not None else None), year
