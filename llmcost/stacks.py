@@ -628,6 +628,14 @@ def _deepspeed_family() -> list[Profile]:
     ]
 
 
+_FSDP2_COPY = (
+    "pytorch torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py foreach_all_gather_copy_out: "
+    "waits on the all-gather's event in the current (compute) stream, then torch.split_with_sizes_copy "
+    "of the gathered buffer into each unsharded parameter (FSDP2 shards per parameter; FSDP1's "
+    "FlatParameter and DeepSpeed gather in place)"
+)
+
+
 def _pytorch_native() -> list[Profile]:
     """torchtitan (FSDP2) and llm-foundry / Composer (FSDP1)."""
     fsdp2 = {
@@ -635,13 +643,7 @@ def _pytorch_native() -> list[Profile]:
         "zero3_prefetch": (True, _FSDP2_PF),
         "zero3_gather_unit": ("layer", _TT_FSDP),
         "zero3_regather_per_microbatch": (True, _TT_GA),
-        "zero3_copy_out": (
-            True,
-            "pytorch torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py foreach_all_gather_copy_out: "
-            "waits on the all-gather's event in the current (compute) stream, then torch.split_with_sizes_copy "
-            "of the gathered buffer into each unsharded parameter (FSDP2 shards per parameter; FSDP1's "
-            "FlatParameter and DeepSpeed gather in place)",
-        ),
+        "zero3_copy_out": (True, _FSDP2_COPY),
         "grad_reduce_in_fp32": (
             True,
             "pytorch/torchtitan torchtitan/config/job_config.py: mixed_precision_reduce 'float32' (the only value "
@@ -789,11 +791,7 @@ def _automodel() -> Profile:
             True,
             f"{_AM} moe/parallelizer.py: reshard_after_forward=not pp_enabled (FSDP2 regathers each forward)",
         ),
-        zero3_copy_out=(
-            True,
-            "pytorch torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py foreach_all_gather_copy_out "
-            "(FSDP2 shards per parameter: each gather copied into the unsharded parameters)",
-        ),
+        zero3_copy_out=(True, _FSDP2_COPY),
         grad_reduce_in_fp32=(
             True,
             f"{_AM} moe/parallelizer.py: MixedPrecisionPolicy(param_dtype=bfloat16, reduce_dtype=float32)",
