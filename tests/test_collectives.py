@@ -397,6 +397,21 @@ def test_placement_rejects_impossible_layouts() -> None:
     assert [lv.d for lv in levels] == [72, 2]
 
 
+def test_a_switched_domain_is_filled_evenly_where_the_job_is_not_a_multiple_of_it() -> None:
+    """128 GPUs on NVL72 racks run 64 per rack: a TP2 data-parallel group of 64 holds 32 per rack
+    (was refused: 36 per rack leave a partial one); a torus slice (TPU v5p) keeps refusing."""
+    from llmcost.catalog import get_hardware
+    from llmcost.collectives.cost import placement
+    from llmcost.errors import PlanError
+
+    nvl = get_hardware("gb200-nvl72")
+    assert [(lv.tier.key, lv.d) for lv in placement(nvl, 64, 2)] == [("scale_up", 32), ("scale_out", 2)]
+    assert [(lv.tier.key, lv.d) for lv in placement(nvl, 128, 4)] == [("scale_up", 64), ("scale_out", 2)]
+    assert [lv.d for lv in placement(nvl, 144, 4)] == [72, 2]  # a multiple of the rack: unchanged
+    with pytest.raises(PlanError, match="whole 'scale_out' groups of 6144"):
+        placement(get_hardware("tpu-v5p"), 100000)
+
+
 def test_auto_uses_only_what_nccl_runs_on_gpus() -> None:
     """On NCCL/RCCL platforms auto chooses among ring, tree and NVLS (all-reduce) or ring / direct;
     elsewhere every modelled algorithm competes. Named algorithms stay available."""
