@@ -74,6 +74,8 @@ class Profile:
     activations, each copying the full activation once (plan ``tp_layout_copy``).
     pp_p2p_full: pipeline send/recv as DeepSpeed's PipelineEngine runs them: each TP rank sends the
     whole boundary activation, and every send and receive is its own blocking call (plan ``pp_p2p_full``).
+    fp8_hp_inputs: fp8 training keeps each linear layer's input for the backward in 16 bits (torchao's
+    float8), not as its fp8 cast (Transformer Engine) (plan ``fp8_hp_inputs``).
     """
 
     framework: str
@@ -109,6 +111,7 @@ class Profile:
     autocast_weights: bool = False
     tp_layout_copy: bool = False
     pp_p2p_full: bool = False
+    fp8_hp_inputs: bool = False
     grad_reduce_in_fp32: bool | None = None
     zero_modes: tuple[str, ...] | None = None
     schedules: tuple[str, ...] | None = None
@@ -679,6 +682,12 @@ def _pytorch_native() -> list[Profile]:
             False,
             "pytorch/torchtitan torchtitan/models/llama/model.py apply_rotary_emb: view_as_complex(x.float()), "
             "complex multiply, view_as_real(...).type_as(x), eager; no RoPE kernel (compile, opt-in, fuses it)",
+        ),
+        "fp8_hp_inputs": (
+            True,
+            "pytorch/ao torchao/float8/float8_linear.py matmul_with_hp_or_float8_args.forward: "
+            "ctx.save_for_backward(input_hp, weight_hp_t), the high-precision input re-cast in the backward "
+            "(torchtitan's float8 is torchao's Float8Linear)",
         ),
         "fp8_recipe": (
             "current",

@@ -191,3 +191,24 @@ def test_deepspeed_stacks_set_pp_p2p_full_and_megatron_does_not() -> None:
         assert apply(stack, _pp_plan(), H100).plan["pp_p2p_full"] is True
     for stack in ("megatron-lm:2021", "megatron-core:2025", "torchtitan:2025"):
         assert "pp_p2p_full" not in apply(stack, _pp_plan(), H100).plan
+
+
+def test_fp8_plans_keep_linear_inputs_in_8_bits_unless_hp() -> None:
+    """Transformer Engine keeps the QKV, output-projection, FC1 and FC2 inputs of an fp8 plan as their
+    fp8 casts: one byte less per element, ``sb(2h/t_sp + (q_dim + f)/t)`` per layer; torchao's float8
+    (``fp8_hp_inputs``, the torchtitan stack) and 16-bit plans keep them in 16 bits."""
+    spec = from_config(get_model_config("llama-3.1-8b"), where="llama-3.1-8b")
+    plan = {"gpus": 8, "tp": 2, "micro_batch": 1, "global_batch": 8, "seq_len": 4096}
+
+    def act(**k: object) -> float:
+        return TR.evaluate(spec, TR.TrainPlan.from_mapping({**plan, **k}), H100).memory["activations"]
+
+    bf16, fp8, hp = act(), act(precision="fp8"), act(precision="fp8", fp8_hp_inputs=True)
+    assert hp == pytest.approx(bf16, rel=1e-12) and act(fp8_hp_inputs=True) == pytest.approx(bf16, rel=1e-12)
+    s, h, t, q, f = 4096, spec.hidden_size, 2, spec.q_dim, spec.intermediate_size
+    per_layer = s * (2 * h / t + (q + f) / t)  # sequence parallel: the LN outputs are sharded too
+    assert bf16 - fp8 == pytest.approx(
+        spec.num_layers * per_layer, rel=1e-9
+    )  # bytes, one micro-batch in flight
+    assert apply("torchtitan:2025", {}, H100).plan["fp8_hp_inputs"] is True
+    assert "fp8_hp_inputs" not in apply("megatron-core:2025", {}, H100).plan

@@ -78,6 +78,7 @@ def test_korthikanti_table2_reduces() -> None:
         F.S("drop_h"): 1,
         F.S("drop_a"): 1,
         F.S("b_a"): 2,
+        F.S("fp8_saved"): 0,  # 16-bit training, as Korthikanti's
     }
     tp_only = F.expression("act__materialized").subs({**sub, F.S("tp_sp"): 1})
     assert sp.simplify(tp_only - s * b * h * (10 + 24 / t + 5 * a * s / (h * t))) == 0
@@ -85,6 +86,8 @@ def test_korthikanti_table2_reduces() -> None:
     assert sp.simplify(tp_sp - s * b * h / t * (34 + 5 * a * s / h)) == 0
     sel = F.expression("act__selective").subs({**sub, F.S("tp_sp"): t})
     assert sp.simplify(sel - 34 * s * b * h / t) == 0
+    fp8 = F.expression("act__selective").subs({**sub, F.S("tp_sp"): t, F.S("fp8_saved"): 1})
+    assert sp.simplify(fp8 - 27 * s * b * h / t) == 0  # QKV, O, FC1 inputs 1 byte less, FC2's 4h less
 
 
 def test_zero_stages_match_paper() -> None:

@@ -207,6 +207,14 @@ def train(
             " Default off: Megatron's scattered, paired send/recv.",
         ),
     ] = None,
+    fp8_hp_inputs: Annotated[
+        bool | None,
+        typer.Option(
+            "--fp8-hp-inputs/--no-fp8-hp-inputs",
+            help="fp8 / fp4 training keeps each linear layer's input for the backward in 16 bits, as torchao's"
+            " float8 does (the torchtitan stack sets it). Default off: Transformer Engine keeps the fp8 cast.",
+        ),
+    ] = None,
     sync_fragments: Annotated[
         int | None,
         typer.Option(

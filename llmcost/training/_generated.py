@@ -475,19 +475,19 @@ def inflight__zero_bubble(n_micro, pp):
     return numpy.minimum(n_micro, pp)
 
 
-def act__materialized(b_a, cp, d_ff_act, d_model, drop_a, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
+def act__materialized(b_a, cp, d_ff_act, d_model, drop_a, drop_h, fp8_saved, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
     """Activation bytes of one layer for one micro-batch, attention scores stored (no recompute)."""
-    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + micro_batch*n_q*seq**2*(3*drop_a + 2)/(cp*tp))
+    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + micro_batch*n_q*seq**2*(3*drop_a + 2)/(cp*tp)) - fp8_saved*micro_batch*seq*(b_a - 1)*(2*d_model/tp_sp + (d_ff_act + q_dim)/tp)/cp
 
 
-def act__flash(b_a, cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
+def act__flash(b_a, cp, d_ff_act, d_model, drop_h, fp8_saved, kv_dim, micro_batch, n_q, phi_a, q_dim, seq, tp, tp_sp):
     """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp"""
-    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + 4*micro_batch*n_q*seq/(cp*tp))
+    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp) + 4*micro_batch*n_q*seq/(cp*tp)) - fp8_saved*micro_batch*seq*(b_a - 1)*(2*d_model/tp_sp + (d_ff_act + q_dim)/tp)/cp
 
 
-def act__selective(b_a, cp, d_ff_act, d_model, drop_h, kv_dim, micro_batch, phi_a, q_dim, seq, tp, tp_sp):
+def act__selective(b_a, cp, d_ff_act, d_model, drop_h, fp8_saved, kv_dim, micro_batch, phi_a, q_dim, seq, tp, tp_sp):
     """Selective recomputation: the attention core (QK^T, softmax, dropout, ·V) is recomputed so"""
-    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp))
+    return (1/2)*b_a*((d_ff_act*micro_batch*phi_a*seq/cp + 2*micro_batch*seq*(2*kv_dim + 2*q_dim)/cp)/tp + d_model*micro_batch*seq*(2*drop_h + 8)/(cp*tp_sp)) - fp8_saved*micro_batch*seq*(b_a - 1)*(2*d_model/tp_sp + (d_ff_act + q_dim)/tp)/cp
 
 
 def act__full(b_a, cp, d_model, micro_batch, seq, tp_sp):
@@ -595,9 +595,9 @@ FUNCTIONS = {
     'inflight__gpipe': (inflight__gpipe, ('n_micro',), '037a01fed1d1127f'),
     'inflight__interleaved': (inflight__interleaved, ('n_micro', 'pp', 'v_stages'), '02086eb40e104fee'),
     'inflight__zero_bubble': (inflight__zero_bubble, ('n_micro', 'pp'), '661bd080d338c84b'),
-    'act__materialized': (act__materialized, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_a', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '82ad6e088ad31a1c'),
-    'act__flash': (act__flash, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '9c34e88e44d7b1f0'),
-    'act__selective': (act__selective, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'da8870d6162f5e57'),
+    'act__materialized': (act__materialized, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_a', 'drop_h', 'fp8_saved', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '6629811c0dd2c2c1'),
+    'act__flash': (act__flash, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'fp8_saved', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'ed29aa4f6b357ddd'),
+    'act__selective': (act__selective, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'fp8_saved', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'd70c5b1daab06c04'),
     'act__full': (act__full, ('b_a', 'cp', 'd_model', 'micro_batch', 'seq', 'tp_sp'), 'c66ece9646b6a549'),
     'act__op': (act__op, ('b_a', 'cp', 'd_ff_act', 'd_model', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '7fcf4388c8025a52'),
 }

@@ -55,6 +55,7 @@ COLS = (
     "dsa",
     "tlc",
     "ppf",
+    "f8h",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -76,7 +77,8 @@ on the compute stream (plan ``zero3_copy_out``) and whether autocast casts the f
 forward (plan ``autocast_weights``), and whether full recomputation splits each stored layer input over
 the TP ranks (plan ``distribute_saved_activations``), and whether sequence-parallel collectives copy
 the full activation (plan ``tp_layout_copy``), and whether pipeline send/recvs move whole activations
-in unpaired blocking calls (plan ``pp_p2p_full``)."""
+in unpaired blocking calls (plan ``pp_p2p_full``), and whether fp8 plans keep the linear layers'
+inputs in 16 bits (plan ``fp8_hp_inputs``)."""
 
 
 @dataclass(frozen=True)

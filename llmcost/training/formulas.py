@@ -125,6 +125,12 @@ define(
 )
 define("layers_dense", "1", "dense-FFN layers of the first pipeline stage", latex="L_d")
 define("layers_moe", "1", "MoE-FFN layers of the first pipeline stage", latex="L_e")
+define(
+    "fp8_saved",
+    "1",
+    "1 where each linear layer's input is kept for the backward in 8 bits (fp8 / fp4 under Transformer Engine), else 0",
+    latex=r"\delta_8",
+)
 define("act_dense", "B", "activation bytes one dense-FFN layer stores for one micro-batch", latex="A_d")
 define("act_moe", "B", "activation bytes one MoE-FFN layer stores for one micro-batch", latex="A_e")
 define(
@@ -1404,6 +1410,21 @@ def _act_common() -> sp.Expr:
     )
 
 
+def _fp8_saved_inputs() -> sp.Expr:
+    """Bytes an fp8 plan does not store because Transformer Engine keeps each linear layer's input for
+    the weight-gradient GEMM as its fp8 cast (TE ``Linear`` / ``LayerNormLinear`` forward:
+    ``saved_inputmat = inputmat``, the quantized tensor, where fp8 and the wgrad GEMM runs in fp8,
+    NVIDIA/TransformerEngine transformer_engine/pytorch/module/linear.py), one byte instead of
+    ``b_a``: the QKV and FC1 inputs (``h`` each, sequence-parallel shards), the output projection's
+    (``q_dim``) and FC2's (the FFN width ``f``):
+    ``δ_8·(b_a − 1)·sb·(2h/t_sp + (q_dim + f)/t)`` [derived: Korthikanti's per-tensor count]. torchao's
+    float8 keeps the high-precision input (``matmul_with_hp_or_float8_args.forward``:
+    ``ctx.save_for_backward(input_hp, weight_hp_t)``), so ``δ_8`` is 0 there (plan ``fp8_hp_inputs``)."""
+    s, b, t = S("seq") / S("cp"), S("micro_batch"), S("tp")
+    per_tok = 2 * S("d_model") / S("tp_sp") + (S("q_dim") + S("d_ff_act")) / t
+    return S("fp8_saved") * (S("b_a") - 1) * s * b * per_tok
+
+
 def act_layer_materialized() -> sp.Expr:
     """Activation bytes of one layer for one micro-batch, attention scores stored (no recompute).
 
@@ -1412,25 +1433,25 @@ def act_layer_materialized() -> sp.Expr:
     ``sbh(8 + 2δ_h)/t_sp + [4sb(q_dim + kv_dim) + φ_a·sb·f]/t + (2 + 3δ_a)·n_q·s²·b/t``: the two
     1-byte masks of the attention-output and MLP-output dropouts (δ_h) and the attention-probability
     dropout's mask + output (δ_a), as Korthikanti counts them; context parallel divides the
-    sequence (MEG-CP)."""
+    sequence (MEG-CP); less the linear inputs an fp8 plan keeps in 8 bits (:func:`_fp8_saved_inputs`)."""
     s = S("seq") / S("cp")
-    return _at_b_a(
-        _act_common() + (2 + 3 * S("drop_a")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
-    )
+    scores = (2 + 3 * S("drop_a")) * S("n_q") * s * S("seq") * S("micro_batch") / S("tp")
+    return _at_b_a(_act_common() + scores) - _fp8_saved_inputs()
 
 
 def act_layer_flash() -> sp.Expr:
     """One layer with FlashAttention: the s² term is replaced by the fp32 log-sum-exp
     ``4·n_q·s·b/t`` (Dao 2022 §3.1: O(N) extra memory)."""
     s = S("seq") / S("cp")
-    return _at_b_a(_act_common() + 4 * S("n_q") * s * S("micro_batch") / S("tp"))
+    return _at_b_a(_act_common() + 4 * S("n_q") * s * S("micro_batch") / S("tp")) - _fp8_saved_inputs()
 
 
 def act_layer_selective() -> sp.Expr:
     """Selective recomputation: the attention core (QK^T, softmax, dropout, ·V) is recomputed so
     its s² activations are not stored: ``sbh(10 + 24/t)`` / ``34sbh/t`` with SP for GPT
-    (Korthikanti 2022 §5, Table 2)."""
-    return _at_b_a(_act_common())
+    (Korthikanti 2022 §5, Table 2); fp8 plans under Transformer Engine keep the linear inputs in 8
+    bits (:func:`_fp8_saved_inputs`, as the two policies above)."""
+    return _at_b_a(_act_common()) - _fp8_saved_inputs()
 
 
 def act_layer_op() -> sp.Expr:

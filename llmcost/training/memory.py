@@ -20,6 +20,7 @@ import numpy as np
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training.base import (
+    PRECISIONS,
     RECOMPUTE,
     SCHEDULES,
     attention_dropout,
@@ -232,6 +233,17 @@ def _ffn_widths(spec: ModelSpec) -> tuple[float, float]:
     )
 
 
+_EIGHT_BIT = np.array([p in ("fp8", "fp4") for p in PRECISIONS])
+"""Per precision index: whether its GEMM inputs are 8 bits or fewer (fp4 priced at 8: an upper bound)."""
+
+
+def _fp8_saved(c: dict[str, np.ndarray]) -> np.ndarray:
+    """Per plan row, 1 where the linear layers' inputs are kept for the backward in 8 bits: an fp8 /
+    fp4 plan under Transformer Engine (``act__flash``'s ``fp8_saved``), 0 in 16-bit training or with
+    ``fp8_hp_inputs`` (torchao's float8 keeps the high-precision input)."""
+    return (_EIGHT_BIT[c["prec"]] & (c["f8h"] == 0)).astype(float)
+
+
 def _layer_act(
     spec: ModelSpec, p: Plans, k1: tuple[np.ndarray, np.ndarray]
 ) -> Callable[[str], tuple[np.ndarray, np.ndarray]]:
@@ -256,6 +268,7 @@ def _layer_act(
         "seq": p.seq,
         "tp": tp[f1],
         "tp_sp": np.where(c["sp"][f1] == 1, tp[f1], 1.0),
+        "fp8_saved": _fp8_saved(c)[f1],
     }
     split = np.where((c["sp"][f1] == 1) | (c["dsa"][f1] == 1), tp[f1], 1.0)  # stored inputs over the TP ranks
 

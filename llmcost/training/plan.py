@@ -117,6 +117,7 @@ PLAN_KEYS = (
     "distribute_saved_activations",
     "tp_layout_copy",
     "pp_p2p_full",
+    "fp8_hp_inputs",
     "goodput",
     "micro_batches",
     "offload_activations",
@@ -142,6 +143,7 @@ OPTION_KEYS = (
     "distribute_saved_activations",
     "tp_layout_copy",
     "pp_p2p_full",
+    "fp8_hp_inputs",
 )
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
@@ -152,6 +154,7 @@ OPTION_COLUMNS = {
     "distribute_saved_activations": "dsa",
     "tp_layout_copy": "tlc",
     "pp_p2p_full": "ppf",
+    "fp8_hp_inputs": "f8h",
 }
 """Plan column of each of the :data:`OPTION_KEYS` that is one column, 0 or 1 (``tp_fused_rs`` shares
 ``tpo`` with ``tp_overlap``): :func:`plan_columns` and the search fill them from this one table."""
@@ -302,6 +305,12 @@ class TrainPlan:
     (``pp__p2p_unpaired``) instead of together; with ``pp_overlap`` the overlapped form prices them
     (whole activations still). The DeepSpeed stacks set it.
     Off by default."""
+    fp8_hp_inputs: bool = False
+    """fp8 / fp4 training that keeps each linear layer's input for the backward in 16 bits, as torchao's
+    float8 does (``matmul_with_hp_or_float8_args`` saves ``input_hp``), where Transformer Engine keeps
+    its fp8 cast (``act__flash``'s ``_fp8_saved_inputs``: the QKV, output-projection, FC1 and FC2
+    inputs at one byte). No effect in 16-bit training. The torchtitan stack sets it. Off by default
+    (Transformer Engine)."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time

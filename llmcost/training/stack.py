@@ -20,6 +20,8 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   batch-first activations);
 * ``pp_p2p_full``: the profile's where documented (DeepSpeed's PipelineEngine, which GPT-NeoX and
   Megatron-DeepSpeed pipeline through);
+* ``fp8_hp_inputs``: the profile's where documented (torchtitan's torchao float8 keeps the
+  high-precision linear inputs for the backward);
 * ``autocast_weights``: the profile's where documented (the Hugging Face Trainer's mixed precision is
   ``torch.autocast`` over fp32 parameters);
 * ``grad_reduce_in_fp32``: the profile's where documented (DeepSpeed reduces gradients in the
@@ -57,6 +59,7 @@ FUSION_KEYS = (
     ("autocast_weights", "autocast_weights"),
     ("tp_layout_copy", "tp_layout_copy"),
     ("pp_p2p_full", "pp_p2p_full"),
+    ("fp8_hp_inputs", "fp8_hp_inputs"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
 
