@@ -4,10 +4,10 @@ Per feature key: (10th, 90th percentile of true/predicted - 1 of throughput, cas
 the leave-one-source-out residuals of the shipped training cases (llmcost.validation.bands)."""
 # ruff: noqa
 
-CASES_DIGEST = 'c1de1a1af24b9457'
+CASES_DIGEST = 'fc6cae354a071b47'
 
 BANDS = {
-    '*': (-0.1843, 0.1116, 239),
+    '*': (-0.1876, 0.1112, 240),
     'Google tpu': (-0.1393, 0.1462, 23),
     'Google tpu|moe=False': (-0.1393, 0.1462, 23),
     'Google tpu|zero3=True|moe=False': (-0.1393, 0.1462, 23),
@@ -29,6 +29,9 @@ BANDS = {
 
 # Per device family: (GPUs, measured MFU in llmcost's convention, case id), best first.
 EVIDENCE = {
+    'AMD CDNA': [
+        (32, 0.1572, 'primus-mi355x-deepseek-v2-g32-bf16-pp4vpp5-ep8'),
+    ],
     'Google tpu': [
         (64, 0.7032, 'maxtext-v5p-32b-1xv5p-128'),
         (64, 0.6924, 'maxtext-v5p-64b-1xv5p-128'),
