@@ -429,7 +429,8 @@ def train_plan(
 ) -> TrainPlan:
     """A :class:`~llmcost.training.plan.TrainPlan` from a plan, a mapping of train plan keys (a
     case's ``plan:`` / ``cluster:`` nesting is read too) or a YAML / JSON plan file (``--plan``),
-    with ``keys`` (train plan keys; None = not given) overriding it. ``gpus`` is required."""
+    with ``keys`` (train plan keys; None = not given) overriding it. ``gpus`` is required. A
+    ``stack`` key is not part of a TrainPlan and is dropped: :func:`train` of the mapping applies it."""
     from llmcost.training.plan import TrainPlan
 
     given = _given(keys)
@@ -440,6 +441,7 @@ def train_plan(
     else:
         base = _train_base(plan)
     base.update(given)
+    base.pop("stack", None)
     if "gpus" not in base or base["gpus"] is None:
         raise UserError("give --gpus N (or gpus in --plan)")
     return TrainPlan.from_mapping(base)
@@ -456,13 +458,18 @@ def _stacked(
     from llmcost.training.plan import TrainPlan
 
     if isinstance(plan, TrainPlan):
-        return train_plan(plan, **keys), hw, None, None
+        if stack is not None:
+            raise UserError(
+                "stack: a TrainPlan is costed as it stands (every key decided); pass its keys as a mapping "
+                "(dataclasses.asdict) to have a stack fill what they leave"
+            )
+        return train_plan(plan, **keys), hw, None, "none"  # as it stands: no profile, and its JSON says so
     base = _train_base(plan)
     base.update(_given(keys))
     chosen = base.pop("stack", None) if stack is None else stack
     base.pop("stack", None)
     if is_no_stack(chosen):
-        return train_plan(base), hw, None, None
+        return train_plan(base), hw, None, "none"  # carried in the JSON plan: --plan of it applies none
     from llmcost.training.stack import apply
 
     named = chosen is not None
@@ -600,7 +607,10 @@ def train(
     ``train("llama-3.1-8b", "h100-sxm", gpus=8, tp=2)``. ``stack`` (``{framework, year}`` or
     ``"torchtitan:2025"``; also a ``stack`` key of a plan mapping or file): the software stack's
     profile fills what the plan does not state (attention kernel, DP / TP overlap, fused
-    elementwise kernels; :mod:`llmcost.training.stack`). A plan that does not divide or fit
+    elementwise kernels; :mod:`llmcost.training.stack`); none named: today's mainstream
+    (:func:`llmcost.stacks.default_stack`, said in a note); ``"none"``: no profile. A
+    :class:`~llmcost.training.plan.TrainPlan` is costed as it stands (no profile; ``stack`` with it
+    is an error). A plan that does not divide or fit
     raises :class:`llmcost.errors.PlanError`. ``wan`` (``"SITE,BANDWIDTH,LATENCY"``, e.g. ``"8,10 Gbit/s,40
     ms"``): the devices in sites of SITE joined by a WAN link of that bandwidth per site and one-way
     latency (:meth:`llmcost.hardware.Hardware.with_wan`; a ``wan`` fabric tier of the entry does the same)."""
@@ -957,7 +967,10 @@ def search_train(
     (:data:`llmcost.search.space.TRAIN_KEYS`: each one value, several, or comma-separated text;
     not given = every value the model allows), e.g. ``search_train("llama-3.1-70b", "h100-sxm",
     gpus=64, tp=[4, 8], global_batch=512)``. ``max_memory`` in GiB per GPU, ``min_throughput``
-    in tokens/s; ``progress`` shows a progress bar on a terminal; ``wan``: as :func:`train`'s."""
+    in tokens/s; ``progress`` shows a progress bar on a terminal; ``wan``: as :func:`train`'s.
+    ``stack`` (a space key): a named stack fills what the space does not search and bounds it to
+    what the framework runs; none named: today's mainstream fills it and bounds nothing;
+    ``"none"``: no profile (as a :class:`~llmcost.search.train.TrainSpace` built directly)."""
     from llmcost import checks
     from llmcost.economics.budget import parse_count
     from llmcost.search import run

@@ -788,7 +788,8 @@ def _automodel() -> Profile:
         "GPT-OSS benchmark configs run FlexAttention instead of TE attention (priced here at the cuDNN figure).",
         attention=(
             "cudnn",
-            f"{_AM} examples/benchmark/configs/*_te_deepep.yaml backend attn: te (TE DotProductAttention)",
+            f"{_AM} examples/benchmark/configs qwen3_moe_30b / deepseek_v3 _te_deepep.yaml backend attn: te "
+            "(TE DotProductAttention); the gptoss_*_te_deepep.yaml configs set attn: flex",
         ),
         dp_overlap=(True, _FSDP2_PF),
         zero3_prefetch=(True, _FSDP2_PF),

@@ -169,8 +169,12 @@ def test_train_default_stack_is_todays_mainstream() -> None:
     again = llmcost.train("llama-3.2-1b", "h100-sxm", plain.as_dict()["plan"])
     assert again.metrics() == plain.metrics()
     bare = llmcost.train("llama-3.2-1b", "h100-sxm", gpus=8, tp=2, stack="NONE")
-    assert "stack" not in bare.as_dict()["plan"] and not any("stack" in n for n in bare.result.notes)
+    assert bare.as_dict()["plan"]["stack"] == "none" and not any("stack" in n for n in bare.result.notes)
     assert bare.metrics() != plain.metrics()
+    assert llmcost.train("llama-3.2-1b", "h100-sxm", bare.as_dict()["plan"]).metrics() == bare.metrics()
+    assert api.train_plan(plain.as_dict()["plan"]).tp == 2  # the stack key is not a TrainPlan's
+    with pytest.raises(UserError, match="costed as it stands"):
+        llmcost.train("llama-3.2-1b", "h100-sxm", api.train_plan(gpus=8), stack="nemo:2025")
 
 
 @pytest.mark.parametrize("model", ["spec", "config", "path"])

@@ -408,6 +408,10 @@ def test_a_switched_domain_is_filled_evenly_where_the_job_is_not_a_multiple_of_i
     assert [(lv.tier.key, lv.d) for lv in placement(nvl, 64, 2)] == [("scale_up", 32), ("scale_out", 2)]
     assert [(lv.tier.key, lv.d) for lv in placement(nvl, 128, 4)] == [("scale_up", 64), ("scale_out", 2)]
     assert [lv.d for lv in placement(nvl, 144, 4)] == [72, 2]  # a multiple of the rack: unchanged
+    assert [lv.d for lv in placement(nvl, 256, 4)] == [64, 4]  # the fewest racks, alike
+    for gpus in (76, 100, 148):  # no share in whole 4-GPU trays over the fewest racks
+        with pytest.raises(PlanError, match="groups of 72"):
+            placement(nvl, gpus, 4)
     with pytest.raises(PlanError, match="whole 'scale_out' groups of 6144"):
         placement(get_hardware("tpu-v5p"), 100000)
 

@@ -177,9 +177,13 @@ def test_search_without_a_stack_applies_todays_mainstream_and_bounds_nothing() -
     searches ZeRO-1/2, which that profile does not run; --stack none applies no profile."""
     from llmcost import api
 
-    rep = api.search_train("llama-3.2-1b", "h100-sxm", gpus=8, top=400, zero="1,2,distopt")
+    rep = api.search_train("llama-3.2-1b", "h100-sxm", gpus=8, top=5)
     assert any("no stack given: today's mainstream" in n for n in rep.result.notes)
-    assert {str(p["plan"]["zero"]) for p in rep.result.plans} >= {"1", "2"}
+    assert {"1", "2"} <= set(rep.space.zero) and not rep.space.stack_bounds  # megatron-core runs 0/distopt/3
     assert all(p["plan"]["stack"] == {"framework": "megatron-core", "year": 2026} for p in rep.result.plans)
+    named = api.search_train("llama-3.2-1b", "h100-sxm", gpus=8, top=5, stack="megatron-core:2026")
+    assert "1" not in named.space.zero and named.space.stack_bounds  # a named stack bounds the space
     bare = api.search_train("llama-3.2-1b", "h100-sxm", gpus=8, top=5, stack="none")
-    assert not any("stack" in n for n in bare.result.notes) and "stack" not in bare.result.plans[0]["plan"]
+    assert (
+        not any("stack" in n for n in bare.result.notes) and bare.result.plans[0]["plan"]["stack"] == "none"
+    )

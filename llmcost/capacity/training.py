@@ -72,14 +72,26 @@ def _option(
     spec: ModelSpec, hw: Hardware, opt: dict[str, Any], n: int, best: dict[str, Any] | None
 ) -> FitOption:
     """The option at ``n`` devices with ``best``'s plan, its headline figures and what dominates its memory."""
-    from llmcost.training.plan import TrainPlan, evaluate
+    from llmcost.training.plan import evaluate
 
     if best is None:
         return FitOption(opt, n)
-    keys = {k: v for k, v in best["plan"].items() if k != "stack"}  # its columns carry what the stack set
-    r = evaluate(spec, TrainPlan.from_mapping(keys), hw)
+    r = evaluate(spec, *_stacked_plan(dict(best["plan"]), hw))
     metrics = {**_headline(best["metrics"]), "memory_host_gib_per_node": _host_per_node(hw, r) / 2**30}
     return FitOption(opt, n, best["plan"], metrics, dominant(dict(r.memory)))
+
+
+def _stacked_plan(keys: dict[str, Any], hw: Hardware) -> tuple[Any, Hardware]:
+    """The search's plan and the device as its stack sees them, as ``llmcost train --plan`` costs it."""
+    from llmcost.stacks import is_no_stack
+    from llmcost.training.plan import TrainPlan
+    from llmcost.training.stack import apply
+
+    stack = keys.pop("stack", None)
+    if stack is None or is_no_stack(stack):
+        return TrainPlan.from_mapping(keys), hw
+    choice = apply(stack, keys, hw)
+    return TrainPlan.from_mapping(choice.plan), choice.hardware
 
 
 def _host_per_node(hw: Hardware, r: Any) -> float:

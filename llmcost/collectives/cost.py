@@ -352,7 +352,7 @@ def placement(
             r = min(gpus, g * (cap // node))
         r = max(r, below)
         if cap is not None and tier.topology != "torus":  # a torus slice takes its shape, not a share
-            r = _even_share(r, below, gpus)
+            r = _even_share(r, below, gpus, g if stride <= node < cap else 1)
         if r % below:
             raise PlanError(
                 f"{hw.id}: {gpus} GPUs do not fill whole '{tier.key}' groups of {below}; "
@@ -368,16 +368,20 @@ def placement(
     return tuple(levels)
 
 
-def _even_share(r: int, below: int, gpus: int) -> int:
-    """Ranks of a group per domain of a finite tier that holds at most ``r`` of them: the largest
-    count that fills every domain alike (divides ``gpus``, whole groups of the tier below). A job
-    whose size is not a multiple of the domain fills each domain it uses equally, as 128 GPUs run on
-    two NVL72 racks of 64 (16 of their 18 trays each; NVIDIA's NeMo and Megatron-Bridge performance
-    tables run GB200 at 64, 128 and 256 GPUs); ``r`` where it already divides ``gpus``. Switched
-    domains only: a torus slice (TPU) has a shape of its own."""
+def _even_share(r: int, below: int, gpus: int, unit: int) -> int:
+    """Ranks of a group per domain of a finite tier that holds at most ``r`` of them, where the job
+    does not fill the domains by multiples: the fewest domains that hold it, each holding the same
+    share, in whole groups of the tier below and whole nodes (``unit``: the group's ranks per node
+    where the domain spans nodes). 128 GPUs run on two NVL72 racks of 64 (16 of their 18 trays
+    each; NVIDIA's NeMo and Megatron-Bridge performance tables run GB200 at 64, 128 and 256 GPUs).
+    ``r`` (refused by the caller) where no such share exists, e.g. 76 GPUs: two racks of 38 would
+    split a 4-GPU tray. Switched domains only: a torus slice (TPU) has a shape of its own."""
     if gpus % r == 0 or r <= below:
         return r
-    return next((k for k in range(r, below, -1) if k % below == 0 and gpus % k == 0), r)
+    domains = -(-gpus // r)
+    share = gpus // domains
+    step = math.lcm(below, unit)
+    return share if gpus % domains == 0 and share % step == 0 else r
 
 
 def _torus_dims(tier: FabricTier, d: float) -> float:

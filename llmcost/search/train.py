@@ -365,7 +365,9 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
     """What the space's software stack decides for every plan (:func:`llmcost.training.stack.apply`
     on an empty plan, as ``llmcost train --stack`` would): column values, the device as the stack
     sees it (its attention kernel family) and the note naming the profile; nothing without a stack."""
-    if space.stack is None:
+    from llmcost.stacks import is_no_stack
+
+    if space.stack is None or is_no_stack(space.stack):
         return {}, hw, None
     from llmcost.training.stack import apply, pp_overlap_of
 
@@ -622,8 +624,7 @@ def plan_dict(
     }
     if tokens:
         plan["tokens"] = tokens
-    if stack is not None:
-        plan["stack"] = stack
+    plan["stack"] = stack if stack is not None else "none"  # so train --plan of it applies no profile either
     if workload is not None:
         plan.update(workload.plan_keys())
     plan["power_cap"] = power_cap

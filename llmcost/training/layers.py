@@ -245,6 +245,7 @@ def _bytes_fused(p: Plans) -> tuple[np.ndarray, np.ndarray]:
         ("acw", 128),
         ("dsa", 256),
         ("tlc", 512),
+        ("f8h", 1024),  # the activation bytes an fp8 plan keeps (memory._layer_act) differ with it
     )
     return bwa, sum(c[k] * w for k, w in bits)
 

@@ -399,6 +399,23 @@ def write_catalog(fits: Sequence[Fit], out: str | Path, files: Sequence[str], da
 
 
 # --- writing a fit back ----------------------------------------------------------------------------
+def _same_as(figure: Figure) -> list[str]:
+    """Entries outside ``figure.hardware`` whose ``efficiency.<key>`` says ``fit: {same_as: <lead>}``."""
+    from llmcost.catalog import get_hardware, hardware_ids
+
+    out = []
+    for hw_id in hardware_ids():
+        entry = (get_hardware(hw_id).raw.get("efficiency") or {}).get(figure.key)
+        spec = entry.get("fit") if isinstance(entry, dict) else None
+        if (
+            isinstance(spec, dict)
+            and spec.get("same_as") == figure.hardware[0]
+            and hw_id not in figure.hardware
+        ):
+            out.append(hw_id)
+    return out
+
+
 def write_fit(fit: Fit) -> list[str]:
     """Set the fitted value in the catalog files that hold the figure (the declaring entry and the
     entries that say ``same_as`` it); returns the files changed. Only the ``value:`` on the line of
@@ -409,7 +426,7 @@ def write_fit(fit: Fit) -> list[str]:
 
     changed = []
     pattern = re.compile(rf"^(\s*{re.escape(fit.figure.key)}:\s*\{{value:\s*)([0-9.]+)(.*\bfit:.*)$", re.M)
-    for hw_id in fit.figure.hardware:
+    for hw_id in (*fit.figure.hardware, *_same_as(fit.figure)):
         path = Path(get_hardware(hw_id).where)
         if not path.is_file():
             continue
