@@ -341,9 +341,14 @@ class TrainPlan:
     def from_mapping(
         cls, plan: dict[str, Any], gpus: int | None = None, gpus_per_node: int | None = None
     ) -> TrainPlan:
-        """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error."""
+        """Plan from validation-README keys (``zero: fsdp`` = 3); unknown keys are an error. A
+        ``stack`` key may only say ``none`` (a plan costed as it stands): a profile is applied by
+        :func:`llmcost.training.stack.apply` (``llmcost.api.train``), not by the plan."""
         kw: dict[str, Any] = {}
         for k, v in (plan or {}).items():
+            if k == "stack":
+                _no_stack_only(v)
+                continue
             if k not in PLAN_KEYS:
                 from llmcost.errors import did_you_mean
 
@@ -898,6 +903,17 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         **{col: int(getattr(p, k)) for k, col in OPTION_COLUMNS.items()},
     }
     return {k: np.array([row[k]], dtype=np.int64) for k in TS.COLS}
+
+
+def _no_stack_only(stack: Any) -> None:
+    """A TrainPlan's ``stack`` key: ``none`` or absent; one clear line otherwise."""
+    from llmcost.stacks import is_no_stack
+
+    if stack is not None and not is_no_stack(stack):
+        raise UserError(
+            f"plan key 'stack' ({stack!r}): a TrainPlan applies no profile; cost the plan with "
+            "llmcost.api.train (or llmcost train --plan) to apply it, or say stack: none"
+        )
 
 
 ZERO3_NOTE = (
