@@ -454,7 +454,7 @@ def _stacked(
     key, else today's mainstream stack, :func:`llmcost.stacks.default_stack`), the device as that
     stack sees it, the note naming the profile and the stack. A :class:`TrainPlan` (every key
     decided) and ``stack="none"`` keep the plan's own defaults: :func:`train_plan` unchanged."""
-    from llmcost.stacks import DEFAULT_STACK_NOTE, default_stack, is_no_stack
+    from llmcost.stacks import DEFAULT_STACK_NOTE, resolve_stack
     from llmcost.training.plan import TrainPlan
 
     if isinstance(plan, TrainPlan):
@@ -466,14 +466,12 @@ def _stacked(
         return train_plan(plan, **keys), hw, None, "none"  # as it stands: no profile, and its JSON says so
     base = _train_base(plan)
     base.update(_given(keys))
-    chosen = base.pop("stack", None) if stack is None else stack
+    chosen, named = resolve_stack(base.pop("stack", None) if stack is None else stack)
     base.pop("stack", None)
-    if is_no_stack(chosen):
+    if chosen is None:
         return train_plan(base), hw, None, "none"  # carried in the JSON plan: --plan of it applies none
     from llmcost.training.stack import apply
 
-    named = chosen is not None
-    chosen = chosen if named else default_stack()
     choice = apply(chosen, base, hw)
     note = choice.note if named else f"{choice.note} ({DEFAULT_STACK_NOTE})"
     return train_plan(choice.plan), choice.hardware, note, chosen

@@ -1044,6 +1044,14 @@ DEFAULT_STACK_NOTE = "no stack given: today's mainstream; --stack NAME:YEAR for 
 """Appended to the stack note of a plan or search that named no stack."""
 
 
+def resolve_stack(stack: Any) -> tuple[Any, bool]:
+    """What a plan or search named (``None``: nothing) resolved: (the stack to apply, or ``None`` for
+    ``"none"``; whether it was named). Nothing named gives today's mainstream, :func:`default_stack`."""
+    if stack is None:
+        return default_stack(), False
+    return (None if is_no_stack(stack) else stack), True
+
+
 def default_stack() -> dict[str, Any]:
     """Today's mainstream stack as a plan's ``stack`` key: what a plan that names none is costed
     under (the year is pinned, so the same plan costs the same later)."""

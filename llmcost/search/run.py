@@ -185,8 +185,7 @@ def train_search(
     t0 = time.perf_counter()
     en = T.build_space(spec, hw, space)
     _, base, stack_note = T.stacked(space, hw)  # the device as the space's stack sees it
-    hw = base
-    hw = capped(hw, space.power_cap)  # under the space's power cap, as training.plan.evaluate caps it
+    hw = capped(base, space.power_cap)  # under the space's power cap, as training.plan.evaluate caps it
     limits = {
         "min tokens/s (--min-throughput)": ("tokens_per_s", min_throughput),
         "max memory per GPU (--max-memory)": ("memory_gib_per_gpu", max_memory_gib),

@@ -128,10 +128,9 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
     tpo = values(k.get("tp_overlap"), "--tp-overlap", on_off)
     precs = values(k.get("precision"), "--precision", str.lower, TR.PRECISIONS)
     check_precisions(spec, hw, precs)
-    from llmcost.stacks import default_stack, is_no_stack
+    from llmcost.stacks import resolve_stack
 
-    named = _stack(k.get("stack"))
-    stack = None if is_no_stack(named) else (named if named is not None else default_stack())
+    stack, named = resolve_stack(_stack(k.get("stack")))
     sync = _sync(k)
     given = {
         "zero": zero,
@@ -142,7 +141,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         "recompute": values(k.get("recompute"), "--recompute", str.lower, TR.RECOMPUTE),
         "precision": precs,
     }
-    bounds = {d: v for d, v in stack_runs(stack if named is not None else None).items() if not given[d]}
+    bounds = {d: v for d, v in stack_runs(stack if named else None).items() if not given[d]}
     if (
         "precision" in bounds
     ):  # what the stack runs that the device has a peak for; fp16 only where bf16 is not
@@ -172,7 +171,7 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         tp_overlap=tpo or (False,),
         gpus_per_node=k.get("gpus_per_node"),
         stack=stack,
-        stack_default=named is None,
+        stack_default=not named,
         stack_bounds=tuple(bounds.items()),
         offload=_offload(k.get("offload")),
         workload=_workload(k),

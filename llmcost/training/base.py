@@ -25,6 +25,8 @@ RECOMPUTE = ("none", "selective", "full", "op")
 runs it (every other matmul and every elementwise op recomputed: :func:`llmcost.training.passes.op_sac_shares`)."""
 SCHEDULES = ("1f1b", "interleaved", "gpipe", "zero_bubble")
 PRECISIONS = ("bf16", "fp16", "fp8", "fp4")
+QUANTIZED = ("fp8", "fp4")
+"""Training precisions whose GEMM inputs are quantized (fp8 under a scaling recipe; fp4 block-scaled)."""
 OFFLOAD = ("none", "cpu", "nvme", "cpu+params", "nvme+params")
 """Offload tiers of a plan: ``cpu`` (ZeRO-Offload, Ren et al. 2021: the fp16 gradients and the optimizer
 state on the host, the optimizer step on its CPUs), ``nvme`` (the optimizer state on the node's NVMe,

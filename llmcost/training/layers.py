@@ -27,6 +27,7 @@ from llmcost.training import compute as TC
 from llmcost.training.base import (
     FP8_RECIPES,
     PRECISIONS,
+    QUANTIZED,
     RECOMPUTE,
     Machine,
     attention_dropout,
@@ -490,9 +491,9 @@ def quantize_recipe(precision: str, recipe: str) -> str | None:
     """The quantization recipe a layer's GEMMs run under: none at 16 bits; the plan's at fp8; at
     fp4 block scaling whatever the plan says for fp8 (NVFP4 / MXFP4 are block-scaled formats;
     Transformer Engine's delayed scaling is an fp8 recipe)."""
-    if precision == "fp8":
-        return recipe
-    return "block" if precision == "fp4" else None
+    if precision not in QUANTIZED:
+        return None
+    return recipe if precision == "fp8" else "block"
 
 
 def moe_sort(spec: ModelSpec, ep: np.ndarray) -> np.ndarray:

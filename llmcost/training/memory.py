@@ -21,6 +21,7 @@ from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training.base import (
     PRECISIONS,
+    QUANTIZED,
     RECOMPUTE,
     SCHEDULES,
     attention_dropout,
@@ -233,7 +234,7 @@ def _ffn_widths(spec: ModelSpec) -> tuple[float, float]:
     )
 
 
-_EIGHT_BIT = np.array([p in ("fp8", "fp4") for p in PRECISIONS])
+_EIGHT_BIT = np.array([p in QUANTIZED for p in PRECISIONS])
 """Per precision index: whether its GEMM inputs are 8 bits or fewer (fp4 priced at 8: an upper bound)."""
 
 

@@ -84,15 +84,22 @@ def busiest_stage(
         rows = np.flatnonzero(linv == li)
         comps, mult = _split(spec, int(p.pp[f0]), int(p.v[f0]))[:2]
         parts = [_stage_parts(lt, comp, inv[rows]) for comp in comps]
-        totals = np.stack(
-            [q["t_f"] + q["t_b"] + q["t_rc"] + q["t_tp"] + q["t_cp"] + q["t_ep"] for q in parts]
-        )
+        totals = np.stack([stage_total([q[k] for k in PARTS]) for q in parts])
         best = np.argmax(totals, axis=0)
         for k in (*PARTS, *HBM_PARTS, *IO_HBM):
             st[k][rows] = np.choose(best, [q[k] for q in parts])
         st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
         st["r_bub"][rows] = _other_pace(totals, best, np.array(mult, dtype=float))
     return StageTimes(**st), stage_params(spec, p)
+
+
+def stage_total(parts: list[np.ndarray]) -> np.ndarray:
+    """A stage's per-micro-batch time: its :data:`PARTS` in that order, added left to right (the same
+    bits wherever it is summed)."""
+    out = parts[0]
+    for x in parts[1:]:
+        out = out + x
+    return out
 
 
 def _other_pace(totals: np.ndarray, best: np.ndarray, mult: np.ndarray) -> np.ndarray:

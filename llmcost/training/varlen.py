@@ -24,7 +24,7 @@ from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training.columns import Plans, key
 from llmcost.training.layers import ConfigMemo, LayerTable, ModelLayers, layer_table
-from llmcost.training.pipeline import HBM_PARTS, IO_HBM, PARTS, StageTimes, busiest_stage
+from llmcost.training.pipeline import HBM_PARTS, IO_HBM, PARTS, StageTimes, busiest_stage, stage_total
 from llmcost.training.seqdist import Variant, Workload, normal_max, windows_of
 
 
@@ -133,7 +133,7 @@ def stage(p: Plans, sh: list[Shape], wl: Workload) -> tuple[StageTimes, np.ndarr
 
 
 def _total(st: StageTimes) -> np.ndarray:
-    return st.t_f + st.t_b + st.t_rc + st.t_tp + st.t_cp + st.t_ep
+    return stage_total([getattr(st, k) for k in PARTS])
 
 
 def _stretch(p: Plans, wl: Workload, mean: np.ndarray, square: np.ndarray, bare: np.ndarray) -> np.ndarray:
