@@ -76,6 +76,9 @@ class Profile:
     whole boundary activation, and every send and receive is its own blocking call (plan ``pp_p2p_full``).
     fp8_hp_inputs: fp8 training keeps each linear layer's input for the backward in 16 bits (torchao's
     float8), not as its fp8 cast (Transformer Engine) (plan ``fp8_hp_inputs``).
+    optimizer_passes: the mixed-precision optimizer runs its own passes around the Adam step (Megatron's
+    ``Float16OptimizerWithFloat16Params``: gradient copy, fp16 unscale, gradient norm, master re-read)
+    (plan ``optimizer_passes``).
     """
 
     framework: str
@@ -112,6 +115,7 @@ class Profile:
     tp_layout_copy: bool = False
     pp_p2p_full: bool = False
     fp8_hp_inputs: bool = False
+    optimizer_passes: bool = False
     grad_reduce_in_fp32: bool | None = None
     zero_modes: tuple[str, ...] | None = None
     schedules: tuple[str, ...] | None = None
@@ -174,6 +178,12 @@ _FLASH_MLM = (
 _P2P23 = (
     f"{_A23}: --no-overlap-p2p-communication (default on since 2023-10-12, 4eeff55); "
     "core_v0.12.0 arguments.py forces overlap_p2p_comm=False for the non-interleaved schedule"
+)
+_MP_OPT = (
+    f"{_MLM} megatron/optimizer/optimizer.py (from c6a58e41, 2020-12-24) Float16OptimizerWithFloat16Params.step: "
+    "_copy_model_grads_to_main_grads (main_grad.float()), _unscale_main_grads_and_check_for_nan (fp16 grad "
+    "scaler), clip_grad_norm (multi_tensor_l2norm; --clip-grad 1.0 by default), the inner Adam step, "
+    "_copy_main_params_to_model_params (multi_tensor_scale); the distributed optimizer runs them on its shard"
 )
 _ASYNC_TP = (
     f"{_MLM} megatron/arguments.py: --no-async-tensor-model-parallel-allreduce (default on since "
@@ -367,6 +377,7 @@ def _megatron_lm() -> list[Profile]:
                 False,
                 f"{_ASYNC_TP}; the year's published runs (PTD-P, arXiv 2104.04473, April 2021) predate it",
             ),
+            optimizer_passes=(True, _MP_OPT),
         ),
         _p(
             "megatron-lm",
@@ -382,6 +393,7 @@ def _megatron_lm() -> list[Profile]:
             sequence_parallel=(True, _SP),
             selective_recompute=(True, _SR),
             tp_bwd_overlap=(True, _ASYNC_TP),
+            optimizer_passes=(True, _MP_OPT),
             attention_opt_in=("flash1", f"{_A22}: --use-flash-attn (2022-12-08), flash-attn v1 at the time"),
         ),
         _p(
@@ -410,6 +422,7 @@ def _megatron_lm() -> list[Profile]:
             fused_bias_act=(True, f"{_A23}: --no-bias-gelu-fusion"),
             sequence_parallel=(True, _SP),
             selective_recompute=(True, _SR),
+            optimizer_passes=(True, _MP_OPT),
         ),
     ]
 
@@ -446,6 +459,12 @@ def _megatron_core() -> list[Profile]:
         "tp_comm_overlap": (False, _TPO),
         "ep_a2a_overlap": (False, _MOE_OVL),
         "fused_cross_entropy": (False, f"--cross-entropy-loss-fusion store_true (added 2024-06-14); {_A24}"),
+        "optimizer_passes": (
+            True,
+            f"{_MLM} megatron/core/optimizer/optimizer.py Float16OptimizerWithFloat16Params (the same passes as "
+            "megatron/optimizer/optimizer.py); --use-precision-aware-optimizer (Transformer Engine FusedAdam "
+            "handling the master weights) is store_true, off by default",
+        ),
     }
     nemo2 = {
         **core,
@@ -507,6 +526,7 @@ def _megatron_core() -> list[Profile]:
             attention=("materialized", f"{_A23}: --transformer-impl default local; --use-flash-attn off"),
             attention_opt_in=("flash2", _FLASH_MLM),
             fused_norm=(True, _APEX_LN),
+            optimizer_passes=(True, _MP_OPT),
         ),
         _p(
             "megatron-core",

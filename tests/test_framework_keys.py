@@ -212,3 +212,32 @@ def test_fp8_plans_keep_linear_inputs_in_8_bits_unless_hp() -> None:
     )  # bytes, one micro-batch in flight
     assert apply("torchtitan:2025", {}, H100).plan["fp8_hp_inputs"] is True
     assert "fp8_hp_inputs" not in apply("megatron-core:2025", {}, H100).plan
+
+
+@pytest.mark.parametrize(
+    ("precision", "grad_fp32", "total"),
+    [("fp16", False, 52.0), ("fp16", True, 46.0), ("bf16", True, 38.0)],
+)
+def test_megatron_optimizer_passes_bytes(llama1b, precision: str, grad_fp32: bool, total: float) -> None:
+    """Megatron's mixed-precision optimizer (``optimizer_passes``) moves, per parameter: the 16-bit main
+    gradient's copy to fp32 (2 + 4), fp16's unscale and inf check (4 + 4), the gradient norm (4), Adam on
+    fp32 (16 read, 12 written) and the master's re-read for the 16-bit copy (4 + 2): 52 bytes for fp16, 46
+    with fp32 accumulation, 38 for bf16, against ``24 + b_g + b_w`` for a fused master-weight step."""
+    kw = {"precision": precision, "grad_reduce_in_fp32": grad_fp32}
+    off = _run(llama1b, **kw).breakdown["optimizer"]
+    on = _run(llama1b, optimizer_passes=True, **kw).breakdown["optimizer"]
+    b_g, b_w = (4.0 if grad_fp32 else 2.0), 2.0
+    assert on / off == pytest.approx(total / (24 + b_g + b_w), rel=1e-12)
+
+
+def test_megatron_stacks_run_the_optimizer_passes() -> None:
+    for stack in (
+        "megatron-lm:2021",
+        "megatron-lm:2022",
+        "megatron-lm:2023",
+        "megatron-core:2023",
+        "megatron-core:2026",
+    ):
+        assert apply(stack, {}, H100).plan["optimizer_passes"] is True
+    for stack in ("torchtitan:2025", "deepspeed:2021", "llm-foundry:2024"):
+        assert "optimizer_passes" not in apply(stack, {}, H100).plan

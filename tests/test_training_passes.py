@@ -95,7 +95,14 @@ def test_the_optimizer_step_updates_exactly_the_states_a_device_holds(plan: dict
     psi_mem = r.memory["optimizer"] / 12.0
     b_g = 4.0  # bf16: fp32 gradients for plain DP, the distributed optimizer and ZeRO-1 alike
     psi_time = r.breakdown["optimizer"] / float(
-        G.optimizer(b_g, 2.0, H100.memory_efficiency, H100.memory_bandwidth, 1.0)
+        G.optimizer(
+            b_g=b_g,
+            b_mp=0.0,
+            b_w=2.0,
+            eta_m=H100.memory_efficiency,
+            mem_bw=H100.memory_bandwidth,
+            psi_opt=1.0,
+        )
     )
     assert psi_time == pytest.approx(psi_mem, rel=1e-9)
 

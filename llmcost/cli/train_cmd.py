@@ -215,6 +215,15 @@ def train(
             " float8 does (the torchtitan stack sets it). Default off: Transformer Engine keeps the fp8 cast.",
         ),
     ] = None,
+    optimizer_passes: Annotated[
+        bool | None,
+        typer.Option(
+            "--optimizer-passes/--no-optimizer-passes",
+            help="The mixed-precision optimizer runs its own passes around the Adam step (Megatron: gradient copy"
+            " to fp32, fp16 unscale, gradient norm, master re-read; the Megatron stacks set it). Default off:"
+            " a fused master-weight step.",
+        ),
+    ] = None,
     sync_fragments: Annotated[
         int | None,
         typer.Option(

@@ -360,9 +360,14 @@ def flops__fwd_bwd(flops):
     return 3*flops
 
 
-def optimizer(b_g, b_w, eta_m, mem_bw, psi_opt):
+def optimizer(b_g, b_mp, b_w, eta_m, mem_bw, psi_opt):
     """Adam(W) with fp32 master weights is a memory-bound elementwise pass:"""
-    return psi_opt*(b_g + b_w + 24)/(eta_m*mem_bw)
+    return psi_opt*(b_g + b_mp + b_w + 24)/(eta_m*mem_bw)
+
+
+def optimizer__mp_bytes(b_g, c_cp, s_ls):
+    """Bytes per parameter Megatron's mixed-precision optimizer moves beyond a fused master-weight Adam"""
+    return -b_g + c_cp*(b_g + 4) + 8*s_ls + 12
 
 
 def offload__cpu(b_g, b_w, eta_m, host_link_bw, host_mem_bw, psi_opt, ranks_node):
@@ -572,7 +577,8 @@ FUNCTIONS = {
     'seqdist__pack_cv': (seqdist__pack_cv, ('len_mean', 'pairs_doc', 'seq', 'var_pairs'), '8f1d1c1f32dbcf59'),
     'seqdist__straggler': (seqdist__straggler, ('cv_mb', 'n_micro', 'z_dp'), '8a4d577cd2010d39'),
     'flops__fwd_bwd': (flops__fwd_bwd, ('flops',), 'c603e396f908f41e'),
-    'optimizer': (optimizer, ('b_g', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '1a9baa4b9ab2e1e0'),
+    'optimizer': (optimizer, ('b_g', 'b_mp', 'b_w', 'eta_m', 'mem_bw', 'psi_opt'), '146e1739bc24abdd'),
+    'optimizer__mp_bytes': (optimizer__mp_bytes, ('b_g', 'c_cp', 's_ls'), 'dc6fd81ef6e5a177'),
     'offload__cpu': (offload__cpu, ('b_g', 'b_w', 'eta_m', 'host_link_bw', 'host_mem_bw', 'psi_opt', 'ranks_node'), 'f1565ff59796e139'),
     'offload__nvme': (offload__nvme, ('nvme_bw', 'psi_opt', 'ranks_node', 't_offload_host'), 'a6673b47b5563969'),
     'offload__param_fetch': (offload__param_fetch, ('b_w', 'psi_shard', 'tier_bw', 'tier_share'), '15ca6622a5dfbe7b'),

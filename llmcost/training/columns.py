@@ -56,6 +56,7 @@ COLS = (
     "tlc",
     "ppf",
     "f8h",
+    "mpo",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -78,7 +79,8 @@ forward (plan ``autocast_weights``), and whether full recomputation splits each 
 the TP ranks (plan ``distribute_saved_activations``), and whether sequence-parallel collectives copy
 the full activation (plan ``tp_layout_copy``), and whether pipeline send/recvs move whole activations
 in unpaired blocking calls (plan ``pp_p2p_full``), and whether fp8 plans keep the linear layers'
-inputs in 16 bits (plan ``fp8_hp_inputs``)."""
+inputs in 16 bits (plan ``fp8_hp_inputs``), and whether the mixed-precision optimizer runs its own
+passes around the step (plan ``optimizer_passes``)."""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import numpy as np
 from llmcost.collectives.grid import collective_v, group_gpn
 from llmcost.hardware import Hardware
 from llmcost.training import _generated as G
-from llmcost.training.base import BUCKET_PARAMS, RECOMPUTE, comm_share
+from llmcost.training.base import BUCKET_PARAMS, PRECISIONS, RECOMPUTE, comm_share
 from llmcost.training.columns import Plans, key
 from llmcost.training.memory import StageParams
 from llmcost.training.pipeline import StageTimes
@@ -289,12 +289,32 @@ def optimizer_step(hw: Hardware, p: Plans, sp: StageParams) -> tuple[np.ndarray,
     # the expert-data-parallel ranks that hold the same experts
     psi_opt = dense / z_o + expert / np.minimum(z_o, np.maximum(exp_dp, 1))
     off = p.c["offload"]
-    t_opt = G.optimizer(p.b_g, p.b_w, hw.memory_efficiency, hw.memory_bandwidth, psi_opt)
+    t_opt = G.optimizer(
+        b_g=p.b_g,
+        b_mp=mp_bytes(p),
+        b_w=p.b_w,
+        eta_m=hw.memory_efficiency,
+        mem_bw=hw.memory_bandwidth,
+        psi_opt=psi_opt,
+    )
     t_off = np.zeros(p.n)
     if off.any():  # ZeRO-Offload: the optimizer step runs on the host
         t_opt = np.where(off == 0, t_opt, 0.0)
         t_off = offload_time(hw, off, p.gpn, psi_opt, p.b_w, p.b_g)
     return t_opt, t_off
+
+
+def mp_bytes(p: Plans) -> np.ndarray:
+    """Bytes per parameter the mixed-precision optimizer's own passes add to the step (``optimizer__mp_bytes``)
+    where the plan runs them (plan ``optimizer_passes``), else 0: the copy of 16-bit main gradients to
+    fp32, fp16's unscale and inf check (loss scaling in fp16 only), the gradient norm and the master's
+    re-read for the 16-bit copy."""
+    on = p.c["mpo"] == 1
+    if not on.any():
+        return np.zeros(p.n)
+    s_ls = (p.c["prec"] == PRECISIONS.index("fp16")).astype(float)
+    c_cp = (p.b_g < 4).astype(float)
+    return np.where(on, G.optimizer__mp_bytes(b_g=p.b_g, c_cp=c_cp, s_ls=s_ls), 0.0)
 
 
 def offload_time(

@@ -397,6 +397,14 @@ define(
 define("t_opt", "s", "optimizer step (exposed)", latex=r"T_{opt}")
 define("t_offload", "s", "exposed host offload transfer and CPU optimizer time per step", latex=r"T_{off}")
 define("psi_opt", "1", "parameters one device updates (Ψ/z_o)", latex=r"\Psi_{opt}")
+define(
+    "b_mp",
+    "B",
+    "bytes per parameter a mixed-precision optimizer's own passes add to the step",
+    latex="b_{mp}",
+)
+define("c_cp", "1", "1 where 16-bit main gradients are copied to fp32 before the step", latex="c_{cp}")
+define("s_ls", "1", "1 with fp16 loss scaling (unscale and inf check before the step)", latex="s_{ls}")
 define("flops_step", "FLOP", "FLOPs of one step over all devices", latex=r"C_{step}")
 define("t_step", "s", "time of one training step", latex="T")
 define("n_gpus", "1", "devices in the job (N)", latex="N", integer=True)
@@ -883,9 +891,26 @@ def diloco_outer_state_bytes() -> sp.Expr:
 
 def optimizer_time() -> sp.Expr:
     """Adam(W) with fp32 master weights is a memory-bound elementwise pass:
-    ``Ψ_opt·(24 + b_g + b_w)/(η_m·W_hbm)`` [derived: read and write of the fp32 copy, m and v
-    (24 B per parameter), the gradient and the weight]."""
-    return S("psi_opt") * (24 + S("b_g") + S("b_w")) / (S("eta_m") * S("mem_bw"))
+    ``Ψ_opt·(24 + b_g + b_w + b_mp)/(η_m·W_hbm)`` [derived: read and write of the fp32 copy, m and v
+    (24 B per parameter), the gradient and the weight], plus ``b_mp`` bytes per parameter where the
+    mixed-precision wrapper runs its own passes around the step (:func:`optimizer_mp_bytes`; 0 for a
+    fused master-weight step)."""
+    return S("psi_opt") * (24 + S("b_g") + S("b_w") + S("b_mp")) / (S("eta_m") * S("mem_bw"))
+
+
+def optimizer_mp_bytes() -> sp.Expr:
+    """Bytes per parameter Megatron's mixed-precision optimizer moves beyond a fused master-weight Adam
+    step (``Float16OptimizerWithFloat16Params.step``, NVIDIA/Megatron-LM megatron/optimizer/optimizer.py
+    2021-2023 and megatron/core/optimizer/optimizer.py after; the distributed optimizer runs the same
+    passes on its shard): the 16-bit main gradients copied to fp32 (``main_grad.float()``: read ``b_g``,
+    write 4, where ``c_cp`` = 1, i.e. ``b_g`` < 4), Adam reading the fp32 gradient (``4 − b_g`` more),
+    with fp16 loss scaling (``s_ls``) the unscale and inf check
+    (``torch._amp_foreach_non_finite_check_and_unscale_``: read and write 4), the global gradient norm of
+    ``--clip-grad`` (``multi_tensor_l2norm``: read 4; the scaling when the norm exceeds the limit is not
+    counted) and the fp32 master read again for its 16-bit copy (``_copy_main_params_to_model_params``,
+    ``multi_tensor_scale``: 4; the write is ``b_w``), ``c_cp·(b_g + 4) + 4 − b_g + 8·s_ls + 8``:
+    24 bytes for fp16 with 16-bit gradients (52 in all), 8 for bf16 (38)."""
+    return S("c_cp") * (S("b_g") + 4) + 4 - S("b_g") + 8 * S("s_ls") + 8
 
 
 def offload_host() -> sp.Expr:
@@ -1550,6 +1575,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "seqdist__straggler": straggler,
     "flops__fwd_bwd": fwd_bwd_flops,
     "optimizer": optimizer_time,
+    "optimizer__mp_bytes": optimizer_mp_bytes,
     "offload__cpu": offload_host,
     "offload__nvme": offload_nvme,
     "offload__param_fetch": offload_param_fetch,

@@ -118,6 +118,7 @@ PLAN_KEYS = (
     "tp_layout_copy",
     "pp_p2p_full",
     "fp8_hp_inputs",
+    "optimizer_passes",
     "goodput",
     "micro_batches",
     "offload_activations",
@@ -144,6 +145,7 @@ OPTION_KEYS = (
     "tp_layout_copy",
     "pp_p2p_full",
     "fp8_hp_inputs",
+    "optimizer_passes",
 )
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
@@ -155,6 +157,7 @@ OPTION_COLUMNS = {
     "tp_layout_copy": "tlc",
     "pp_p2p_full": "ppf",
     "fp8_hp_inputs": "f8h",
+    "optimizer_passes": "mpo",
 }
 """Plan column of each of the :data:`OPTION_KEYS` that is one column, 0 or 1 (``tp_fused_rs`` shares
 ``tpo`` with ``tp_overlap``): :func:`plan_columns` and the search fill them from this one table."""
@@ -311,6 +314,13 @@ class TrainPlan:
     its fp8 cast (``act__flash``'s ``_fp8_saved_inputs``: the QKV, output-projection, FC1 and FC2
     inputs at one byte). No effect in 16-bit training. The torchtitan stack sets it. Off by default
     (Transformer Engine)."""
+    optimizer_passes: bool = False
+    """The mixed-precision optimizer runs its own passes around the Adam step, as Megatron's
+    ``Float16OptimizerWithFloat16Params`` (and the distributed optimizer, on its shard) does: 16-bit main
+    gradients copied to fp32, fp16's unscale and inf check, the gradient norm for clipping, the fp32
+    master re-read for its 16-bit copy (``optimizer__mp_bytes``: 52 bytes per parameter in all for fp16,
+    38 for bf16, against 28-30 for a fused master-weight step). The Megatron stacks set it. Off by
+    default."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time

@@ -22,6 +22,7 @@ profile says what the framework makes of it, as plan defaults, never as a factor
   Megatron-DeepSpeed pipeline through);
 * ``fp8_hp_inputs``: the profile's where documented (torchtitan's torchao float8 keeps the
   high-precision linear inputs for the backward);
+* ``optimizer_passes``: the profile's where documented (Megatron's mixed-precision optimizer);
 * ``autocast_weights``: the profile's where documented (the Hugging Face Trainer's mixed precision is
   ``torch.autocast`` over fp32 parameters);
 * ``grad_reduce_in_fp32``: the profile's where documented (DeepSpeed reduces gradients in the
@@ -60,6 +61,7 @@ FUSION_KEYS = (
     ("tp_layout_copy", "tp_layout_copy"),
     ("pp_p2p_full", "pp_p2p_full"),
     ("fp8_hp_inputs", "fp8_hp_inputs"),
+    ("optimizer_passes", "optimizer_passes"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
 
