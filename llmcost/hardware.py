@@ -19,16 +19,19 @@ from llmcost.units import parse
 DTYPES = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", "int4")
 ATTENTION_FAMILIES = ("flash1", "flash2", "flash3", "cudnn")
 """Fused-attention kernel families a catalog entry may give a figure for (``efficiency.attention_<family>``)."""
-FAMILY_FALLBACK: dict[str, tuple[str, ...]] = {
-    "flash1": ("flash1", "flash2"),
-    "flash2": ("flash2",),
-    "flash3": ("flash3",),
-    "cudnn": ("cudnn",),
+FAMILY_FALLBACK: dict[str, tuple[tuple[str, float], ...]] = {
+    "flash1": (("flash1", 1.0), ("flash2", 0.53)),
+    "flash2": (("flash2", 1.0),),
+    "flash3": (("flash3", 1.0),),
+    "cudnn": (("cudnn", 1.0),),
 }
-"""Which figure a family reads when the entry lacks its own: FlashAttention-1 (and Triton
-kernels of its design) runs no faster than FlashAttention-2 on the same device (Dao 2023,
-arXiv 2307.08691, abstract: FA2 is ~2x FA1), so it reads FA2's figure as an upper bound; the
-others read only their own, else ``attention``."""
+"""Which figure a family reads when the entry lacks its own, and at what share of it:
+FlashAttention-1 (and Triton kernels of its design) reads 0.53 of FlashAttention-2's figure on the
+same device, the ratio of the midpoints of the two utilization ranges the FlashAttention-2 abstract
+gives on A100 (FA1 "25-40%", FA2 "50-73%" of the theoretical maximum: 0.325 / 0.615; "around 2x
+speedup compared to FlashAttention", Dao 2023, arXiv 2307.08691). FA2's gain is work partitioning and
+fewer non-matmul FLOPs, not new instructions (neither uses Hopper's WGMMA / TMA), so the ratio carries
+to Hopper, where FA2 alone is measured. The others read only their own, else ``attention``."""
 DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")
 TOPOLOGIES = ("switch", "mesh", "torus", "ring", "fat_tree", "rail_fat_tree", "rail_only", "wan")
 """Fabric tier topologies; ``wan``: a wide-area link between sites (each site's uplink;
@@ -246,11 +249,11 @@ class Hardware:
     def for_attention_family(self, family: str | None) -> Hardware:
         """This device as a stack running fused-attention ``family`` sees it: ``attention`` becomes
         ``attention_<family>`` (or the first family of its :data:`FAMILY_FALLBACK` chain the entry
-        has); unchanged when the entry has none. The one place a stack's kernel choice meets the
+        has, at that link's share); unchanged when the entry has none. The one place a stack's kernel choice meets the
         catalog."""
-        for fam in FAMILY_FALLBACK.get(family or "", ()):
+        for fam, share in FAMILY_FALLBACK.get(family or "", ()):
             if fam in self.attention_efficiency_by_family:
-                value = self.attention_efficiency_by_family[fam]
+                value = self.attention_efficiency_by_family[fam] * share
                 return replace(self, attention_efficiency_value=value, attention_bwd_efficiency_value=None)
         return self
 
