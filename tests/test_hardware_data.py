@@ -161,6 +161,17 @@ def test_training_gemm_figures_are_fitted_by_the_procedure_and_below_the_measure
         assert "in-sample" not in get_hardware(hid).raw["efficiency"]["compute"]["source"]
 
 
+def test_blackwell_fp4_training_figure_is_derived_from_the_fp8_fit() -> None:
+    """NVFP4 training GEMMs sustain the NVFP4 sweep (0.60: 5370-5500 of 9000 TFLOPS) times the fitted fp8
+    training rate over the fp8 sweep (MAMF 3432.5 of 4500): the same tensor cores at the same power limit.
+    Refitting compute_train_fp8 must carry over here."""
+    b200 = get_hardware("b200").raw["efficiency"]
+    derived = 0.60 * b200["compute_train_fp8"]["value"] / (3432.5 / 4500)
+    for hid in ("b200", "gb200", "b300", "gb300"):
+        fig = get_hardware(hid).raw["efficiency"]["compute_train_fp4"]
+        assert abs(fig["value"] - derived) < 0.005 and "[derived]" in fig["source"]
+
+
 def test_hopper_fp8_gemm_figure_is_the_measured_w8a8_rate() -> None:
     # W8A8 GEMM with activation quantization (FBGEMM PR #2546: 0.44-0.52 of the dense FP8 peak), not
     # the best-case MAMF sweep; the same figure on every GH100 part at the 700 W limit
