@@ -461,9 +461,8 @@ def _megatron_core() -> list[Profile]:
         "fused_cross_entropy": (False, f"--cross-entropy-loss-fusion store_true (added 2024-06-14); {_A24}"),
         "optimizer_passes": (
             True,
-            f"{_MLM} megatron/core/optimizer/optimizer.py Float16OptimizerWithFloat16Params (the same passes as "
-            "megatron/optimizer/optimizer.py); --use-precision-aware-optimizer (Transformer Engine FusedAdam "
-            "handling the master weights) is store_true, off by default",
+            f"{_MP_OPT}; the same class in megatron/core/optimizer/optimizer.py; --use-precision-aware-optimizer "
+            "(Transformer Engine FusedAdam handling the master weights) is store_true, off by default",
         ),
     }
     nemo2 = {

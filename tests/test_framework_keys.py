@@ -222,7 +222,7 @@ def test_megatron_optimizer_passes_bytes(llama1b, precision: str, grad_fp32: boo
     """Megatron's mixed-precision optimizer (``optimizer_passes``) moves, per parameter: the 16-bit main
     gradient's copy to fp32 (2 + 4), fp16's unscale and inf check (4 + 4), the gradient norm (4), Adam on
     fp32 (16 read, 12 written) and the master's re-read for the 16-bit copy (4 + 2): 52 bytes for fp16, 46
-    with fp32 accumulation, 38 for bf16, against ``24 + b_g + b_w`` for a fused master-weight step."""
+    with fp32 accumulation, 38 for bf16 with fp32 gradients, against ``24 + b_g + b_w`` for a fused master-weight step."""
     kw = {"precision": precision, "grad_reduce_in_fp32": grad_fp32}
     off = _run(llama1b, **kw).breakdown["optimizer"]
     on = _run(llama1b, optimizer_passes=True, **kw).breakdown["optimizer"]
@@ -241,3 +241,30 @@ def test_megatron_stacks_run_the_optimizer_passes() -> None:
         assert apply(stack, {}, H100).plan["optimizer_passes"] is True
     for stack in ("torchtitan:2025", "deepspeed:2021", "llm-foundry:2024"):
         assert "optimizer_passes" not in apply(stack, {}, H100).plan
+
+
+def test_zero3_optimizer_passes_follow_the_fp32_gradient_setting(llama1b) -> None:
+    """ZeRO-3 moves 16-bit gradients whatever ``grad_reduce_in_fp32`` says; the optimizer's copy of 16-bit
+    main gradients to fp32 follows that setting: bf16 with fp32 gradients 38 bytes per parameter in all."""
+    kw = {"gpus": 8, "micro_batch": 1, "global_batch": 8, "zero": 3, "grad_reduce_in_fp32": True}
+    off = _run(llama1b, **kw).breakdown["optimizer"]
+    on = _run(llama1b, optimizer_passes=True, **kw).breakdown["optimizer"]
+    assert on / off == pytest.approx(38.0 / (24 + 2 + 2), rel=1e-12)
+
+
+def test_a_default_stack_search_plan_carries_its_option_flags() -> None:
+    """A search under today's mainstream stack prices Megatron's optimizer passes; its plan states
+    ``optimizer_passes``, so costed without a profile (``stack: none``) it costs the same bits."""
+    from llmcost.search import train as ST
+    from llmcost.stacks import default_stack
+
+    spec = from_config(get_model_config("llama-3.2-1b"), where="llama-3.2-1b")
+    space = ST.TrainSpace(gpus=(8,), global_batch=16, seq_len=4096, stack=default_stack(), stack_default=True)
+    grid = ST.enumerate_space(spec, H100, space)
+    out = ST.evaluate_grid(spec, H100, grid, 4096, 16)
+    assert (grid.cols["mpo"] == 1).all()
+    for i in np.random.default_rng(0).choice(len(grid), 8, replace=False):
+        d = ST.plan_dict(grid, int(i), 16, 4096, None)
+        assert d["optimizer_passes"] is True and d["stack"] == "none"
+        r = TR.evaluate(spec, TR.TrainPlan.from_mapping(d), H100)
+        assert r.step_time == float(out["iteration_time_s"][i])

@@ -220,7 +220,7 @@ def train(
         typer.Option(
             "--optimizer-passes/--no-optimizer-passes",
             help="The mixed-precision optimizer runs its own passes around the Adam step (Megatron: gradient copy"
-            " to fp32, fp16 unscale, gradient norm, master re-read; the Megatron stacks set it). Default off:"
+            " to fp32, fp16 unscale, gradient norm, master re-read; the megatron-lm and megatron-core stacks set it). Default off:"
             " a fused master-weight step.",
         ),
     ] = None,

@@ -634,9 +634,10 @@ def plan_dict(
 def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
     """The plan keys a stack decides, as row ``i`` has them (so the plan costs what the row costs
     with or without the stack): attention, DP and pipeline overlap, fused kernels, fp8 recipe and
-    ZeRO-3 bucket, fp32 gradients."""
+    ZeRO-3 bucket, fp32 gradients, and the option flags that are on (``optimizer_passes``, ...)."""
     auto, flash = bool(c["auto"][i]), bool(c["flash"][i])
-    return {
+    options = {k: True for k, col in TR.OPTION_COLUMNS.items() if c[col][i]}
+    return options | {
         "attention": "auto" if auto else ("flash" if flash else "materialized"),
         "overlap_dp": bool(c["overlap"][i]),
         "pp_overlap": bool(c["ppo"][i]),

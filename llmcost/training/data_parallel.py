@@ -313,7 +313,7 @@ def mp_bytes(p: Plans) -> np.ndarray:
     if not on.any():
         return np.zeros(p.n)
     s_ls = (p.c["prec"] == PRECISIONS.index("fp16")).astype(float)
-    c_cp = (p.b_g < 4).astype(float)
+    c_cp = (p.c["gf32"] == 0).astype(float)  # 16-bit main gradients (the resolved grad_reduce_in_fp32)
     return np.where(on, G.optimizer__mp_bytes(b_g=p.b_g, c_cp=c_cp, s_ls=s_ls), 0.0)
 
 

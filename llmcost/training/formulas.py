@@ -909,7 +909,9 @@ def optimizer_mp_bytes() -> sp.Expr:
     ``--clip-grad`` (``multi_tensor_l2norm``: read 4; the scaling when the norm exceeds the limit is not
     counted) and the fp32 master read again for its 16-bit copy (``_copy_main_params_to_model_params``,
     ``multi_tensor_scale``: 4; the write is ``b_w``), ``c_cp·(b_g + 4) + 4 − b_g + 8·s_ls + 8``:
-    24 bytes for fp16 with 16-bit gradients (52 in all), 8 for bf16 (38)."""
+    24 bytes for fp16 with 16-bit gradients (52 in all), 8 for bf16 with fp32 gradients (38), Megatron's
+    default. ``c_cp`` follows the resolved ``grad_reduce_in_fp32`` (ZeRO-3's gradients are 16-bit in
+    flight whatever it says)."""
     return S("c_cp") * (S("b_g") + 4) + 4 - S("b_g") + 8 * S("s_ls") + 8
 
 
