@@ -19,17 +19,21 @@ from llmcost.units import parse
 DTYPES = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", "int4")
 ATTENTION_FAMILIES = ("flash1", "flash2", "flash3", "cudnn")
 """Fused-attention kernel families a catalog entry may give a figure for (``efficiency.attention_<family>``)."""
+FA1_SHARE_OF_FA2 = 0.53
+"""FlashAttention-1's rate as a share of FlashAttention-2's on the same device: the ratio of the
+midpoints of the FA2 abstract's A100 utilization ranges, FA1 "25-40%" and FA2 "50-73%" of the
+theoretical maximum, 0.325 / 0.615 (Dao 2023, arXiv 2307.08691), to two places."""
+
 FAMILY_FALLBACK: dict[str, tuple[tuple[str, float], ...]] = {
-    "flash1": (("flash1", 1.0), ("flash2", 0.53)),
+    "flash1": (("flash1", 1.0), ("flash2", FA1_SHARE_OF_FA2)),
     "flash2": (("flash2", 1.0),),
     "flash3": (("flash3", 1.0),),
     "cudnn": (("cudnn", 1.0),),
 }
 """Which figure a family reads when the entry lacks its own, and at what share of it:
-FlashAttention-1 (and Triton kernels of its design) reads 0.53 of FlashAttention-2's figure on the
-same device, the ratio of the midpoints of the two utilization ranges the FlashAttention-2 abstract
-gives on A100 (FA1 "25-40%", FA2 "50-73%" of the theoretical maximum: 0.325 / 0.615; "around 2x
-speedup compared to FlashAttention", Dao 2023, arXiv 2307.08691). FA2's gain is work partitioning and
+FlashAttention-1 (and Triton kernels of its design) reads :data:`FA1_SHARE_OF_FA2` of FlashAttention-2's
+figure on the same device ("around 2x speedup compared to FlashAttention", Dao 2023, arXiv
+2307.08691). FA2's gain is work partitioning and
 fewer non-matmul FLOPs, not new instructions (neither uses Hopper's WGMMA / TMA), so the ratio carries
 to Hopper, where FA2 alone is measured. The others read only their own, else ``attention``."""
 DEVICE_TYPES = ("gpu", "tpu", "npu", "rdu", "lpu", "cpu", "system")

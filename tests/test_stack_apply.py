@@ -54,7 +54,7 @@ def test_unknown_framework_is_a_note_not_an_error() -> None:
 def test_family_fallback_and_training_gemm_figure() -> None:
     assert A100.for_attention_family("flash1").attention_efficiency("bf16") == pytest.approx(0.33)
     assert A100.for_attention_family("flash2") is A100  # FA2 is the entry's own `attention` figure
-    # no FA1 figure on H100: 0.53 of FA2's (the FA2 abstract's A100 utilization ranges, FA1 25-40%, FA2 50-73%)
+    # no FA1 figure on H100: FA1_SHARE_OF_FA2 (0.53) of FA2's (the FA2 abstract's A100 utilization ranges)
     assert H100.for_attention_family("flash1").attention_efficiency("bf16") == pytest.approx(0.35 * 0.53)
     assert H100.for_attention_family(None) is H100
     assert H100.train_gemm_efficiency("bf16") == H100.train_efficiency_value

@@ -903,7 +903,7 @@ def optimizer_mp_bytes() -> sp.Expr:
     step (``Float16OptimizerWithFloat16Params.step``, NVIDIA/Megatron-LM megatron/optimizer/optimizer.py
     2021-2023 and megatron/core/optimizer/optimizer.py after; the distributed optimizer runs the same
     passes on its shard): the 16-bit main gradients copied to fp32 (``main_grad.float()``: read ``b_g``,
-    write 4, where ``c_cp`` = 1, i.e. ``b_g`` < 4), Adam reading the fp32 gradient (``4 − b_g`` more),
+    write 4, where ``c_cp`` = 1), Adam reading the fp32 gradient (``4 − b_g`` more),
     with fp16 loss scaling (``s_ls``) the unscale and inf check
     (``torch._amp_foreach_non_finite_check_and_unscale_``: read and write 4), the global gradient norm of
     ``--clip-grad`` (``multi_tensor_l2norm``: read 4; the scaling when the norm exceeds the limit is not

@@ -320,8 +320,7 @@ class TrainPlan:
     gradients copied to fp32, fp16's unscale and inf check, the gradient norm for clipping, the fp32
     master re-read for its 16-bit copy (``optimizer__mp_bytes``: 52 bytes per parameter in all for fp16,
     38 for bf16 with fp32 gradients, against 28-30 for a fused master-weight step). The megatron-lm and
-    megatron-core stacks set it. Off by
-    default."""
+    megatron-core stacks set it. Off by default."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
