@@ -263,6 +263,17 @@ _DS_Z3 = (
     f"{_DS_CFG}: stage3_prefetch_bucket_size 5e7 in code (the docs table says 5e8), "
     "stage3_max_live_parameters 1e9, stage3_max_reuse_distance 1e9, stage3_param_persistence_threshold 1e5"
 )
+_DS_PR1453 = (
+    "microsoft/DeepSpeed PR #1453 (4912e0a, 2022-01-20, released in v0.6.0): 'more fine grained "
+    "synchronization for communication that allows blocking on less work', prefetching improvements, "
+    "batched (coalesced) all-gather and reduce-scatter calls"
+)
+_DS_SYNC = (
+    "microsoft/DeepSpeed v0.3.13-v0.5.10 (2021): deepspeed/runtime/zero/partition_parameters.py "
+    "_allgather_param calls torch.cuda.synchronize() before each parameter's all-gather; stage3.py "
+    "fetch_sub_module waits on every gather in flight (prefetched ones included) and "
+    "_synchronize_communication ends in torch.cuda.synchronize(); removed by " + _DS_PR1453
+)
 _DS_REGATHER = (
     "ZeRO paper (Rajbhandari et al. 2020, arXiv 1910.02054) §7.2.3: parameters all-gathered in forward and "
     f"again in backward, released after use; {_DS_DOC} stage3_max_reuse_distance (kept only if reused within 1e9 params)"
@@ -617,12 +628,26 @@ def _deepspeed_family() -> list[Profile]:
         ),
         _p(
             "deepspeed",
-            (2021, 2026),
-            "ZeRO-3: overlap_comm defaults to true for stage 3 only; the dp_overlap "
-            "value here is the stage 1/2 default. Parameters are released after each submodule unless within "
-            "stage3_max_reuse_distance (1e9 params), so models well above 1e9 params re-gather per micro-batch.",
+            (2021, 2021),
+            "ZeRO-3 as first released (v0.3.13-v0.5.10): a device-wide synchronize before every parameter "
+            "gather and at every fetch, so no gather or reduce-scatter overlaps compute. overlap_comm "
+            "defaults to true for stage 3 only; the dp_overlap value here is the stage 1/2 default. "
+            "Parameters are released after each submodule unless within stage3_max_reuse_distance (1e9 "
+            "params), so models well above 1e9 params re-gather per micro-batch.",
             **ds,
-            **z3,
+            **{**z3, "zero3_prefetch": (False, _DS_SYNC)},
+            zero_modes=(("0", "1", "2", "3"), f"{_DS_CFG}: zero_optimization.stage 0-3"),
+        ),
+        _p(
+            "deepspeed",
+            (2022, 2026),
+            "ZeRO-3 with fine-grained synchronization and coalesced gathers (v0.6.0, 2022-01 on): each "
+            "gather prefetched under compute. overlap_comm defaults to true for stage 3 only; the "
+            "dp_overlap value here is the stage 1/2 default. Parameters are released after each "
+            "submodule unless within stage3_max_reuse_distance (1e9 params), so models well above 1e9 "
+            "params re-gather per micro-batch.",
+            **ds,
+            **{**z3, "zero3_prefetch": (True, f"{_DS_Z3}; {_DS_PR1453}")},
             zero_modes=(("0", "1", "2", "3"), f"{_DS_CFG}: zero_optimization.stage 0-3"),
         ),
         _p(

@@ -139,3 +139,21 @@ def test_fsdp2_copy_out_runs_on_the_compute_stream() -> None:
     params = copy * h100.memory_efficiency * h100.memory_bandwidth / (2 * m * 2 * 2.0)  # b_w 2 (bf16)
     assert 7.9e9 < params < 8.1e9  # the whole unsharded model, each gather
     assert on.breakdown["zero3_comm"] - off.breakdown["zero3_comm"] == pytest.approx(copy, rel=1e-9)
+
+
+def test_deepspeed_2021_zero3_runs_serial(gpt3: object) -> None:
+    """DeepSpeed's ZeRO-3 before v0.6.0 synchronized the device before every parameter gather: the
+    2021 profile sets ``zero3_serial``, the 2022 one prefetches. Serial exposes every collective,
+    ``m·L·((2 + rc)·t_ag + t_rs)`` (``zero3__serial``), never less than the prefetched form."""
+    assert apply("deepspeed:2021", PLAN, A100).plan["zero3_serial"] is True
+    assert apply("deepspeed:2022", PLAN, A100).plan["zero3_serial"] is False
+    assert "zero3_serial" not in apply("megatron-core:2025", PLAN, A100).plan
+    for gpus in (384, 1536):
+        plan = {**PLAN, "gpus": gpus, "dp": gpus, "micro_batch": 1536 // gpus}
+        pre = TR.evaluate(gpt3, TR.TrainPlan.from_mapping(plan), A100)
+        ser = TR.evaluate(gpt3, TR.TrainPlan.from_mapping({**plan, "zero3_serial": True}), A100)
+        r = ser.row
+        closed = r["n_micro"] * 96 * (3 * r["t_z3_ag"] + r["t_z3_rs"])  # full recompute: three gathers
+        assert ser.breakdown["zero3_comm"] == pytest.approx(closed, rel=1e-9)
+        assert ser.breakdown["zero3_comm"] >= pre.breakdown["zero3_comm"]
+        assert ser.step_time >= pre.step_time

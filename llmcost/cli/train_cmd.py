@@ -174,6 +174,14 @@ def train(
             " stream (FSDP2; the torchtitan stack sets it). Default off: gathered in place.",
         ),
     ] = None,
+    zero3_serial: Annotated[
+        bool | None,
+        typer.Option(
+            "--zero3-serial/--no-zero3-serial",
+            help="ZeRO-3: every gather and reduce-scatter on the critical path, none under compute"
+            " (DeepSpeed before v0.6.0; the deepspeed:2021 stack sets it). Default off: prefetched.",
+        ),
+    ] = None,
     autocast_weights: Annotated[
         bool | None,
         typer.Option(

@@ -184,9 +184,9 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
     streaming = (plan.sync_fragments, plan.sync_overlap) != (1, 0)
     mode = "overlap" if plan.overlap_dp else "serial"
     mode = ("streaming" if streaming else "diloco") if plan.sync_interval > 1 else mode
-    expr = F.step_expression(plan.schedule, mode, plan.zero == 3)
+    expr = F.step_expression(plan.schedule, mode, plan.zero == 3, plan.zero3_serial)
     builders = {"T": location(F.step_expression)}
-    z3 = ["zero3"] if plan.zero == 3 else []
+    z3 = [("zero3__serial" if plan.zero3_serial else "zero3")] if plan.zero == 3 else []
     if z3 and plan.zero3_bucket is not None:  # t_z3_ag / t_z3_rs are n_z3 bucket collectives
         z3 += ["zero3__collectives", "zero3__layer_comm"]
     if z3 and plan.zero3_copy_out:  # t_z3_copy

@@ -218,8 +218,9 @@ def train_search(
     beyond = beyond_evidence_note(res.plans, hw)
     if beyond:
         res.notes.append(beyond)
-    if any(str(p["plan"].get("zero")) in ("3", "fsdp") for p in res.plans):
-        res.notes.append(TR.ZERO3_NOTE)
+    z3 = [p["plan"] for p in res.plans if str(p["plan"].get("zero")) in ("3", "fsdp")]
+    if z3:
+        res.notes.append(TR.ZERO3_SERIAL_NOTE if any(q.get("zero3_serial") for q in z3) else TR.ZERO3_NOTE)
     bound = [
         f"{k} {'/'.join({True: 'on', False: 'off'}.get(x, str(x)) if isinstance(x, bool) else str(x) for x in v)}"
         for k, v in space.stack_bounds

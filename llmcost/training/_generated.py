@@ -110,6 +110,11 @@ def zero3__copy_out(b_w, eta_m, mem_bw, n_micro, psi):
     return 4*b_w*n_micro*psi/(eta_m*mem_bw)
 
 
+def zero3__serial(layers_stage, n_micro, t_z3_ag, t_z3_copy, t_z3_rs, z3_rc):
+    """ZeRO-3 whose collectives never overlap compute: per micro-batch and layer, the gather before"""
+    return layers_stage*n_micro*(t_z3_ag*(z3_rc + 2) + t_z3_rs) + t_z3_copy
+
+
 def throttle(kappa_clk, t_cact):
     """Time the board power limit adds to a step, ``(1/κ − 1)·T_c``: compute-bound work runs at the"""
     return t_cact*(-1 + kappa_clk**(-1.0))
@@ -527,6 +532,7 @@ FUNCTIONS = {
     'memory__outer_state': (memory__outer_state, ('psi', 'psi_e'), '54de3ee6ae0126db'),
     'zero3': (zero3, ('layers_stage', 'm_bwd', 'm_fwd', 'm_rc', 'm_z3_ag', 'm_z3_rs', 'n_micro', 's_comm', 't_bwd', 't_fwd', 't_rc', 't_z3_ag', 't_z3_copy', 't_z3_rs', 'z3_rc'), '3eede99a035efec3'),
     'zero3__copy_out': (zero3__copy_out, ('b_w', 'eta_m', 'mem_bw', 'n_micro', 'psi'), '0795ac3c5b602fdb'),
+    'zero3__serial': (zero3__serial, ('layers_stage', 'n_micro', 't_z3_ag', 't_z3_copy', 't_z3_rs', 'z3_rc'), '24cb9c4a7f732334'),
     'throttle': (throttle, ('kappa_clk', 't_cact'), '0a8236ecfe50dd5f'),
     'throttle__compute_time': (throttle__compute_time, ('h_bwd', 'h_fwd', 'h_rc', 'n_micro', 't_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), 'b35c399f5edb4067'),
     'zero3__collectives': (zero3__collectives, ('psi_layer', 'z3_bucket'), '626be9114bd57629'),

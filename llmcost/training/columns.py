@@ -51,6 +51,7 @@ COLS = (
     "gf32",
     "hbmc",
     "z3co",
+    "z3s",
     "acw",
     "dsa",
     "tlc",
@@ -74,7 +75,8 @@ Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``
 1 and 0: the whole model at once, blocking), gradients accumulated and reduced in fp32 (plan
 ``grad_reduce_in_fp32``, resolved: 0 or 1), whether overlapped collectives' HBM traffic competes
 with the compute (plan ``hbm_contention``), whether ZeRO-3 copies each gather into the parameters
-on the compute stream (plan ``zero3_copy_out``) and whether autocast casts the fp32 weights at each
+on the compute stream (plan ``zero3_copy_out``), whether ZeRO-3's collectives run on the critical
+path (plan ``zero3_serial``) and whether autocast casts the fp32 weights at each
 forward (plan ``autocast_weights``), and whether full recomputation splits each stored layer input over
 the TP ranks (plan ``distribute_saved_activations``), and whether sequence-parallel collectives copy
 the full activation (plan ``tp_layout_copy``), and whether pipeline send/recvs move whole activations

@@ -6,7 +6,7 @@ parallel ranks) every step, or, with DiLoCo (plan ``sync_interval`` H > 1), ever
 once per H steps (``dp__diloco``); the sharded optimizer (ZeRO-1/2, Megatron distributed optimizer) reduce-scatters
 the gradients and all-gathers the parameters once per step, ZeRO-3 one layer at a time (in
 prefetch buckets, one collective each, where the plan sets ``zero3_bucket``). What is
-exposed: ``dp__overlap`` / ``dp__serial`` and ``zero3`` of :mod:`llmcost.training.formulas`;
+exposed: ``dp__overlap`` / ``dp__serial`` and ``zero3`` / ``zero3__serial`` of :mod:`llmcost.training.formulas`;
 the optimizer step ``optimizer``; host offload :func:`offload_time`.
 """
 
@@ -267,6 +267,17 @@ def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> Da
         ),
         0.0,
     )  # fmt: skip
+    serial = z3 & (p.c["z3s"] == 1)  # DeepSpeed before v0.6.0: nothing prefetched
+    if serial.any():
+        z3_serial = G.zero3__serial(
+            layers_stage=st.n_lay,
+            n_micro=p.m,
+            t_z3_ag=dc.z3_ag,
+            t_z3_copy=z3_copy,
+            t_z3_rs=dc.z3_rs,
+            z3_rc=z3_rc,
+        )
+        z3_exposed = np.where(serial, z3_serial, z3_exposed)
     t_opt, t_off = optimizer_step(hw, p, sp)
     return DataParallelTimes(dc, n_buckets, n_red, dp_exposed, z3_rc, z3_exposed, t_opt, t_off, m, z3_copy)
 

@@ -703,6 +703,22 @@ def zero3_exposed() -> sp.Expr:
     return S("n_micro") * (fwd + rc + bwd) + S("t_z3_copy")
 
 
+def zero3_serial() -> sp.Expr:
+    """ZeRO-3 whose collectives never overlap compute: per micro-batch and layer, the gather before
+    the forward, the recomputed forward (full recomputation) and the backward, and the gradient
+    reduce-scatter after it, each on the critical path,
+    ``m·L_s·((2 + z3_rc)·t_ag + t_rs) + t_z3_copy``. DeepSpeed ZeRO-3 before v0.6.0 (2021):
+    ``_allgather_param`` calls ``torch.cuda.synchronize()`` before each parameter's all-gather
+    (deepspeed/runtime/zero/partition_parameters.py, v0.3.13-v0.5.10) and each submodule's fetch
+    waits on every gather in flight, the prefetched ones included, then synchronizes the device again
+    (stage3.py ``_synchronize_communication``), so no gather runs under compute and the backward's
+    reduce-scatters finish before the next fetch; DeepSpeed PR #1453 (v0.6.0, 2022-01-20, "more fine
+    grained synchronization for communication") ended it [derived: the sum of the serialized
+    collectives]."""
+    per_layer = (2 + S("z3_rc")) * S("t_z3_ag") + S("t_z3_rs")
+    return S("n_micro") * S("layers_stage") * per_layer + S("t_z3_copy")
+
+
 def zero3_copy_out() -> sp.Expr:
     """FSDP2's gather copy-out over the step, on the compute stream: after each all-gather,
     ``foreach_all_gather_copy_out`` waits on the gather's event in the current stream and copies the
@@ -1526,6 +1542,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "memory__outer_state": diloco_outer_state_bytes,
     "zero3": zero3_exposed,
     "zero3__copy_out": zero3_copy_out,
+    "zero3__serial": zero3_serial,
     "throttle": throttle_time,
     "throttle__compute_time": throttle_compute_time,
     "zero3__collectives": zero3_collectives,
@@ -1613,13 +1630,13 @@ def expression(name: str) -> sp.Expr:
     return FORMULAS[name]()
 
 
-def step_expression(schedule: str, dp_mode: str, zero3: bool) -> sp.Expr:
-    """Whole step time: pipeline + exposed DP + ZeRO-3 + optimizer + offload + what the power limit
-    adds (for ``--explain``)."""
+def step_expression(schedule: str, dp_mode: str, zero3: bool, zero3_serial: bool = False) -> sp.Expr:
+    """Whole step time: pipeline + exposed DP + ZeRO-3 (prefetched, or serial: plan
+    ``zero3_serial``) + optimizer + offload + what the power limit adds (for ``--explain``)."""
     e = expression(f"pipeline__{schedule}") + expression(f"dp__{dp_mode}") + S("t_opt") + S("t_offload")
     e += expression("throttle")
     if zero3:
-        e += expression("zero3")
+        e += expression("zero3__serial" if zero3_serial else "zero3")
     return e
 
 

@@ -113,6 +113,7 @@ PLAN_KEYS = (
     "tp_bwd_overlap",
     "zero3_bucket",
     "zero3_copy_out",
+    "zero3_serial",
     "autocast_weights",
     "distribute_saved_activations",
     "tp_layout_copy",
@@ -140,6 +141,7 @@ OPTION_KEYS = (
     "tp_fused_rs",
     "hbm_contention",
     "zero3_copy_out",
+    "zero3_serial",
     "autocast_weights",
     "distribute_saved_activations",
     "tp_layout_copy",
@@ -152,6 +154,7 @@ OPTION_KEYS = (
 OPTION_COLUMNS = {
     "hbm_contention": "hbmc",
     "zero3_copy_out": "z3co",
+    "zero3_serial": "z3s",
     "autocast_weights": "acw",
     "distribute_saved_activations": "dsa",
     "tp_layout_copy": "tlc",
@@ -275,6 +278,11 @@ class TrainPlan:
     compute stream (FSDP2's ``foreach_all_gather_copy_out``), reading and writing ``b_w`` bytes per
     parameter twice a micro-batch (``zero3__copy_out``); the torchtitan stack sets it. Off by default
     (FSDP1, DeepSpeed: gathered in place)."""
+    zero3_serial: bool = False
+    """ZeRO-3's gathers and reduce-scatters never overlap compute: each runs on the critical path
+    (``zero3__serial``), as DeepSpeed's ZeRO-3 did before v0.6.0 (a device-wide synchronize before
+    every parameter gather and at every fetch); the deepspeed 2021 stack sets it. Off by default:
+    each layer's gather prefetched under the previous layer's compute (``zero3``)."""
     autocast_weights: bool = False
     """16-bit mixed precision as ``torch.autocast`` over fp32 parameters: every matmul weight is cast
     to the compute dtype at each forward (and recomputed forward), reading 4 and writing ``b_w`` bytes
@@ -928,18 +936,33 @@ def _no_stack_only(stack: Any) -> None:
 
 ZERO3_NOTE = (
     "ZeRO-3: each layer's parameter gather is assumed to overlap the previous layer's compute (NCCL-ideal "
-    "prefetch); DeepSpeed's 2021 ZeRO-3 runs (Narayanan et al. 2021 Table 2) measured far slower, so treat "
+    "prefetch), which no published ZeRO-3 / FSDP run in the validation set checks at this scale, so treat "
     "ZeRO-3 figures as optimistic"
+)
+ZERO3_SERIAL_NOTE = (
+    "ZeRO-3: every gather and reduce-scatter on the critical path, none under compute (zero3_serial: "
+    "DeepSpeed before v0.6.0)"
 )
 
 
-def _bucket_note(bucket: int) -> str:
+def _bucket_note(bucket: int, serial: bool) -> str:
     """The ZeRO-3 note of a plan whose parameters move in prefetch buckets."""
     return (
         f"ZeRO-3: parameters gathered (and gradients reduce-scattered) in buckets of {bucket:.3g} "
-        "parameters, one collective each over the data-parallel ranks (zero3_bucket); each bucket's "
-        "gather is assumed to overlap the previous layer's compute"
+        "parameters, one collective each over the data-parallel ranks (zero3_bucket); "
+        + (
+            "none overlaps compute (zero3_serial)"
+            if serial
+            else "each bucket's gather is assumed to overlap the previous layer's compute"
+        )
     )
+
+
+def zero3_note(plan: TrainPlan) -> str:
+    """The ZeRO-3 note of ``plan``: how its parameters move and what overlaps them."""
+    if plan.zero3_bucket is not None:
+        return _bucket_note(bucket_column(plan.zero3_bucket), plan.zero3_serial)
+    return ZERO3_SERIAL_NOTE if plan.zero3_serial else ZERO3_NOTE
 
 
 def diloco_note(res: TrainResult) -> str:
@@ -1313,9 +1336,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         notes.append(workload_note(spec, res))
     notes.append(TS.FLOPS_CONVENTION)
     if plan.zero == 3:
-        notes.append(
-            ZERO3_NOTE if plan.zero3_bucket is None else _bucket_note(bucket_column(plan.zero3_bucket))
-        )
+        notes.append(zero3_note(plan))
     notes += [n for n in (hw.assumed_note(), wan_note(hw, lay)) if n]
     if plan.sync_interval > 1:
         notes.append(diloco_note(res))

@@ -34,7 +34,9 @@ profile says what the framework makes of it, as plan defaults, never as a factor
 * ``zero3_bucket``: the profile's ``zero3_gather_bucket_params`` where its ``zero3_gather_unit``
   is ``tensor`` or ``bucket`` (DeepSpeed ZeRO-3 fetches parameters in prefetch buckets of
   ``stage3_prefetch_bucket_size`` elements, one all-gather each); FSDP stacks (unit ``layer``)
-  leave it unset: one collective per transformer block.
+  leave it unset: one collective per transformer block;
+* ``zero3_serial``: on where the profile documents that ZeRO-3 gathers are not prefetched
+  (``zero3_prefetch`` false: DeepSpeed before v0.6.0).
 
 What the plan states wins. An unknown framework is never an error: the year's mainstream
 profile applies and a note says so (:func:`llmcost.stacks.profile_for`).
@@ -107,6 +109,8 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
         and profile.sources.get("zero3_copy_out", NOT_DOCUMENTED) != NOT_DOCUMENTED
     ):
         out["zero3_copy_out"] = profile.zero3_copy_out
+    if "zero3_serial" not in out and profile.sources.get("zero3_prefetch", NOT_DOCUMENTED) != NOT_DOCUMENTED:
+        out["zero3_serial"] = not profile.zero3_prefetch
     device = hw.for_attention_family(profile.attention) if fused and out["attention"] == "flash" else hw
     note = f"stack: {profile.label}" + (f" ({guess})" if guess else "")
     return StackChoice(out, device, profile, note)
