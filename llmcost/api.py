@@ -156,7 +156,7 @@ class TrainReport(_ReadsThrough):
         from llmcost.training.plan import goodput_of
         from llmcost.training.run import run_totals
         from llmcost.training.step import FLOPS_CONVENTION
-        from llmcost.validation.bands import band_range, evidence
+        from llmcost.validation.bands import band, evidence
 
         r, hw, tokens = self.result, self.hardware, self.tokens
         out: dict[str, Any] = dict(r.metrics())
@@ -169,7 +169,10 @@ class TrainReport(_ReadsThrough):
             out["plan"]["stack"] = self.stack
         out["time_breakdown_s"] = dict(r.breakdown)
         out["memory_bytes"] = dict(r.memory)
-        out["band"] = band_range(hw, r.layout.plan.zero == 3, self.spec.is_moe)
+        plan = r.layout.plan
+        b = band(hw, plan.zero == 3, self.spec.is_moe, plan.zero3_serial)
+        out["band"] = None if b is None else [b["low"], b["high"]]
+        out["band_runs_max_gpus"] = None if b is None else b["max_gpus"]
         out["evidence"] = evidence(hw, r.gpus)
         out["network"] = self.network()
         if r.ordinary_dp is not None:  # DiLoCo: the same plan as ordinary data parallelism

@@ -274,6 +274,12 @@ _DS_SYNC = (
     "fetch_sub_module waits on every gather in flight (prefetched ones included) and "
     "_synchronize_communication ends in torch.cuda.synchronize(); removed by " + _DS_PR1453
 )
+_DS_Z3_2021 = (
+    "microsoft/DeepSpeed v0.3.14 (2021-04) stage3.py: fetch_sub_module and prefetch_next_sub_modules "
+    "(prefetch window stage3_prefetch_bucket_size, 5e7 elements in code) gather each parameter with its own "
+    "torch.distributed.all_gather (partition_parameters.py _allgather_param), not coalesced; llmcost prices "
+    "the window as ceil(layer params / 5e7) collectives"
+)
 _DS_REGATHER = (
     "ZeRO paper (Rajbhandari et al. 2020, arXiv 1910.02054) §7.2.3: parameters all-gathered in forward and "
     f"again in backward, released after use; {_DS_DOC} stage3_max_reuse_distance (kept only if reused within 1e9 params)"
@@ -635,7 +641,7 @@ def _deepspeed_family() -> list[Profile]:
             "Parameters are released after each submodule unless within stage3_max_reuse_distance (1e9 "
             "params), so models well above 1e9 params re-gather per micro-batch.",
             **ds,
-            **{**z3, "zero3_prefetch": (False, _DS_SYNC)},
+            **{**z3, "zero3_prefetch": (False, _DS_SYNC), "zero3_gather_unit": ("tensor", _DS_Z3_2021)},
             zero_modes=(("0", "1", "2", "3"), f"{_DS_CFG}: zero_optimization.stage 0-3"),
         ),
         _p(

@@ -13,7 +13,7 @@ from llmcost.validation.cases import load_cases, shipped_files
 def test_shipped_table_matches_the_shipped_cases() -> None:
     """Regenerate with ``llmcost validate --cross-validate --write-bands`` when the cases change."""
     assert B.cases_digest(load_cases(shipped_files())) == CASES_DIGEST
-    assert "*" in BANDS and all(lo <= hi and n >= B.MIN_CASES for lo, hi, n in BANDS.values())
+    assert "*" in BANDS and all(lo <= hi and n >= B.MIN_CASES and g >= 1 for lo, hi, n, g in BANDS.values())
 
 
 def test_residual_is_true_over_predicted_throughput() -> None:
@@ -74,3 +74,28 @@ def test_search_and_train_report_the_evidence() -> None:
         "gpt3-175b", "a100-sxm4-80gb", gpus=1024, tp=8, pp=8, global_batch=1536, seq_len=2048
     ).as_dict()
     assert rep["evidence"] == ev
+
+
+def test_serial_zero3_runs_are_their_own_evidence() -> None:
+    """DeepSpeed 2021's ZeRO-3 runs (no prefetch, ``zero3_serial``) are read as their own feature: a
+    prefetched ZeRO-3 plan's band is not read off them, a serial one's is."""
+    a100 = get_hardware("a100-sxm4-80gb")
+    pre, ser = B.band(a100, True, False), B.band(a100, True, False, serial=True)
+    assert pre is not None and ser is not None
+    assert pre["like"] == "NVIDIA Ampere|zero3=True|moe=False"
+    assert ser["like"] == "NVIDIA Ampere|zero3=serial|moe=False"
+    assert B.zero3_feature(False, True) is False
+
+
+def test_a_band_read_off_smaller_runs_says_so() -> None:
+    """A plan more than twice the largest run its band is read off gets a note, in train and search."""
+    import llmcost
+
+    assert B.scale_note(128, 256) is None and B.beyond_band_scale(None, 10**6) is False
+    note = B.scale_note(128, 1024)
+    assert note is not None and "128 GPUs" in note and "1,024 GPUs" in note
+    res = llmcost.search_train(
+        "gpt3-175b", "a100-sxm4-80gb", gpus=1024, global_batch=1536, seq_len=2048, top=3
+    )
+    small = [p for p in res.plans if B.beyond_band_scale(p["metrics"]["band_runs_max_gpus"], 1024)]
+    assert bool(small) == any("read off smaller runs" in n for n in res.notes)

@@ -59,7 +59,8 @@ def _streamed(
         "rejected": res.rejected,
         "plans": [p["plan"] for p in res.plans],
         "metrics": [
-            {k: v for k, v in p["metrics"].items() if k not in ("band", "evidence_mfu")} for p in res.plans
+            {k: v for k, v in p["metrics"].items() if k not in ("band", "band_runs_max_gpus", "evidence_mfu")}
+            for p in res.plans
         ],
     }
 

@@ -375,10 +375,11 @@ def _emit(out: dict[str, Any], fmt: str, title: str, notes: list[str]) -> None:
     the plan on a note line."""
     from llmcost.cli.train_view import table_rows
     from llmcost.report import emit
-    from llmcost.validation.bands import evidence_note
+    from llmcost.validation.bands import evidence_note, scale_note
 
     beyond = evidence_note(out.get("evidence"), out["mfu"])
-    notes = [*notes, *([beyond] if beyond else [])]
+    small = scale_note(out.get("band_runs_max_gpus"), int(out["plan"]["gpus"]))
+    notes = [*notes, *(n for n in (beyond, small) if n)]
 
     if fmt != "table":
         emit(out, fmt)

@@ -111,13 +111,15 @@ def _constraints(
 
 
 def _bands(plans: list[dict[str, Any]], hw: Any, moe: bool) -> None:
-    """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction, and
-    ``metrics.evidence_mfu``: the best MFU a published run of its device family and size reached
+    """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction (and
+    ``metrics.band_runs_max_gpus``, the largest of them), and ``metrics.evidence_mfu``: the best MFU a published run of its device family and size reached
     (:mod:`llmcost.validation.bands`; None when there is none)."""
-    from llmcost.validation.bands import band_range, evidence
+    from llmcost.validation.bands import band, evidence
 
     for p in plans:
-        p["metrics"]["band"] = band_range(hw, p["plan"].get("zero") == 3, moe)
+        b = band(hw, p["plan"].get("zero") == 3, moe, bool(p["plan"].get("zero3_serial")))
+        p["metrics"]["band"] = None if b is None else [b["low"], b["high"]]
+        p["metrics"]["band_runs_max_gpus"] = None if b is None else b["max_gpus"]
         ev = evidence(hw, int(p["plan"]["gpus"]))
         p["metrics"]["evidence_mfu"] = None if ev is None else ev["mfu"]
 
@@ -136,6 +138,26 @@ def beyond_evidence_note(plans: list[dict[str, Any]], hw: Any) -> str | None:
     p = plans[above[0]]
     note = evidence_note(evidence(hw, int(p["plan"]["gpus"])), p["metrics"]["mfu"], f"plan {above[0] + 1}'s")
     return f"{len(above)} of {len(plans)} ranked plans are beyond the evidence; {note}" if note else None
+
+
+def band_scale_note(plans: list[dict[str, Any]]) -> str | None:
+    """A note where ranked plans' bands are read off runs all much smaller than them
+    (:func:`llmcost.validation.bands.scale_note`, for the first such plan), None where none is."""
+    from llmcost.validation.bands import beyond_band_scale
+
+    beyond = [
+        i
+        for i, p in enumerate(plans)
+        if beyond_band_scale(p["metrics"].get("band_runs_max_gpus"), int(p["plan"]["gpus"]))
+    ]
+    if not beyond:
+        return None
+    p = plans[beyond[0]]
+    return (
+        f"{len(beyond)} of {len(plans)} ranked plans have bands read off smaller runs: plan {beyond[0] + 1}'s "
+        f"like runs reach {p['metrics']['band_runs_max_gpus']:,} GPUs, it has {int(p['plan']['gpus']):,}: "
+        "treat its band as a floor on the uncertainty"
+    )
 
 
 CHUNK = 1 << 16
@@ -218,6 +240,9 @@ def train_search(
     beyond = beyond_evidence_note(res.plans, hw)
     if beyond:
         res.notes.append(beyond)
+    small = band_scale_note(res.plans)
+    if small:
+        res.notes.append(small)
     z3 = [p["plan"] for p in res.plans if str(p["plan"].get("zero")) in ("3", "fsdp")]
     if z3:
         res.notes.append(TR.ZERO3_SERIAL_NOTE if any(q.get("zero3_serial") for q in z3) else TR.ZERO3_NOTE)

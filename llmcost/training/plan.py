@@ -936,8 +936,9 @@ def _no_stack_only(stack: Any) -> None:
 
 ZERO3_NOTE = (
     "ZeRO-3: each layer's parameter gather is assumed to overlap the previous layer's compute (NCCL-ideal "
-    "prefetch), which no published ZeRO-3 / FSDP run in the validation set checks at this scale, so treat "
-    "ZeRO-3 figures as optimistic"
+    "prefetch, as FSDP and DeepSpeed from v0.6.0 run it; DeepSpeed's 2021 ZeRO-3 did not prefetch: "
+    "zero3_serial, --stack deepspeed:2021): optimistic where the gathers cross more ranks than the "
+    "published runs the band is read off"
 )
 ZERO3_SERIAL_NOTE = (
     "ZeRO-3: every gather and reduce-scatter on the critical path, none under compute (zero3_serial: "
