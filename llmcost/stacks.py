@@ -595,8 +595,11 @@ def _megatron_core() -> list[Profile]:
 
 
 _DS_P2P = (
-    "deepspeedai/DeepSpeed deepspeed/runtime/pipe/engine.py _exec_send_activations / _exec_send_grads: "
-    "p2p.send of the whole output / input-gradient tensor (no split over the TP ranks); "
+    "deepspeedai/DeepSpeed deepspeed/runtime/pipe/engine.py (v0.3-v0.5): is_pipe_partitioned = "
+    "is_model_parallel, so _exec_send_activations sends each TP rank's PartitionedTensor share and the "
+    "receiver's _exec_forward_pass and the sender's _exec_recv_grads rebuild it with .full() (a TP "
+    "all-gather); is_grad_partitioned = False, so _exec_send_grads sends the whole input gradient from "
+    "every TP rank (partitioned too from v0.6.0); "
     "deepspeed/runtime/pipe/p2p.py send: async_op must be False (dist.send, or dist.broadcast in a "
     "2-rank group before torch 1.8); deepspeed/runtime/pipe/schedule.py TrainSchedule: SendGrad / "
     "RecvActivation and RecvGrad / SendActivation as separate instructions (GPT-NeoX and "

@@ -164,21 +164,28 @@ def _pp_plan(**kw) -> dict:
     return {"gpus": 32, "tp": 4, "pp": 8, "micro_batch": 1, "global_batch": 32, "seq_len": 2048, **kw}
 
 
-def test_pp_p2p_full_sends_the_whole_activation_in_unpaired_calls() -> None:
-    """DeepSpeed's PipelineEngine: every TP rank sends the whole boundary activation (t times the
-    scattered send), and each send and receive blocks on its own: twice the serial count."""
+def test_pp_p2p_full_is_deepspeeds_pipeline_engine() -> None:
+    """DeepSpeed's PipelineEngine (v0.3-v0.5): each TP rank sends its share of the activation, rebuilt
+    by a TP all-gather at both ends, and the whole gradient; each send and receive blocks on its own:
+    ``2(m·v + p − 1)·(t_part + t_full + t_ag)``, twice the serial count where there is no TP."""
     spec = from_config(get_model_config("llama-3.1-8b"), where="llama-3.1-8b")
     base = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan()), H100)
     full = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan(pp_p2p_full=True)), H100)
     v, w = base.values, full.values
-    assert w["t_p2p"] > 2.0 * v["t_p2p"]  # 4x the bytes (tp 4), the same latency
+    assert w["t_p2p"] > 2.0 * v["t_p2p"]  # the gradient: 4x the bytes (tp 4), the same latency
+    assert w["t_p2p_part"] == v["t_p2p"] and w["t_pp_ag"] > 0.0 and v["t_pp_ag"] == 0.0
+    names = G.FUNCTIONS["pp__p2p_unpaired"][1]
     assert full.breakdown["pp_p2p"] == pytest.approx(
-        float(G.pp__p2p_unpaired(w["n_micro"], w["pp"], w["t_p2p"], w["v_stages"])), rel=1e-12
+        float(G.pp__p2p_unpaired(*(w[k] for k in names))), rel=1e-12
     )
-    assert float(G.pp__p2p_unpaired(8, 4, 1e-3, 1)) == pytest.approx(
-        2 * float(G.pp__p2p_serial(8, 4, 1e-3, 1))
-    )
+    m, p, v1 = w["n_micro"], w["pp"], w["v_stages"]
+    want = 2 * (m * v1 + p - 1) * (w["t_p2p_part"] + w["t_p2p"] + w["t_pp_ag"])
+    assert full.breakdown["pp_p2p"] == pytest.approx(want, rel=1e-12)
     assert full.step_time > base.step_time
+    no_tp = {"gpus": 8, "tp": 1}
+    t1 = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan(pp_p2p_full=True, **no_tp)), H100)
+    s1 = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan(**no_tp)), H100)
+    assert t1.breakdown["pp_p2p"] == pytest.approx(2 * s1.breakdown["pp_p2p"], rel=1e-12)
     one = {"gpus": 4, "pp": 1, "dp": 1}
     a = TR.evaluate(spec, TR.TrainPlan.from_mapping(_pp_plan(**one)), H100).step_time
     assert (

@@ -191,7 +191,8 @@ def _builders(r: Any) -> tuple[Any, dict[str, str]]:
         z3 += ["zero3__collectives", "zero3__layer_comm"]
     if z3 and plan.zero3_copy_out:  # t_z3_copy
         z3 += ["zero3__copy_out"]
-    p2p = "pp__p2p_overlap" if plan.pp_overlap else "pp__p2p_serial"  # t_pp_p2p
+    unpaired = "pp__p2p_unpaired" if plan.pp_p2p_full else "pp__p2p_serial"
+    p2p = "pp__p2p_overlap" if plan.pp_overlap else unpaired  # t_pp_p2p
     power = ("throttle", "throttle__compute_time")  # kappa_clk: economics throttle__rate
     for name in (f"pipeline__{plan.schedule}", p2p, f"dp__{mode}", *z3, *power, *_tp_formula(r)):
         f = find(f"training.{name}")

@@ -34,9 +34,9 @@ def pp__p2p_serial(n_micro, pp, t_p2p, v_stages):
     return t_p2p*(2*n_micro*v_stages + 2*pp - 2)
 
 
-def pp__p2p_unpaired(n_micro, pp, t_p2p, v_stages):
+def pp__p2p_unpaired(n_micro, pp, t_p2p, t_p2p_part, t_pp_ag, v_stages):
     """Pipeline send/recvs as DeepSpeed's PipelineEngine issues them: each schedule step's send and"""
-    return t_p2p*(4*n_micro*v_stages + 4*pp - 4)
+    return (t_p2p + t_p2p_part + t_pp_ag)*(2*n_micro*v_stages + 2*pp - 2)
 
 
 def pp__p2p_overlap(n_micro, pp, t_bwd, t_fwd, t_p2p, t_rc, v_stages):
@@ -516,7 +516,7 @@ FUNCTIONS = {
     'bubble__interleaved': (bubble__interleaved, ('pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc', 'v_stages'), '99df5562cd0bf8a1'),
     'bubble__zero_bubble': (bubble__zero_bubble, ('pp', 'r_bub', 't_comm_mb', 't_fwd', 't_rc'), '0b23a534b493ad52'),
     'pp__p2p_serial': (pp__p2p_serial, ('n_micro', 'pp', 't_p2p', 'v_stages'), 'bfed102633bf961d'),
-    'pp__p2p_unpaired': (pp__p2p_unpaired, ('n_micro', 'pp', 't_p2p', 'v_stages'), '2c5f631978846fa9'),
+    'pp__p2p_unpaired': (pp__p2p_unpaired, ('n_micro', 'pp', 't_p2p', 't_p2p_part', 't_pp_ag', 'v_stages'), 'f6f5e2c03585164b'),
     'pp__p2p_overlap': (pp__p2p_overlap, ('n_micro', 'pp', 't_bwd', 't_fwd', 't_p2p', 't_rc', 'v_stages'), 'bca4026ef3897f92'),
     'pipeline__1f1b': (pipeline__1f1b, ('n_micro', 'pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), '14b6723a1c278d9c'),
     'pipeline__gpipe': (pipeline__gpipe, ('n_micro', 'pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_pp_p2p', 't_rc'), '14b6723a1c278d9c'),

@@ -153,6 +153,18 @@ define(
 )
 define("t_p2p", "s", "one pipeline send/recv of one micro-batch's boundary activations", latex=r"t_{p2p}")
 define(
+    "t_p2p_part",
+    "s",
+    "one pipeline send/recv of one micro-batch's boundary activations split over the TP ranks",
+    latex=r"t_{p2p}^{tp}",
+)
+define(
+    "t_pp_ag",
+    "s",
+    "TP all-gather rebuilding one micro-batch's boundary activation (DeepSpeed's PipelineEngine)",
+    latex=r"t_{ag}^{pp}",
+)
+define(
     "s_comm",
     "1",
     "share of the SMs an overlapped NCCL collective holds (its thread blocks / SMs)",
@@ -512,11 +524,18 @@ def pp_p2p_serial() -> sp.Expr:
 def pp_p2p_unpaired() -> sp.Expr:
     """Pipeline send/recvs as DeepSpeed's PipelineEngine issues them: each schedule step's send and
     receive are separate blocking calls (TrainSchedule: SendGrad then RecvActivation, RecvGrad then
-    SendActivation; p2p.send with ``async_op`` False), so the two transfers of a step run one after the
-    other, ``4(m·v + p − 1)·t_p2p``, twice :func:`pp_p2p_serial`; ``t_p2p`` is then the whole
-    activation's transfer (deepspeed/runtime/pipe/engine.py sends the full tensor from every TP rank)
-    [derived: the serial count with unpaired calls]."""
-    return 4 * (S("n_micro") * S("v_stages") + S("pp") - 1) * S("t_p2p")
+    SendActivation; p2p.send with ``async_op`` False), so a micro-batch's sends and receives run one
+    after the other. With TP > 1 the activation goes as each rank's TP partition (``t_p2p_part``;
+    engine.py ``is_pipe_partitioned = is_model_parallel``: PartitionedTensor), rebuilt by a TP
+    all-gather at the receiver before its forward and at the sender before its backward
+    (``PartitionedTensor.full()``, ``t_pp_ag`` each), while the gradient goes whole from every TP rank
+    (``t_p2p``; ``is_grad_partitioned = False`` in DeepSpeed v0.3-v0.5, partitioned too from v0.6.0,
+    2022, which this form does not take), ``2(m·v + p − 1)·(t_p2p_part + t_p2p + t_pp_ag)``; with TP 1
+    twice :func:`pp_p2p_serial` (deepspeed/runtime/pipe/engine.py ``_exec_send_activations``,
+    ``_exec_forward_pass``, ``_exec_recv_grads``, v0.5.0) [derived: the serial count with unpaired
+    calls]."""
+    per_mb = S("t_p2p_part") + S("t_p2p") + S("t_pp_ag")
+    return 2 * (S("n_micro") * S("v_stages") + S("pp") - 1) * per_mb
 
 
 def pp_p2p_overlap() -> sp.Expr:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from llmcost.collectives.grid import collective_v
+from llmcost.collectives.grid import collective_v, group_gpn
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
@@ -69,6 +69,8 @@ class PipelineTimes:
     pipe: np.ndarray
     bubble: np.ndarray
     t_pp_p2p: np.ndarray
+    t_p2p_part: np.ndarray | float = 0.0
+    t_pp_ag: np.ndarray | float = 0.0
 
 
 def busiest_stage(
@@ -169,7 +171,7 @@ def _stage_parts(lt: LayerTable, comp: tuple[Any, ...], ki: np.ndarray) -> dict[
 def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> PipelineTimes:
     """The schedule of every row: ``pipeline__<schedule>`` and ``bubble__<schedule>``."""
     t_comm = st.t_tp + st.t_cp + st.t_ep
-    t_p2p = _p2p(hw, spec, p)
+    t_p2p, t_part, t_ag = _p2p(hw, spec, p)
     pipe = np.zeros(p.n)
     bubble = np.zeros(p.n)
     exposed = np.zeros(p.n)
@@ -184,6 +186,8 @@ def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> Pipelin
             "t_comm_mb": t_comm[sel],
             "t_fwd": st.t_f[sel],
             "t_p2p": t_p2p[sel],
+            "t_p2p_part": t_part[sel],
+            "t_pp_ag": t_ag[sel],
             "t_rc": st.t_rc[sel],
             "v_stages": p.v[sel],
             "r_bub": st.r_bub[sel],
@@ -193,7 +197,7 @@ def pipeline(hw: Hardware, spec: ModelSpec, p: Plans, st: StageTimes) -> Pipelin
         pipe[sel] = fn(*(a[k] for k in names))
         fn, names, _ = G.FUNCTIONS[f"bubble__{name}"]
         bubble[sel] = fn(*(a[k] for k in names))
-    return PipelineTimes(t_comm, t_p2p, pipe, bubble, exposed)
+    return PipelineTimes(t_comm, t_p2p, pipe, bubble, exposed, t_part, t_ag)
 
 
 def p2p_exposed(a: dict[str, np.ndarray], overlap: np.ndarray, unpaired: np.ndarray) -> np.ndarray:
@@ -211,12 +215,14 @@ def p2p_exposed(a: dict[str, np.ndarray], overlap: np.ndarray, unpaired: np.ndar
     return out
 
 
-def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:
-    """One send/recv of a micro-batch's boundary activations / t between adjacent stages (within a
-    node when the stage stride leaves two stages on one), once per distinct configuration; the whole
-    activation from every TP rank where the plan sends it unscattered (``pp_p2p_full``, DeepSpeed's
-    PipelineEngine); across WAN sites the stages of a replica are adjacent (stride tp: data
-    parallelism outermost, :func:`llmcost.training.data_parallel.dp_groups`)."""
+def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(``t_p2p``, ``t_p2p_part``, ``t_pp_ag``) of every row: one send/recv of a micro-batch's
+    boundary activations / t between adjacent stages (within a node when the stage stride leaves two
+    stages on one), once per distinct configuration; the whole activation from every TP rank where
+    the plan sends it unscattered (``pp_p2p_full``, DeepSpeed's PipelineEngine: its gradients), with
+    the TP share alone and the TP all-gather that rebuilds it (its activations, ``pp__p2p_unpaired``);
+    across WAN sites the stages of a replica are adjacent (stride tp: data parallelism outermost,
+    :func:`llmcost.training.data_parallel.dp_groups`)."""
     c, tp, cp, dp, mb, pp = p.c, p.tp, p.cp, p.dp, p.mb, p.pp
     tokens_dev = mb * p.seq / cp
     act_bytes = tokens_dev * spec.hidden_size * p.b_a
@@ -229,6 +235,11 @@ def _p2p(hw: Hardware, spec: ModelSpec, p: Plans) -> np.ndarray:
     extra = (c["ppf"],) if full.any() else ()  # a search of Megatron plans keys no extra column
     pf2, pinv2 = key(c["gpus"], tp, cp, dp, mb, pp, c["zmode"], c["prec"], *extra)
     scatter = np.where(full, 1, tp)
-    return collective_v(
-        hw, "send_recv", (act_bytes / scatter)[pf2], np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2]
-    )[pinv2]
+    ranks, gpn = np.where(pp > 1, 2, 1)[pf2], p2p_gpn[pf2]
+    t_p2p = collective_v(hw, "send_recv", (act_bytes / scatter)[pf2], ranks, gpn)[pinv2]
+    if not full.any():
+        return t_p2p, t_p2p, np.zeros(p.n)
+    part = collective_v(hw, "send_recv", (act_bytes / tp)[pf2], ranks, gpn)[pinv2]
+    on = full & (pp > 1)
+    ag = collective_v(hw, "all_gather", np.where(on, act_bytes, 0.0), tp, group_gpn(p.gpn, tp, 1))
+    return t_p2p, part, ag

@@ -310,12 +310,12 @@ class TrainPlan:
     The torchtitan stack sets it. Off by default (Megatron's activations are sequence-first)."""
     pp_p2p_full: bool = False
     """Pipeline send/recv as DeepSpeed's PipelineEngine runs them (GPT-NeoX and Megatron-DeepSpeed
-    pipeline through it): every TP rank sends the whole boundary activation (Megatron-LM's schedules
-    send ``1/t`` of it and all-gather it over NVLink, Narayanan 2021 §4.1), and each send and receive
-    is its own blocking call, so the two transfers of a schedule step run one after the other
-    (``pp__p2p_unpaired``) instead of together; with ``pp_overlap`` the overlapped form prices them
-    (whole activations still). The DeepSpeed stacks set it.
-    Off by default."""
+    pipeline through it): the activation goes as each TP rank's ``1/t`` share and is rebuilt by a TP
+    all-gather at the receiver and again at the sender before its backward, the gradient goes whole
+    from every TP rank (DeepSpeed before v0.6.0), and each send and receive is its own blocking call,
+    so a micro-batch's transfers run one after the other (``pp__p2p_unpaired``) instead of together;
+    with ``pp_overlap`` the overlapped form prices them (whole activations). The DeepSpeed stacks set
+    it. Off by default."""
     fp8_hp_inputs: bool = False
     """fp8 / fp4 training that keeps each linear layer's input for the backward in 16 bits, as torchao's
     float8 does (``matmul_with_hp_or_float8_args`` saves ``input_hp``), where Transformer Engine keeps
