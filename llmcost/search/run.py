@@ -111,9 +111,10 @@ def _constraints(
 
 
 def _bands(plans: list[dict[str, Any]], hw: Any, moe: bool) -> None:
-    """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction (and
-    ``metrics.band_runs_max_gpus``, the largest of them), and ``metrics.evidence_mfu``: the best MFU a published run of its device family and size reached
-    (:mod:`llmcost.validation.bands`; None when there is none)."""
+    """Each plan's ``metrics.band``: where published runs like it sat relative to the prediction
+    (``metrics.band_runs_max_gpus``: the largest of them), and ``metrics.evidence_mfu``: the best MFU
+    a published run of its device family and size reached (:mod:`llmcost.validation.bands`; None when
+    there is none)."""
     from llmcost.validation.bands import band, evidence
 
     for p in plans:

@@ -189,8 +189,9 @@ def scale_note(max_gpus: int | None, gpus: int, what: str = "this plan's") -> st
 
 
 def band(hw: Hardware, zero3: bool, moe: bool, serial: bool = False) -> dict[str, Any] | None:
-    """The band of a plan: ``{"low", "high", "cases", "like"}`` (relative to the predicted
-    throughput), from the most specific level with enough cases; None without a table."""
+    """The band of a plan: ``{"low", "high", "cases", "like", "max_gpus"}`` (relative to the
+    predicted throughput; the most GPUs of one of its runs), from the most specific level with enough
+    cases; None without a table."""
     from llmcost.validation._bands import BANDS
 
     feats = {"family": family(hw), "zero3": zero3_feature(zero3, serial), "moe": bool(moe)}
@@ -200,12 +201,6 @@ def band(hw: Hardware, zero3: bool, moe: bool, serial: bool = False) -> dict[str
             lo, hi, n, most = BANDS[k]
             return {"low": lo, "high": hi, "cases": n, "like": k, "max_gpus": most}
     return None
-
-
-def band_range(hw: Hardware, zero3: bool, moe: bool, serial: bool = False) -> list[float] | None:
-    """``[low, high]`` of :func:`band` (what ``train`` and ``search train`` report), None without one."""
-    b = band(hw, zero3, moe, serial)
-    return None if b is None else [b["low"], b["high"]]
 
 
 def cases_digest(cases: Sequence[dict[str, Any]]) -> str:
