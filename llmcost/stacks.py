@@ -263,6 +263,17 @@ _DS_Z3 = (
     f"{_DS_CFG}: stage3_prefetch_bucket_size 5e7 in code (the docs table says 5e8), "
     "stage3_max_live_parameters 1e9, stage3_max_reuse_distance 1e9, stage3_param_persistence_threshold 1e5"
 )
+_DS_SCHED = (
+    ("1f1b",),
+    "microsoft/DeepSpeed deepspeed/runtime/pipe/schedule.py (v0.3 through 2025): TrainSchedule, 1F1B "
+    "(PipeDream-Flush), is the PipelineEngine's one training schedule (InferenceSchedule and "
+    "DataParallelSchedule aside); no interleaved or zero-bubble schedule",
+)
+_DS_NO_CP = (
+    False,
+    "microsoft/DeepSpeed: its first context / sequence parallelism, DeepSpeed-Ulysses "
+    "(deepspeed/sequence/layer.py DistributedAttention), lands 2023-08-23 (a855405, #4198, v0.10.2)",
+)
 _DS_PR1453 = (
     "microsoft/DeepSpeed PR #1453 (4912e0a, 2022-01-20, released in v0.6.0): 'more fine grained "
     "synchronization for communication that allows blocking on less work', prefetching improvements, "
@@ -610,6 +621,7 @@ _DS_P2P = (
 def _deepspeed_family() -> list[Profile]:
     """DeepSpeed ZeRO and the Megatron forks that run on its engine."""
     ds = {
+        "schedules": _DS_SCHED,
         "dp_overlap": (False, _DS_OVERLAP),
         "dp_bucket_params": (5e8, _DS_RBS),
         "fused_optimizer": ("fused", _DS_ADAM),
@@ -625,7 +637,7 @@ def _deepspeed_family() -> list[Profile]:
         "zero3_gather_bucket_params": (5e7, _DS_Z3),
         "zero3_regather_per_microbatch": (True, _DS_REGATHER),
     }
-    neox_ds = {k: ds[k] for k in ("fused_optimizer", "pp_p2p_full")}
+    neox_ds = {k: ds[k] for k in ("fused_optimizer", "pp_p2p_full", "schedules")}
     return [
         _p(
             "deepspeed",
@@ -634,6 +646,7 @@ def _deepspeed_family() -> list[Profile]:
             "user's; overlap_comm off unless set.",
             **ds,
             zero_modes=(("0", "1", "2"), f"{_DS_DOC} (2020-12): zero_optimization.stage 0, 1 or 2"),
+            context_parallel=_DS_NO_CP,
         ),
         _p(
             "deepspeed",
@@ -646,6 +659,7 @@ def _deepspeed_family() -> list[Profile]:
             **ds,
             **{**z3, "zero3_prefetch": (False, _DS_SYNC), "zero3_gather_unit": ("tensor", _DS_Z3_2021)},
             zero_modes=(("0", "1", "2", "3"), f"{_DS_CFG}: zero_optimization.stage 0-3"),
+            context_parallel=_DS_NO_CP,
         ),
         _p(
             "deepspeed",

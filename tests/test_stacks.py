@@ -122,3 +122,13 @@ def test_profiles_are_frozen() -> None:
         p.dp_overlap = True  # type: ignore[misc]
     with pytest.raises(TypeError):
         p.sources["attention"] = "x"  # type: ignore[index]
+
+
+def test_deepspeed_engine_history() -> None:
+    """DeepSpeed's PipelineEngine runs 1F1B only (TrainSchedule); ZeRO-3 prefetched only from v0.6.0
+    (2022); no context parallelism before DeepSpeed-Ulysses (2023-08)."""
+    for name, year in (("deepspeed", 2021), ("megatron-deepspeed", 2022), ("gpt-neox", 2022)):
+        assert S.profile_for(name, year)[0].schedules == ("1f1b",)
+    ds21, ds22 = S.profile_for("deepspeed", 2021)[0], S.profile_for("deepspeed", 2022)[0]
+    assert ds21.zero3_prefetch is False and ds22.zero3_prefetch is True
+    assert ds21.context_parallel is False and "v0.10.2" in ds21.sources["context_parallel"]
