@@ -283,7 +283,9 @@ _DS_SYNC = (
     "microsoft/DeepSpeed v0.3.13-v0.5.10 (2021): deepspeed/runtime/zero/partition_parameters.py "
     "_allgather_param calls torch.cuda.synchronize() before each parameter's all-gather; stage3.py "
     "fetch_sub_module waits on every gather in flight (prefetched ones included) and "
-    "_synchronize_communication ends in torch.cuda.synchronize(); removed by " + _DS_PR1453
+    "_synchronize_communication ends in torch.cuda.synchronize(); prefetch_next_sub_modules gathers the "
+    "next parameter only while the live parameters stay under stage3_max_live_parameters (1e9), so "
+    "matrices of 5e8+ parameters are never prefetched; removed by " + _DS_PR1453
 )
 _DS_Z3_2021 = (
     "microsoft/DeepSpeed v0.3.14 (2021-04) stage3.py: fetch_sub_module and prefetch_next_sub_modules "
@@ -651,8 +653,9 @@ def _deepspeed_family() -> list[Profile]:
         _p(
             "deepspeed",
             (2021, 2021),
-            "ZeRO-3 as first released (v0.3.13-v0.5.10): a device-wide synchronize before every parameter "
-            "gather and at every fetch, so no gather or reduce-scatter overlaps compute. overlap_comm "
+            "ZeRO-3 as first released (v0.3.13-v0.5.10): a device-wide synchronize at every fetch and no "
+            "prefetch once the gathered parameters pass stage3_max_live_parameters (1e9), so for models "
+            "with matrices of 5e8+ parameters no gather or reduce-scatter overlaps compute. overlap_comm "
             "defaults to true for stage 3 only; the dp_overlap value here is the stage 1/2 default. "
             "Parameters are released after each submodule unless within stage3_max_reuse_distance (1e9 "
             "params), so models well above 1e9 params re-gather per micro-batch.",

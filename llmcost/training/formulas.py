@@ -726,14 +726,16 @@ def zero3_serial() -> sp.Expr:
     """ZeRO-3 whose collectives never overlap compute: per micro-batch and layer, the gather before
     the forward, the recomputed forward (full recomputation) and the backward, and the gradient
     reduce-scatter after it, each on the critical path,
-    ``m·L_s·((2 + z3_rc)·t_ag + t_rs) + t_z3_copy``. DeepSpeed ZeRO-3 before v0.6.0 (2021):
-    ``_allgather_param`` calls ``torch.cuda.synchronize()`` before each parameter's all-gather
-    (deepspeed/runtime/zero/partition_parameters.py, v0.3.13-v0.5.10) and each submodule's fetch
-    waits on every gather in flight, the prefetched ones included, then synchronizes the device again
-    (stage3.py ``_synchronize_communication``), so no gather runs under compute and the backward's
-    reduce-scatters finish before the next fetch; DeepSpeed PR #1453 (v0.6.0, 2022-01-20, "more fine
-    grained synchronization for communication") ended it [derived: the sum of the serialized
-    collectives]."""
+    ``m·L_s·((2 + z3_rc)·t_ag + t_rs) + t_z3_copy``. DeepSpeed ZeRO-3 before v0.6.0 (2021): each
+    submodule's fetch waits on every gather in flight and synchronizes the device
+    (stage3.py ``_synchronize_communication``; ``_allgather_param`` synchronizes before each
+    parameter's all-gather, partition_parameters.py, v0.3.13-v0.5.10), so the backward's
+    reduce-scatters finish before the next fetch; the one gather that could run under a submodule's
+    compute, the next parameter's prefetch, is issued only while the gathered parameters stay under
+    ``stage3_max_live_parameters`` (1e9): never for a 530B layer's matrices (each above 1e9), for part
+    of GPT-3 175B's (two MLP matrices, 1.2e9); serial overstates the exposure of smaller models.
+    DeepSpeed PR #1453 (v0.6.0, 2022-01-20, "more fine grained synchronization for communication")
+    ended it [derived: the sum of the serialized collectives]."""
     per_layer = (2 + S("z3_rc")) * S("t_z3_ag") + S("t_z3_rs")
     return S("n_micro") * S("layers_stage") * per_layer + S("t_z3_copy")
 

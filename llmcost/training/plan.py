@@ -280,9 +280,10 @@ class TrainPlan:
     (FSDP1, DeepSpeed: gathered in place)."""
     zero3_serial: bool = False
     """ZeRO-3's gathers and reduce-scatters never overlap compute: each runs on the critical path
-    (``zero3__serial``), as DeepSpeed's ZeRO-3 did before v0.6.0 (a device-wide synchronize before
-    every parameter gather and at every fetch); the deepspeed 2021 stack sets it. Off by default:
-    each layer's gather prefetched under the previous layer's compute (``zero3``)."""
+    (``zero3__serial``), as DeepSpeed's ZeRO-3 did before v0.6.0 for large models (a device-wide
+    synchronize at every fetch, and no prefetch once two gathered matrices pass
+    ``stage3_max_live_parameters``); the deepspeed 2021 stack sets it. Off by default: each layer's
+    gather prefetched under the previous layer's compute (``zero3``)."""
     autocast_weights: bool = False
     """16-bit mixed precision as ``torch.autocast`` over fp32 parameters: every matmul weight is cast
     to the compute dtype at each forward (and recomputed forward), reading 4 and writing ``b_w`` bytes
