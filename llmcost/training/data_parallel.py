@@ -267,7 +267,7 @@ def data_parallel(hw: Hardware, p: Plans, st: StageTimes, sp: StageParams) -> Da
         ),
         0.0,
     )  # fmt: skip
-    serial = z3 & (p.c["z3s"] == 1)  # DeepSpeed before v0.6.0: nothing prefetched
+    serial = z3 & (p.c["z3s"] == 1)  # DeepSpeed before v0.6.0 on large models: no prefetch
     if serial.any():
         z3_serial = G.zero3__serial(
             layers_stage=st.n_lay,
