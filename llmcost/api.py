@@ -471,13 +471,13 @@ def _stacked(
     base.update(_given(keys))
     chosen, named = resolve_stack(base.pop("stack", None) if stack is None else stack)
     base.pop("stack", None)
-    if chosen is None:
-        return train_plan(base), hw, None, "none"  # carried in the JSON plan: --plan of it applies none
-    from llmcost.training.stack import apply
+    from llmcost.training.stack import under
 
-    choice = apply(chosen, base, hw)
+    mapping, device, choice = under(chosen, base, hw)
+    if choice is None:
+        return train_plan(mapping), hw, None, "none"  # carried in the JSON plan: --plan of it applies none
     note = choice.note if named else f"{choice.note} ({DEFAULT_STACK_NOTE})"
-    return train_plan(choice.plan), choice.hardware, note, chosen
+    return train_plan(mapping), device, note, chosen
 
 
 def _train_base(plan: Any) -> dict[str, Any]:

@@ -83,15 +83,11 @@ def _option(
 
 def _stacked_plan(keys: dict[str, Any], hw: Hardware) -> tuple[Any, Hardware]:
     """The search's plan and the device as its stack sees them, as ``llmcost train --plan`` costs it."""
-    from llmcost.stacks import is_no_stack
     from llmcost.training.plan import TrainPlan
-    from llmcost.training.stack import apply
+    from llmcost.training.stack import under
 
-    stack = keys.pop("stack", None)
-    if stack is None or is_no_stack(stack):
-        return TrainPlan.from_mapping(keys), hw
-    choice = apply(stack, keys, hw)
-    return TrainPlan.from_mapping(choice.plan), choice.hardware
+    plan, device, _ = under(keys.pop("stack", None), keys, hw)
+    return TrainPlan.from_mapping(plan), device
 
 
 def _host_per_node(hw: Hardware, r: Any) -> float:

@@ -61,16 +61,17 @@ class StageTimes:
 @dataclass
 class PipelineTimes:
     """Per plan row: exposed communication of one micro-batch ``t_comm``, one pipeline send/recv
-    ``t_p2p``, the pipeline's time over the step ``pipe``, its bubble, and the send/recv time left
-    on the critical path ``t_pp_p2p``."""
+    ``t_p2p``, the pipeline's time over the step ``pipe``, its bubble, the send/recv time left on
+    the critical path ``t_pp_p2p``, and for DeepSpeed's PipelineEngine the TP share's send/recv
+    ``t_p2p_part`` and the TP all-gather rebuilding it ``t_pp_ag`` (:func:`_p2p`)."""
 
     t_comm: np.ndarray
     t_p2p: np.ndarray
     pipe: np.ndarray
     bubble: np.ndarray
     t_pp_p2p: np.ndarray
-    t_p2p_part: np.ndarray | float = 0.0
-    t_pp_ag: np.ndarray | float = 0.0
+    t_p2p_part: np.ndarray
+    t_pp_ag: np.ndarray
 
 
 def busiest_stage(

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llmcost.hardware import Hardware
-from llmcost.stacks import NOT_DOCUMENTED, Profile, profile_for
+from llmcost.stacks import NOT_DOCUMENTED, Profile, is_no_stack, profile_for
 from llmcost.stacks import parse_stack as parse
 
 FUSION_KEYS = (
@@ -114,6 +114,17 @@ def apply(stack: Any, plan: Mapping[str, Any], hw: Hardware) -> StackChoice:
     device = hw.for_attention_family(profile.attention) if fused and out["attention"] == "flash" else hw
     note = f"stack: {profile.label}" + (f" ({guess})" if guess else "")
     return StackChoice(out, device, profile, note)
+
+
+def under(
+    stack: Any, plan: Mapping[str, Any], hw: Hardware
+) -> tuple[dict[str, Any], Hardware, StackChoice | None]:
+    """``plan`` and ``hw`` under ``stack`` (:func:`apply`) with its choice, or as they stand (and
+    None) where ``stack`` is None or ``"none"``: what a plan that names its stack, or none, costs."""
+    if stack is None or is_no_stack(stack):
+        return dict(plan), hw, None
+    choice = apply(stack, plan, hw)
+    return choice.plan, choice.hardware, choice
 
 
 def pp_overlap_of(profile: Profile) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,22 +93,26 @@ class CrossValidation:
 
 
 # --- figures ---------------------------------------------------------------------------------------
-def catalog_figures(ids: Sequence[str] | None = None) -> list[Figure]:
-    """The fitted figures the catalog declares (entries of ``ids``, default all hardware)."""
+def _fit_specs(ids: Sequence[str] | None = None) -> Iterator[tuple[str, str, dict[str, Any], dict[str, Any]]]:
+    """``(hardware id, efficiency key, entry, its fit mapping)`` of every efficiency figure of the
+    entries ``ids`` (default all hardware) that carries a ``fit``."""
     from llmcost.catalog import get_hardware, hardware_ids
 
-    out = []
     for hw_id in ids or hardware_ids():
-        raw = get_hardware(hw_id).raw.get("efficiency") or {}
-        for key, entry in raw.items():
+        for key, entry in (get_hardware(hw_id).raw.get("efficiency") or {}).items():
             spec = entry.get("fit") if isinstance(entry, dict) else None
-            if (
-                isinstance(spec, dict)
-                and "same_as" not in spec
-                and hw_id == (spec.get("hardware") or [hw_id])[0]
-            ):
-                out.append(_figure(hw_id, key, entry, spec))  # a system inheriting the fit is not a figure
-    return out
+            if isinstance(spec, dict):
+                yield hw_id, key, entry, spec
+
+
+def catalog_figures(ids: Sequence[str] | None = None) -> list[Figure]:
+    """The fitted figures the catalog declares (entries of ``ids``, default all hardware); a system
+    inheriting a fit (``same_as``) is not a figure."""
+    return [
+        _figure(hw_id, key, entry, spec)
+        for hw_id, key, entry, spec in _fit_specs(ids)
+        if "same_as" not in spec and hw_id == (spec.get("hardware") or [hw_id])[0]
+    ]
 
 
 def _figure(hw_id: str, key: str, entry: dict[str, Any], spec: dict[str, Any]) -> Figure:
@@ -401,19 +405,11 @@ def write_catalog(fits: Sequence[Fit], out: str | Path, files: Sequence[str], da
 # --- writing a fit back ----------------------------------------------------------------------------
 def _same_as(figure: Figure) -> list[str]:
     """Entries outside ``figure.hardware`` whose ``efficiency.<key>`` says ``fit: {same_as: <lead>}``."""
-    from llmcost.catalog import get_hardware, hardware_ids
-
-    out = []
-    for hw_id in hardware_ids():
-        entry = (get_hardware(hw_id).raw.get("efficiency") or {}).get(figure.key)
-        spec = entry.get("fit") if isinstance(entry, dict) else None
-        if (
-            isinstance(spec, dict)
-            and spec.get("same_as") == figure.hardware[0]
-            and hw_id not in figure.hardware
-        ):
-            out.append(hw_id)
-    return out
+    return [
+        hw_id
+        for hw_id, key, _, spec in _fit_specs()
+        if key == figure.key and spec.get("same_as") == figure.hardware[0] and hw_id not in figure.hardware
+    ]
 
 
 def write_fit(fit: Fit) -> list[str]:
