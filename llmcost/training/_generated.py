@@ -250,9 +250,9 @@ def bwd__act_bytes(hbm_bytes, n_up):
     return hbm_bytes*(2*n_up + 1)/(n_up + 1)
 
 
-def fwd__scores_per(drop_a):
+def fwd__scores_per(drop_a, r_sm):
     """HBM bytes per score of a materialized attention's forward at 2-byte scores: the scores"""
-    return 5*drop_a + 8
+    return 5*drop_a + 2*r_sm + 6
 
 
 def fwd__residual_per(b_a, drop_h):
@@ -260,9 +260,9 @@ def fwd__residual_per(b_a, drop_h):
     return 3*b_a + drop_h
 
 
-def bwd__scores_per(drop_a):
+def bwd__scores_per(drop_a, r_sm):
     """Backward HBM bytes per score of a materialized attention (the forward's"""
-    return 5*drop_a + 14
+    return 5*drop_a + 4*r_sm + 10
 
 
 def bwd__residual_per(b_a, drop_h):
@@ -560,9 +560,9 @@ FUNCTIONS = {
     'bwd__extra_kernels': (bwd__extra_kernels, ('k_x',), 'c4cd83afb4873f52'),
     'bwd__norm_bytes': (bwd__norm_bytes, ('hbm_bytes', 'w_bytes'), 'cb315ae883d5818f'),
     'bwd__act_bytes': (bwd__act_bytes, ('hbm_bytes', 'n_up'), 'edd5e30e698c3dcb'),
-    'fwd__scores_per': (fwd__scores_per, ('drop_a',), '238195e0e7f92d9a'),
+    'fwd__scores_per': (fwd__scores_per, ('drop_a', 'r_sm'), '06c213ff7bfba965'),
     'fwd__residual_per': (fwd__residual_per, ('b_a', 'drop_h'), 'f063931aa48ea476'),
-    'bwd__scores_per': (bwd__scores_per, ('drop_a',), '7254fd273e4b8358'),
+    'bwd__scores_per': (bwd__scores_per, ('drop_a', 'r_sm'), 'd898cf85f5c9505b'),
     'bwd__residual_per': (bwd__residual_per, ('b_a', 'drop_h'), '559f956c5e5763f8'),
     'norm__unfused_bytes': (norm__unfused_bytes, ('b_a', 'n_el'), 'cfe19c2bdb0b91f4'),
     'act__unfused_bytes': (act__unfused_bytes, ('b_a', 'bias_a', 'n_el', 'n_up'), 'df32c5a525ee622f'),

@@ -86,6 +86,13 @@ define(
     latex=r"\delta_a",
 )
 define(
+    "r_sm",
+    "1",
+    "share of the scores a materialized attention's softmax reads: 1/2 for causal self-attention "
+    "(Megatron's fused upper-triangular kernel reads the kept triangle), else 1",
+    latex=r"r_{sm}",
+)
+define(
     "tp_sp",
     "1",
     "degree that shards the non-TP regions: t with sequence parallelism, 1 without",
@@ -1118,10 +1125,13 @@ def act_backward_bytes() -> sp.Expr:
 
 def scores_forward_per() -> sp.Expr:
     """HBM bytes per score of a materialized attention's forward at 2-byte scores: the scores
-    written, the softmax reading and writing them, the PV GEMM reading the probabilities
-    (2 + 2 + 2 + 2), and with attention dropout (``drop_a`` = 1) its read, write and 1-byte mask (5)
-    (Korthikanti 2022 §4.1, the ``5as²b`` term; FlashAttention §2.2 "Standard attention")."""
-    return 8 + 5 * S("drop_a")
+    written, the softmax reading the share ``r_sm`` of them and writing all, the PV GEMM reading the
+    probabilities (2 + 2·r_sm + 2 + 2), and with attention dropout (``drop_a`` = 1) its read, write
+    and 1-byte mask (5) (Korthikanti 2022 §4.1, the ``5as²b`` term; FlashAttention §2.2 "Standard
+    attention"). A causal mask lets the softmax read only the kept triangle (``r_sm`` = 1/2):
+    Megatron-LM's ``scaled_upper_triang_masked_softmax`` (megatron/fused_kernels, since 2020-12)
+    loads the elements up to the diagonal of each row and writes the whole row, zeros above it."""
+    return 6 + 2 * S("r_sm") + 5 * S("drop_a")
 
 
 def residual_forward_per() -> sp.Expr:
@@ -1139,8 +1149,10 @@ def scores_backward_per() -> sp.Expr:
     reads the probabilities and their gradient and writes the score gradient (6), which the ``dQ`` and
     ``dK`` GEMMs each read (4): ``14 + 5·d_a`` at 2-byte scores (Megatron-LM
     ``FusedScaleMaskSoftmax`` backward ``scaled_masked_softmax_backward(grads, softmax_results)``;
-    FlashAttention §2.2 "Standard attention" backward)."""
-    return 14 + 5 * S("drop_a")
+    FlashAttention §2.2 "Standard attention" backward). Under a causal mask the softmax backward reads
+    the share ``r_sm`` = 1/2 of both (the upper-triangular kernel's backward loads the gradient and
+    the output up to the diagonal and writes the whole row): ``10 + 4·r_sm + 5·d_a``."""
+    return 10 + 4 * S("r_sm") + 5 * S("drop_a")
 
 
 def residual_backward_per() -> sp.Expr:

@@ -475,6 +475,8 @@ def _shape_cost(
         attn_share=attention_share(cfg.shares, win),
         b_w=cfg.b_w,
         tp_copy=(cfg.sp == 1) & (cfg.tp > 1) & (cfg.tpo == 0),
+        micro_batch=cfg.mb,
+        head_dims=(float(spec.head_dim), float(spec.v_head_dim)),
     )
     return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep)
 
