@@ -229,9 +229,20 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         **_sync_keys(lay.plan),
         **({"network": lay.plan.network} if lay.plan.network is not None else {}),
         **{k: True for k in OPTION_KEYS if getattr(lay.plan, k)},
+        **_imbalance_key(lay),
         **(lay.workload.plan_keys() if lay.workload is not None else {}),
         **_power_keys(lay.plan),
     }
+
+
+def _imbalance_key(lay: Any) -> dict[str, Any]:
+    """``ep_imbalance`` as costed (the default resolved) where the plan has expert parallelism."""
+    from llmcost.training.base import EP_IMBALANCE_TRAIN
+
+    if lay.ep <= 1:
+        return {}
+    imb = lay.plan.ep_imbalance
+    return {"ep_imbalance": EP_IMBALANCE_TRAIN if imb is None else float(imb)}
 
 
 def _power_keys(plan: Any) -> dict[str, Any]:

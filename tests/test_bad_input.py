@@ -103,6 +103,12 @@ BAD = [
     (["validate", "--cross-validate", "{bad_kind.yaml}"], ["trian", "did you mean", "train"]),
     (["calibrate", "{nan_metric.yaml}"], ["metric.value", "finite"]),
     (["calibrate", "no-such-file.yaml"], ["no-such-file.yaml", "does not exist"]),
+    # 9b. MoE load imbalance below the mean
+    (
+        ["train", "mixtral-8x7b", "--gpus", "64", "--ep", "8", "--ep-imbalance", "0.5"],
+        ["ep_imbalance", ">= 1"],
+    ),
+    (["search", "train", "mixtral-8x7b", "--gpus", "64", "--ep-imbalance", "0.5"], ["ep_imbalance", ">= 1"]),
     # 10. stacks and run figures
     (
         ["train", "llama-3.2-1b", "--gpus", "8", "--stack", "torchtitan:soon"],

@@ -53,6 +53,7 @@ def _layer(spec, eager: TC.Eager) -> TC.LayerCost:
         np.array([0]),
         np.array([0]),
         np.array([0]),
+        np.array([0]),
         "none",
         "bf16",
         2.0,

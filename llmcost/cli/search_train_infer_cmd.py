@@ -136,6 +136,14 @@ def search_train(
     ] = 1,
     network: NetworkOpt = None,
     power_cap: PowerCapOpt = None,
+    ep_imbalance: Annotated[
+        float | None,
+        Opt(
+            "--ep-imbalance",
+            help="MoE: every expert-parallel plan's busiest-rank routed tokens over the mean (>= 1;"
+            " 1 balanced). Default: the figure the note names.",
+        ),
+    ] = None,
     quiet: QuietOpt = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",

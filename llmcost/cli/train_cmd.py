@@ -133,6 +133,15 @@ def train(
             " GPU-hours and cost are over it.",
         ),
     ] = None,
+    ep_imbalance: Annotated[
+        float | None,
+        typer.Option(
+            "--ep-imbalance",
+            help="MoE with expert parallelism: the busiest EP rank's routed tokens over the mean"
+            " (>= 1; 1: balanced, as benchmarks that force the router run). Default: the measured"
+            " training figure the plan note names.",
+        ),
+    ] = None,
     power_cap: PowerCapOpt = None,
     pue: PueOpt = None,
     sync_interval: Annotated[

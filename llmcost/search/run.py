@@ -247,6 +247,9 @@ def train_search(
     z3 = [p["plan"] for p in res.plans if str(p["plan"].get("zero")) in ("3", "fsdp")]
     if z3:
         res.notes.append(TR.ZERO3_SERIAL_NOTE if any(q.get("zero3_serial") for q in z3) else TR.ZERO3_NOTE)
+    ep = [p["plan"] for p in res.plans if int(p["plan"].get("ep") or 1) > 1]
+    if ep:
+        res.notes.append(TR.imbalance_note(ep[0].get("ep_imbalance")))
     bound = [
         f"{k} {'/'.join({True: 'on', False: 'off'}.get(x, str(x)) if isinstance(x, bool) else str(x) for x in v)}"
         for k, v in space.stack_bounds

@@ -22,7 +22,7 @@ TRAIN_KEYS = (
     *("gpus", "global_batch", "seq_len", "tp", "pp", "cp", "ep", "micro_batch", "virtual_stages"),
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
     *("seq_len_dist", "packing", "dynamic_cp"),
-    *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap", "power_cap"),
+    *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap", "power_cap", "ep_imbalance"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -180,7 +180,16 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         sync_fragments=sync[2],
         sync_overlap=sync[3],
         power_cap=_power_cap(k.get("power_cap")),
+        ep_imbalance=_imbalance(k.get("ep_imbalance")),
     )
+
+
+def _imbalance(v: Any) -> float | None:
+    """``search train --ep-imbalance``: every expert-parallel plan's busiest-rank load over the mean
+    (None: the default), checked as the plan key is."""
+    from llmcost.training.plan import imbalance_column
+
+    return imbalance_column(v) / 1000 if v is not None else None
 
 
 def _power_cap(v: Any) -> float | None:

@@ -74,6 +74,7 @@ class TrainSpace:
     sync_fragments: int = 1  # Streaming DiLoCo: fragments of the outer sync (1: all at once)
     sync_overlap: int = 0  # Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (0: blocking)
     power_cap: float | None = None  # board power limit of every plan's devices, W (None: the default limit)
+    ep_imbalance: float | None = None  # busiest EP rank's routed tokens over the mean (None: the default)
 
 
 @dataclass
@@ -339,6 +340,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["fnorm"] = np.ones(n, dtype=np.int64)  # fused norms and activations (the plan default)
     cols["fact"] = np.ones(n, dtype=np.int64)
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
+    cols["epi"] = np.zeros(n, dtype=np.int64)  # EP load ratio: the plan default
     cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
@@ -395,6 +397,8 @@ def stacked(space: TrainSpace, hw: Hardware) -> tuple[dict[str, int], Hardware, 
         shared["ppo"] = 1
     if p.get("zero3_bucket") is not None:
         shared["z3b"] = TR.bucket_column(p["zero3_bucket"])
+    if p.get("ep_imbalance") is not None:
+        shared["epi"] = TR.imbalance_column(p["ep_imbalance"])
     return shared, choice.hardware, choice.note
 
 
@@ -525,6 +529,7 @@ def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
         **stacked(space, hw)[0],
         "offload": TR.OFFLOAD.index(space.offload),
         **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync, strict=True)),
+        "epi": TR.imbalance_column(space.ep_imbalance),
     }
     return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
 
@@ -648,6 +653,7 @@ def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
         "tp_bwd_overlap": bool(c["tpb"][i]),
         "fp8_recipe": FP8_RECIPES[int(c["fp8r"][i])],
         "zero3_bucket": int(c["z3b"][i]) or None,
+        "ep_imbalance": int(c["epi"][i]) / 1000 if c["ep"][i] > 1 and c["epi"][i] else None,
         "grad_reduce_in_fp32": bool(c["gf32"][i]),
     }
 

@@ -10,6 +10,7 @@ an operator.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -201,3 +202,27 @@ def comm_share(hw: Hardware) -> float:
     :func:`llmcost.training.formulas._overlapped`): the catalog's ``gemm.collective_sms`` over its
     ``gemm.units``; 0 where the entry does not say."""
     return hw.collective_sm_share()
+
+
+EP_IMBALANCE_TRAIN = 1.11
+"""Default of plan key ``ep_imbalance`` (:attr:`llmcost.training.plan.TrainPlan.ep_imbalance`): the
+busiest expert-parallel rank's routed tokens over the mean, per step. The one per-step, per-rank
+measurement found: TensorRT-LLM's EPLB on DeepSeek-R1 at EP 32 / 36, 0.109 / 0.115 over the mean
+(NVIDIA TensorRT-LLM tech blog 4, "Scaling Expert Parallelism", Table 1; the inference default
+too). It is an inference figure with redundant experts, so a lower side for training without them:
+the training measurements found are coarser and higher, FEPLB (arXiv 2604.19654: GLM-5's 128-expert
+layers at EP 8 on H100 without an auxiliary loss spend 18.6% of each MoE layer's GPU time waiting,
+about 1.23) and Wang et al. 2024 (arXiv 2408.15664, Table 2: per-expert MaxVio over a validation set
+0.52-0.72 with an auxiliary loss, 0.04 with the loss-free bias; per expert, not per rank of many
+experts). Benchmarks that force the router to balance (Megatron ``moe_router_force_load_balancing``,
+NeMo AutoModel ``fake_balanced_gate``) or pad every expert to a capacity factor of 1 state 1."""
+EP_IMBALANCE_SOURCE = "TensorRT-LLM's per-step EP-rank figure with EPLB; training without it measures higher"
+"""Where :data:`EP_IMBALANCE_TRAIN` comes from, in a few words (the train note names it)."""
+
+
+def imbalance_value(column: Any, ep: Any) -> Any:
+    """Graph symbol ``ep_imb`` from the plan column ``epi``: with ``ep`` > 1 the stated load ratio
+    (thousandths; 0: :data:`EP_IMBALANCE_TRAIN`), 1 without expert parallelism."""
+    col = np.asarray(column, dtype=float)
+    imb = np.where(col > 0, col / 1000.0, EP_IMBALANCE_TRAIN)
+    return np.where(np.asarray(ep) > 1, imb, 1.0)

@@ -38,6 +38,7 @@ COLS = (
     "fnorm",
     "fact",
     "z3b",
+    "epi",
     "frope",
     "fp8r",
     "ppo",
@@ -65,7 +66,8 @@ FlashAttention), offload index, DP overlap, TP communication overlap (0 none, 1 
 the GEMMs: plan ``tp_overlap``; 2 each reduce-scatter fused into its producer GEMM: plan
 ``tp_fused_rs``), fused norm, fused activation
 (plan ``fused_norm`` / ``fused_act``), ZeRO-3 parameters per collective (plan ``zero3_bucket``; 0:
-one collective per layer), fused rotary embedding (plan ``fused_rope``), fp8 quantization recipe
+one collective per layer), the busiest EP rank's routed tokens over the mean in thousandths (plan
+``ep_imbalance``; 0: the default), fused rotary embedding (plan ``fused_rope``), fp8 quantization recipe
 (plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
 overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
 collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host

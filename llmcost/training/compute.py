@@ -236,7 +236,9 @@ def layer_shape(spec: Any, stack: str, i: int) -> tuple[str, int | None]:
 
 
 def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TOp]:
-    """The graph's forward operators of one layer (or io) shape at ``vals`` (numbers)."""
+    """The graph's forward operators of one layer (or io) shape at ``vals`` (numbers). The expert
+    GEMMs compute the busiest EP rank's tokens (``ep_imb`` times the mean); their model FLOPs are the
+    mean's, what MFU counts."""
     from llmcost.graph import _generated as gen
     from llmcost.graph.ops import window_value
 
@@ -246,16 +248,18 @@ def graph_ops(shape: str, window: int | None, vals: dict[str, float]) -> list[TO
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         out = fn(*(v[n] for n in names))
         dims = dims_fn(*(v[n] for n in dims_names))
+    imb = _num(v.get("ep_imb", 1.0))
     ops = []
     for i, (name, kind, comm, group, variant) in enumerate(gen.LAYOUTS[shape]):
         fl, hb, wb, _dq, sz = (_num(x) for x in out[5 * i : 5 * i + 5])
         gemm = tuple(_num(x) for x in dims[4 * i : 4 * i + 4]) if kind in MATMUL_KINDS else None
+        model = fl / imb if kind == "expert_gemm" else fl if kind in MATMUL_KINDS else 0.0
         ops.append(
             TOp(
                 name,
                 kind,
                 fl,
-                fl if kind in MATMUL_KINDS else 0.0,
+                model,
                 hb,
                 sz,
                 comm,

@@ -33,6 +33,7 @@ from llmcost.training.base import (
     attention_dropout,
     comm_share,
     hidden_dropout,
+    imbalance_value,
     machine,
     model_layers,
 )
@@ -82,6 +83,7 @@ class OpConfig(NamedTuple):
     sp: np.ndarray
     tpo: np.ndarray  # TP overlap: 0 none, 1 pipelined with the GEMMs (tp_overlap), 2 fused RS (tp_fused_rs)
     tpb: np.ndarray
+    epi: np.ndarray  # the busiest EP rank's routed tokens over the mean, thousandths (0: the default)
     rc: str
     prec: str
     b_w: float
@@ -132,7 +134,7 @@ FLOPS = ("model", "hw", "model_full", "hw_full")
 and (``_full``) the full-s² convention (:mod:`llmcost.training.compute`)."""
 
 
-KEY_COLS = ("gpus", "tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "hbmc", "rc", "prec", "flash")
+KEY_COLS = ("gpus", "tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi", "hbmc", "rc", "prec", "flash")
 """The plan columns an operator configuration is keyed by (with the bytes and the fusions)."""
 CFG_COLS = (
     "tp",
@@ -142,6 +144,7 @@ CFG_COLS = (
     "sp",
     "tpo",
     "tpb",
+    "epi",
     "hbmc",
     "rc",
     "prec",
@@ -342,7 +345,7 @@ def _groups(
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
         cfg = OpConfig(
-            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb")),
+            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi")),
             rc=RECOMPUTE[u["rc"][f0]],
             prec=PRECISIONS[u["prec"][f0]],
             b_w=float(ubw[f0]),
@@ -384,6 +387,7 @@ def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
         micro_batch=mbf,
         ctx=seq,
         seq_enc=seq,
+        ep_imb=imbalance_value(cfg.epi, epf),
     )
     return vals
 

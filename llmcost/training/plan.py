@@ -121,6 +121,7 @@ PLAN_KEYS = (
     "fp8_hp_inputs",
     "optimizer_passes",
     "goodput",
+    "ep_imbalance",
     "micro_batches",
     "offload_activations",
     "sync_interval",
@@ -242,6 +243,11 @@ class TrainPlan:
     goodput: float | None = None
     """Share of the run's wall time that trains (failures, restarts, checkpoints lost): the
     run's time, GPU-hours, energy and cost are over it. None: :data:`llmcost.training.run.GOODPUT`."""
+    ep_imbalance: float | None = None
+    """MoE with expert parallelism: routed tokens on the busiest EP rank over the mean (>= 1). Every
+    rank waits for it at the combine all-to-all, so its expert GEMMs, activation and all-to-all
+    volumes set the layer's time (graph symbol ``ep_imb``); MFU still counts the mean. None:
+    :data:`llmcost.training.base.EP_IMBALANCE_TRAIN`; 1: balanced (benchmarks that force the router to balance)."""
     sync_interval: int = 1
     """DiLoCo / local SGD (Douillard et al. 2023): every data-parallel rank is a worker (one model
     replica over its tp x pp ranks) that takes this many inner steps without cross-worker
@@ -771,6 +777,19 @@ def check_fragments(spec: ModelSpec, fragments: int) -> None:
         )
 
 
+def imbalance_column(x: Any) -> int:
+    """``ep_imbalance`` as a column value: the busiest rank's load over the mean in thousandths, 0
+    for None (:data:`~llmcost.training.base.EP_IMBALANCE_TRAIN`); one clear line for anything but a number >= 1."""
+    if x is None:
+        return 0
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 1:
+        raise PlanError(
+            f"ep_imbalance must be the busiest EP rank's routed tokens over the mean, a number >= 1 "
+            f"(e.g. 1.1; 1 balanced), got {x!r}"
+        )
+    return int(round(1000 * x))
+
+
 def goodput_of(plan: TrainPlan) -> float:
     """The plan's goodput, checked: a fraction in (0, 1]; None gives the sourced default."""
     from llmcost.training.run import GOODPUT
@@ -811,6 +830,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
             "tp_overlap and tp_fused_rs are two ways to hide the same reduce-scatter: set one of them"
         )
     bucket_column(plan.zero3_bucket)
+    imbalance_column(plan.ep_imbalance)
     goodput_of(plan)
     pue_of(plan.pue)
     sync_columns(plan)
@@ -911,6 +931,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fnorm": int(p.fused_norm),
         "fact": int(p.fused_act),
         "z3b": bucket_column(p.zero3_bucket),
+        "epi": imbalance_column(p.ep_imbalance),
         "frope": int(p.fused_rope),
         "ppo": int(p.pp_overlap),
         "tpb": int(p.tp_bwd_overlap),
@@ -957,6 +978,21 @@ def _bucket_note(bucket: int, serial: bool) -> str:
             if serial
             else "each bucket's gather is assumed to overlap the previous layer's compute"
         )
+    )
+
+
+def imbalance_note(stated: float | None) -> str:
+    """What an expert-parallel plan assumes of the routing: the busiest EP rank's load over the mean."""
+    from llmcost.training.base import EP_IMBALANCE_SOURCE, EP_IMBALANCE_TRAIN
+
+    if stated is not None:
+        return (
+            f"expert parallelism: the busiest EP rank takes {stated:g}x the mean routed tokens (ep_imbalance); "
+            "its expert GEMMs and all-to-all volume set the MoE layers' time, MFU counts the mean"
+        )
+    return (
+        f"expert parallelism: the busiest EP rank takes {EP_IMBALANCE_TRAIN:g}x the mean routed tokens "
+        f"({EP_IMBALANCE_SOURCE}; plan key ep_imbalance to state yours, 1 for a force-balanced router)"
     )
 
 
@@ -1339,6 +1375,8 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
     notes.append(TS.FLOPS_CONVENTION)
     if plan.zero == 3:
         notes.append(zero3_note(plan))
+    if spec.moe is not None and lay.ep > 1:
+        notes.append(imbalance_note(plan.ep_imbalance))
     notes += [n for n in (hw.assumed_note(), wan_note(hw, lay)) if n]
     if plan.sync_interval > 1:
         notes.append(diloco_note(res))
