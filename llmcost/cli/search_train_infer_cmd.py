@@ -141,7 +141,7 @@ def search_train(
         Opt(
             "--ep-imbalance",
             help="MoE: every expert-parallel plan's busiest-rank routed tokens over the mean (>= 1;"
-            " 1 balanced). Default: the figure the note names.",
+            " 1 balanced). Default 1.11, the figure the note names.",
         ),
     ] = None,
     quiet: QuietOpt = False,

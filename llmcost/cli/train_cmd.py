@@ -138,8 +138,8 @@ def train(
         typer.Option(
             "--ep-imbalance",
             help="MoE with expert parallelism: the busiest EP rank's routed tokens over the mean"
-            " (>= 1; 1: balanced, as benchmarks that force the router run). Default: the measured"
-            " training figure the plan note names.",
+            " (>= 1; 1: balanced, as benchmarks that force the router run). Default 1.11, the"
+            " figure the plan note names.",
         ),
     ] = None,
     power_cap: PowerCapOpt = None,

@@ -298,7 +298,8 @@ def training_ops(
 ) -> list[TOp]:
     """Training form of the graph's forward ops (module docstring): model FLOPs of attention,
     materialized attention as its kernels (:func:`materialized_ops`: ``micro_batch`` sequences of
-    ``tokens / micro_batch`` queries each, ``head_dims`` the query-key and value head dims), sequence-parallel norms, dropout + residual, unfused chains (``eager``),
+    ``tokens / micro_batch`` queries each, ``head_dims`` the query-key and value head dims),
+    sequence-parallel norms, dropout + residual, unfused chains (``eager``),
     the rotary embedding of ``rope_width`` query and key elements per token (:func:`rotary_op`) and,
     with ``fp8`` (a recipe of :data:`llmcost.training.passes.FP8_QUANTIZE`), the quantization of the fp8 GEMMs' inputs
     (:func:`fp8_quantize_op`), and in a MoE layer the token permutations (:func:`moe_permute_op`;
@@ -380,16 +381,18 @@ def materialized_ops(
     products of ``s_q`` queries by ``s_kv`` keys (heads times sequences), so each GEMM is priced at
     its own shape (``QKᵀ``: ``m = s_q``, ``n = s_kv``, ``k = d_qk``; ``PV``: ``m = s_q``, ``n = d_v``,
     ``k = s_kv``; :func:`llmcost.kernels.gemm.training_factors`). Measured on an H200 (llmcost,
-    hardware/measured/h200-sxm.yaml ``materialized_attention``): the two GEMMs at head dim 128 run at
-    330-380 TFLOP/s, half the large-GEMM rate, and the parts' times add. The full ``s²`` matrix is
+    bench/kernels/materialized.py, hardware/measured/raw/h200-sxm-materialized-2026-11-26.json): the
+    two GEMMs at head dim 96-160 run at 220-420 TFLOP/s, about half the large-GEMM rate, and the
+    parts run one after the other. The full ``s²`` matrix is
     executed whatever the mask; the GEMMs share the FLOPs and the Q, K, V, O bytes by head dim
     (``2·d_qk`` and ``2·d_v`` FLOPs per score); the scores op carries ``fwd__scores_per`` /
     ``bwd__scores_per`` bytes per score (the softmax reading the share ``r_sm`` of the scores: 1/2
     under a causal mask) and its kernels (softmax, and dropout with ``d_a`` = 1). Against the
     FlashAttention paper's A100 timings of Megatron's and PyTorch's attention (Dao et al. 2022,
-    App. E.6 Tables 15, 16, 18, 19: fp16, batch 16, 8 heads of 64, no mask) this is within -7% to
-    +17% at 1024-2048 tokens (the 2-norm of the summed FLOPs and bytes was 21-36% fast) and 20-25%
-    fast at 512, where launches dominate."""
+    App. E.6 Tables 15, 16, 18, 19: fp16, batch 16, 8 heads of 64, no mask;
+    hardware/measured/a100-sxm4-40gb-flashattention-paper.yaml) the forward is within -5% to +20%,
+    the backward -14% to +1%, the sum -10% to +7% at 1024-4096 tokens (the 2-norm of the summed
+    FLOPs and bytes was 20-36% fast), and 17-26% fast at 512, where launches dominate."""
     s_q, s_kv, g = shape
     d_qk, d_v = head_dims
     share = d_qk / (d_qk + d_v)

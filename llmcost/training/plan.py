@@ -247,7 +247,8 @@ class TrainPlan:
     """MoE with expert parallelism: routed tokens on the busiest EP rank over the mean (>= 1). Every
     rank waits for it at the combine all-to-all, so its expert GEMMs, activation and all-to-all
     volumes set the layer's time (graph symbol ``ep_imb``); MFU still counts the mean. None:
-    :data:`llmcost.training.base.EP_IMBALANCE_TRAIN`; 1: balanced (benchmarks that force the router to balance)."""
+    :data:`llmcost.training.base.EP_IMBALANCE_TRAIN`; 1: balanced (benchmarks that force the
+    router to balance)."""
     sync_interval: int = 1
     """DiLoCo / local SGD (Douillard et al. 2023): every data-parallel rank is a worker (one model
     replica over its tp x pp ranks) that takes this many inner steps without cross-worker
@@ -779,7 +780,8 @@ def check_fragments(spec: ModelSpec, fragments: int) -> None:
 
 def imbalance_column(x: Any) -> int:
     """``ep_imbalance`` as a column value: the busiest rank's load over the mean in thousandths, 0
-    for None (:data:`~llmcost.training.base.EP_IMBALANCE_TRAIN`); one clear line for anything but a number >= 1."""
+    for None (:data:`~llmcost.training.base.EP_IMBALANCE_TRAIN`); one clear line for anything but
+    a number >= 1."""
     if x is None:
         return 0
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 1:
@@ -987,8 +989,9 @@ def imbalance_note(stated: float | None) -> str:
 
     if stated is not None:
         return (
-            f"expert parallelism: the busiest EP rank takes {stated:g}x the mean routed tokens (ep_imbalance); "
-            "its expert GEMMs and all-to-all volume set the MoE layers' time, MFU counts the mean"
+            f"expert parallelism: the busiest EP rank takes {stated:g}x the mean routed tokens "
+            "(ep_imbalance); its expert GEMMs and all-to-all volume set the MoE layers' time, MFU "
+            "counts the mean"
         )
     return (
         f"expert parallelism: the busiest EP rank takes {EP_IMBALANCE_TRAIN:g}x the mean routed tokens "
