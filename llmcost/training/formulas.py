@@ -1129,7 +1129,7 @@ def scores_forward_per() -> sp.Expr:
     probabilities (2 + 2·r_sm + 2 + 2), and with attention dropout (``drop_a`` = 1) its read, write
     and 1-byte mask (5) (Korthikanti 2022 §4.1, the ``5as²b`` term; FlashAttention §2.2 "Standard
     attention"). A causal mask lets the softmax read only the kept triangle (``r_sm`` = 1/2):
-    Megatron-LM's ``scaled_upper_triang_masked_softmax`` (megatron/fused_kernels, since 2020-12)
+    Megatron-LM's ``scaled_upper_triang_masked_softmax`` (megatron/fused_kernels, from 2020-09, 51a2e6b)
     loads the elements up to the diagonal of each row and writes the whole row, zeros above it."""
     return 6 + 2 * S("r_sm") + 5 * S("drop_a")
 
