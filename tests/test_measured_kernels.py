@@ -326,7 +326,7 @@ def test_materialized_attention_against_the_flashattention_paper_a100() -> None:
     heads of 64, no mask): priced as its kernels (two batched GEMMs at their shapes, the softmax and
     dropout passes, their times added), the forward at 1024-4096 tokens is within -5% to +20%, the
     backward -14% to +1%, the fwd + bwd sum within -10% to +7%; the 2-norm of the summed FLOPs and
-    bytes, the former pricing, was 20-36% fast. At 512 tokens launches and small kernels dominate and
+    bytes, the former pricing, was 18-45% fast (41-55% at 512). At 512 tokens launches and small kernels dominate and
     the model is 17-26% fast."""
     table = yaml.safe_load((MEASURED / "a100-sxm4-40gb-flashattention-paper.yaml").read_text())
     st = table["setting"]

@@ -392,7 +392,7 @@ def materialized_ops(
     App. E.6 Tables 15, 16, 18, 19: fp16, batch 16, 8 heads of 64, no mask;
     hardware/measured/a100-sxm4-40gb-flashattention-paper.yaml) the forward is within -5% to +20%,
     the backward -14% to +1%, the sum -10% to +7% at 1024-4096 tokens (the 2-norm of the summed
-    FLOPs and bytes was 20-36% fast), and 17-26% fast at 512, where launches dominate."""
+    FLOPs and bytes was 18-45% fast, 41-55% at 512), and 17-26% fast at 512, where launches dominate."""
     s_q, s_kv, g = shape
     d_qk, d_v = head_dims
     share = d_qk / (d_qk + d_v)
