@@ -5,6 +5,7 @@ either shows; the kernel models are checked against the tables they claim to des
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -353,8 +354,6 @@ def test_materialized_attention_against_the_h200_measurement() -> None:
     not the Python autograd loop sets the time) 18-28% more. The softmax stand-in runs at about
     1.5 TB/s of the 4.8, slower than the model's HBM rate: the model errs fast here."""
     raw = MEASURED / "raw" / "h200-sxm-materialized-2026-11-26.json"
-    import json
-
     rows = [r for r in json.loads(raw.read_text())["rows"] if r["s"] == 2048 and r["b"] == 1]
     assert len(rows) >= 7
     for r in rows:
