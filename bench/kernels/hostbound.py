@@ -27,7 +27,6 @@ Method: random normal data; the median of ``REPS`` timed repetitions after 3 war
 
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import sys
@@ -36,6 +35,7 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from stepping import run_sections
 
 BF16 = torch.bfloat16
 REPS = int(os.environ.get("REPS", "7"))
@@ -230,15 +230,7 @@ def main(path: str) -> None:
             "date": time.strftime("%Y-%m-%d"),
         }
     }
-    for name, fn in (("dispatch", dispatch_section), ("sync", sync_section), ("moe", moe_section)):
-        t0 = time.time()
-        try:
-            result[name] = fn()
-        except Exception as exc:  # noqa: BLE001 - keep the other sections
-            result[name] = {"error": f"{type(exc).__name__}: {exc}"[:500]}
-        print(f"{name}: {time.time() - t0:.1f} s", flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+    run_sections(path, result, (("dispatch", dispatch_section), ("sync", sync_section), ("moe", moe_section)))
 
 
 def _cpu_name() -> str:

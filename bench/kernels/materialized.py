@@ -31,7 +31,7 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
-from triton.testing import do_bench
+from measure import time_ms
 
 F16 = torch.float16
 
@@ -50,10 +50,6 @@ SHAPES = [
     ("s4096", 1, 12, 4096, 128),
     ("gpt2-1.5b tp1 mb8", 8, 25, 1024, 64),
 ]
-
-
-def _time(fn: Any) -> float:
-    return float(do_bench(fn, warmup=25, rep=100, return_mode="median"))
 
 
 def _inputs(b: int, np_: int, s: int, d: int, grad: bool) -> tuple[torch.Tensor, ...]:
@@ -87,15 +83,15 @@ def one(label: str, b: int, np_: int, s: int, d: int, fused: Any) -> dict[str, A
     masked = scores.masked_fill(mask, float("-inf"))
     probs = torch.softmax(masked, dim=-1)
     row: dict[str, Any] = {"label": label, "b": b, "np": np_, "s": s, "d": d, "scores": n * s * s}
-    row["qk_ms"] = _time(lambda: torch.baddbmm(empty, q, k.transpose(1, 2), beta=0.0, alpha=scale))
-    row["softmax_eager_ms"] = _time(lambda: torch.softmax(masked, dim=-1))
+    row["qk_ms"] = time_ms(lambda: torch.baddbmm(empty, q, k.transpose(1, 2), beta=0.0, alpha=scale))
+    row["softmax_eager_ms"] = time_ms(lambda: torch.softmax(masked, dim=-1))
     try:
         fused(scores, scale)
-        row["softmax_fused_ms"] = _time(lambda: fused(scores, scale))
+        row["softmax_fused_ms"] = time_ms(lambda: fused(scores, scale))
     except Exception as exc:  # noqa: BLE001 - keep the other parts
         row["softmax_fused_error"] = str(exc)[:200]
-    row["dropout_ms"] = _time(lambda: F.dropout(probs, 0.1, True))
-    row["pv_ms"] = _time(lambda: torch.bmm(probs, v))
+    row["dropout_ms"] = time_ms(lambda: F.dropout(probs, 0.1, True))
+    row["pv_ms"] = time_ms(lambda: torch.bmm(probs, v))
     flops_mm = 2.0 * n * s * s * d
     row["qk_tflops"] = flops_mm / row["qk_ms"] / 1e9
     row["pv_tflops"] = flops_mm / row["pv_ms"] / 1e9
@@ -114,8 +110,10 @@ def one(label: str, b: int, np_: int, s: int, d: int, fused: Any) -> dict[str, A
             return torch.bmm(p, vg)
 
         key = f"drop{drop:g}"
-        f_ms = _time(fwd)
-        both = _time(lambda fwd=fwd, qg=qg, kg=kg, vg=vg, do=do: torch.autograd.grad(fwd(), (qg, kg, vg), do))
+        f_ms = time_ms(fwd)
+        both = time_ms(
+            lambda fwd=fwd, qg=qg, kg=kg, vg=vg, do=do: torch.autograd.grad(fwd(), (qg, kg, vg), do)
+        )
         row[f"chain_{key}_fwd_ms"] = f_ms
         row[f"chain_{key}_bwd_ms"] = both - f_ms
         del qg, kg, vg, do
@@ -125,8 +123,8 @@ def one(label: str, b: int, np_: int, s: int, d: int, fused: Any) -> dict[str, A
     dof = torch.randn(b, np_, s, d, device="cuda", dtype=F16)
     try:
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-            f_ms = _time(lambda: F.scaled_dot_product_attention(qf, kf, vf, is_causal=True))
-            both = _time(
+            f_ms = time_ms(lambda: F.scaled_dot_product_attention(qf, kf, vf, is_causal=True))
+            both = time_ms(
                 lambda: torch.autograd.grad(
                     F.scaled_dot_product_attention(qf, kf, vf, is_causal=True), (qf, kf, vf), dof
                 )

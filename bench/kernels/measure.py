@@ -21,7 +21,6 @@ card is measured as found: no clock, power or mode is set.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from stepping import run_sections
 from triton.testing import do_bench
 
 SUSTAIN_S = float(os.environ.get("SUSTAIN_S", "30"))
@@ -64,7 +64,7 @@ def device_info() -> dict[str, Any]:
     }
 
 
-def _time(fn: Any) -> float:
+def time_ms(fn: Any) -> float:
     """Median milliseconds of ``fn`` (do_bench: events, L2 cleared, warm-up 25 ms, 100 ms of repeats)."""
     return float(do_bench(fn, warmup=25, rep=100, return_mode="median"))
 
@@ -81,7 +81,7 @@ def gemm(m: int, n: int, k: int, layout: str, dtype: torch.dtype = BF16) -> dict
         if layout[1] == "t"
         else torch.randn(k, n, device="cuda", dtype=dtype)
     )
-    ms = _time(lambda: torch.mm(a, b))
+    ms = time_ms(lambda: torch.mm(a, b))
     return {"m": m, "n": n, "k": k, "layout": layout, "ms": ms, "tflops": 2.0 * m * n * k / ms / 1e9}
 
 
@@ -90,7 +90,7 @@ def gemm_fp8(m: int, n: int, k: int) -> dict[str, Any]:
     a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
     b = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn).t()
     one = torch.ones((), device="cuda")
-    ms = _time(lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=BF16))
+    ms = time_ms(lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=BF16))
     return {"m": m, "n": n, "k": k, "layout": "nt", "ms": ms, "tflops": 2.0 * m * n * k / ms / 1e9}
 
 
@@ -153,9 +153,9 @@ def attention(backend: str, b: int, h: int, s: int, d: int, causal: bool) -> dic
     be = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}[backend]
     fwd_flops = 4.0 * b * h * s * s * d / (2.0 if causal else 1.0)
     with sdpa_kernel(be):
-        fwd_ms = _time(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal))
+        fwd_ms = time_ms(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal))
         out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-        both_ms = _time(
+        both_ms = time_ms(
             lambda: torch.autograd.grad(
                 F.scaled_dot_product_attention(q, k, v, is_causal=causal), (q, k, v), do
             )
@@ -201,7 +201,7 @@ def memory_section() -> list[dict[str, Any]]:
     }
     rows = []
     for name, (fn, nbytes) in cases.items():
-        ms = _time(fn)
+        ms = time_ms(fn)
         rows.append({"op": name, "elements": n, "bytes": nbytes, "ms": ms, "gb_s": nbytes / ms / 1e6})
     return rows
 
@@ -240,17 +240,9 @@ def main(path: str) -> None:
         info = device_info()
     except Exception as exc:  # noqa: BLE001 - the measurements still count
         info = {"error": str(exc)[:300], "name": torch.cuda.get_device_name(0)}
-    result: dict[str, Any] = {"device": info}
-    for name, fn in (("gemm", gemm_section), ("gemm_fp8", fp8_section), ("attention", attention_section),
-                     ("memory", memory_section), ("sustained", sustained_section)):  # fmt: skip
-        t0 = time.time()
-        try:
-            result[name] = fn()
-        except Exception as exc:  # noqa: BLE001 - keep the other sections
-            result[name] = {"error": f"{type(exc).__name__}: {exc}"[:500]}
-        print(f"{name}: {time.time() - t0:.1f} s", flush=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
+    sections = (("gemm", gemm_section), ("gemm_fp8", fp8_section), ("attention", attention_section),
+                ("memory", memory_section), ("sustained", sustained_section))  # fmt: skip
+    run_sections(path, {"device": info}, sections)
 
 
 if __name__ == "__main__":

@@ -87,3 +87,20 @@ def record_runs(
         print(" ".join(f"{k}={v}" for k, v in head.items()) + f": {time.time() - t0:.1f} s", flush=True)
         with open(path, "w") as f:
             json.dump(result, f, indent=1)
+
+
+def run_sections(
+    path: str, result: dict[str, Any], sections: Iterable[tuple[str, Callable[[], Any]]]
+) -> None:
+    """Run each ``(name, fn)`` section into ``result[name]``, an exception recorded in its place so the
+    other sections still count; the JSON rewritten to ``path`` after each (a run cut short keeps what
+    it measured)."""
+    for name, fn in sections:
+        t0 = time.time()
+        try:
+            result[name] = fn()
+        except Exception as exc:  # noqa: BLE001 - keep the other sections
+            result[name] = {"error": f"{type(exc).__name__}: {exc}"[:500]}
+        print(f"{name}: {time.time() - t0:.1f} s", flush=True)
+        with open(path, "w") as f:
+            json.dump(result, f, indent=1)

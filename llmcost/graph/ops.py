@@ -97,6 +97,23 @@ KINDS = (
     "collective",
 )
 QUANTITIES = ("flops", "hbm_bytes", "weight_bytes", "dequant", "size")
+EP_IMBALANCE = 1.11
+"""Default of the symbol ``ep_imb`` where a plan has expert parallelism and states no load: the
+busiest rank's routed tokens over the mean per step, TensorRT-LLM's EPLB on DeepSeek-R1 at EP 32 / 36,
+0.109 / 0.115 over (NVIDIA TensorRT-LLM tech blog 4, "Scaling Expert Parallelism", Table 1); the one
+per-step, per-rank measurement found, so inference and training both take it."""
+
+
+def ep_imbalance_value(stated: Any, ep: Any) -> Any:
+    """Symbol ``ep_imb`` of a plan (a number, or one per plan): with ``ep`` > 1 the stated load ratio
+    where it is above 0, else :data:`EP_IMBALANCE`; 1 without expert parallelism."""
+    import numpy as np
+
+    s = np.asarray(stated, dtype=float)
+    out = np.where(np.asarray(ep) > 1, np.where(s > 0, s, EP_IMBALANCE), 1.0)
+    return float(out) if np.ndim(out) == 0 else out
+
+
 GEMM_DIMS = ("m", "n", "k", "g")
 """The shape of a matmul operator (:attr:`Op.gemm`): ``g`` GEMMs launched together (a per-head
 batch, the touched experts of a grouped GEMM), each ``[m,k]x[k,n]``."""

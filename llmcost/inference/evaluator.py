@@ -639,8 +639,6 @@ def ep_imbalance(plan: Plan) -> Any:
     """Graph symbol ``ep_imb``: where ep > 1 the plan's ``ep_imbalance`` (default
     :data:`~llmcost.inference.plan.EP_IMBALANCE_EPLB`), 1 without expert parallelism (a number, or
     one per plan)."""
-    from llmcost.inference.plan import EP_IMBALANCE_EPLB
+    from llmcost.graph.ops import ep_imbalance_value
 
-    imb = EP_IMBALANCE_EPLB if plan.ep_imbalance is None else plan.ep_imbalance
-    out = np.where(np.asarray(plan.ep) > 1, imb, 1.0)
-    return float(out) if np.ndim(out) == 0 else out
+    return ep_imbalance_value(0.0 if plan.ep_imbalance is None else plan.ep_imbalance, plan.ep)

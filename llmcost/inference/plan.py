@@ -17,6 +17,7 @@ from llmcost import checks
 from llmcost import precision as Q
 from llmcost import rules as R
 from llmcost.errors import PlanError, UserError
+from llmcost.graph.ops import EP_IMBALANCE
 from llmcost.hardware import Hardware
 from llmcost.rules import Rule
 
@@ -189,9 +190,9 @@ def resolve_formats(weights: str, activations: str | None, kv_cache: str | None)
     return w, a, kv
 
 
-EP_IMBALANCE_EPLB = 1.11
-"""Default busiest-rank load over the mean with ep > 1 (:attr:`Plan.ep_imbalance`): TensorRT-LLM's
-EPLB on DeepSeek-R1, EP 32 / 36 (blog 4 "Scaling Expert Parallelism", Table 1: 0.109 / 0.115 over)."""
+EP_IMBALANCE_EPLB = EP_IMBALANCE
+"""Default busiest-rank load over the mean with ep > 1 (:attr:`Plan.ep_imbalance`):
+:data:`llmcost.graph.ops.EP_IMBALANCE`, TensorRT-LLM's measured figure with EPLB."""
 
 SCHEDULES = ("static", "continuous")
 """Values of plan key ``schedule`` (:attr:`Plan.schedule`)."""

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from llmcost import precision as Q
+from llmcost.graph.ops import EP_IMBALANCE, ep_imbalance_value
 from llmcost.hardware import GemmShape, Hardware
 from llmcost.kernels.gemm import gemm_at
 from llmcost.kernels.roofline import T_KERNEL
@@ -204,11 +205,10 @@ def comm_share(hw: Hardware) -> float:
     return hw.collective_sm_share()
 
 
-EP_IMBALANCE_TRAIN = 1.11
+EP_IMBALANCE_TRAIN = EP_IMBALANCE
 """Default of plan key ``ep_imbalance`` (:attr:`llmcost.training.plan.TrainPlan.ep_imbalance`): the
-busiest expert-parallel rank's routed tokens over the mean, per step. The one per-step, per-rank
-measurement found: TensorRT-LLM's EPLB on DeepSeek-R1 at EP 32 / 36, 0.109 / 0.115 over the mean
-(NVIDIA TensorRT-LLM tech blog 4, "Scaling Expert Parallelism", Table 1; the inference default
+busiest expert-parallel rank's routed tokens over the mean, per step,
+:data:`llmcost.graph.ops.EP_IMBALANCE` (TensorRT-LLM's EPLB on DeepSeek-R1, the inference default
 too). It is an inference figure with redundant experts, so a lower side for training without them:
 the training measurements found are coarser and higher, FEPLB (arXiv 2604.19654: GLM-5's 128-expert
 layers at EP 8 on H100 without an auxiliary loss spend 18.6% of each MoE layer's GPU time waiting,
@@ -221,8 +221,6 @@ EP_IMBALANCE_SOURCE = "TensorRT-LLM's per-step EP-rank figure with EPLB; trainin
 
 
 def imbalance_value(column: Any, ep: Any) -> Any:
-    """Graph symbol ``ep_imb`` from the plan column ``epi``: with ``ep`` > 1 the stated load ratio
-    (thousandths; 0: :data:`EP_IMBALANCE_TRAIN`), 1 without expert parallelism."""
-    col = np.asarray(column, dtype=float)
-    imb = np.where(col > 0, col / 1000.0, EP_IMBALANCE_TRAIN)
-    return np.where(np.asarray(ep) > 1, imb, 1.0)
+    """Graph symbol ``ep_imb`` from the plan column ``epi`` (thousandths; 0: the default),
+    :func:`llmcost.graph.ops.ep_imbalance_value`."""
+    return ep_imbalance_value(np.asarray(column, dtype=float) / 1000.0, ep)
