@@ -237,6 +237,12 @@ class Hardware:
             return 0.0
         return g.collective_sms / g.units
 
+    def sm_share(self, sms: float) -> float:
+        """Share of the device's SMs (``gemm.units``) that ``sms`` of them are; 0 where the entry does
+        not say how many it has."""
+        g = self.gemm_shape
+        return 0.0 if g is None or not g.units else min(1.0, sms / g.units)
+
     def expert_memory_efficiency(self) -> float:
         """Fraction of the peak bandwidth the routed experts' grouped GEMMs stream their weights at:
         ``efficiency.memory_experts`` when the entry has it, else ``efficiency.memory``."""

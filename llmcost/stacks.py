@@ -48,6 +48,7 @@ class Profile:
     zero3_copy_out: each gather's buffer copied into the unsharded parameters on the compute stream
     (plan ``zero3_copy_out``; FSDP2's per-parameter sharding).
     tp_comm_overlap / ep_a2a_overlap / cp_overlap: TP, expert all-to-all, context-parallel comm overlap.
+    ep_deepep: MoE tokens dispatched node-deduplicated, as DeepEP's normal kernels (plan ``ep_deepep``).
     tp_bwd_overlap: the backward's TP collectives of a column-parallel GEMM run asynchronously under its
     data- and weight-gradient GEMMs (plan ``tp_bwd_overlap``).
     pp_p2p_overlap: pipeline send/recv overlapped (``interleaved``: only in the interleaved schedule).
@@ -99,6 +100,7 @@ class Profile:
     tp_bwd_overlap: bool = False
     pp_p2p_overlap: PPOverlap = "none"
     ep_a2a_overlap: bool = False
+    ep_deepep: bool = False
     cp_overlap: bool = False
     sequence_parallel: bool = False
     selective_recompute: bool = False
@@ -889,6 +891,11 @@ def _automodel() -> Profile:
             False,
             f"{_AM} nemo_automodel/components/moe/megatron/fused_a2a.py: DeepEP dispatch / combine with "
             "async_finish=False, allocate_on_comm_stream=False (waited on before the expert GEMMs)",
+        ),
+        ep_deepep=(
+            True,
+            f"{_AM} nemo_automodel/components/moe/megatron/fused_a2a.py: deep_ep Buffer dispatch / combine "
+            "(the benchmark configs' *_te_deepep.yaml: dispatcher deepep)",
         ),
     )
 

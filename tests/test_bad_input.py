@@ -109,6 +109,11 @@ BAD = [
         ["ep_imbalance", ">= 1"],
     ),
     (["search", "train", "mixtral-8x7b", "--gpus", "64", "--ep-imbalance", "0.5"], ["ep_imbalance", ">= 1"]),
+    (["train", "mixtral-8x7b", "--gpus", "64", "--ep-overlap"], ["ep_overlap", "ep > 1"]),
+    (
+        ["train", "mixtral-8x7b", "--gpus", "64", "--ep", "8", "--pp", "2", "--ep-overlap"],
+        ["ep_overlap", "interleaved"],
+    ),
     # 10. stacks and run figures
     (
         ["train", "llama-3.2-1b", "--gpus", "8", "--stack", "torchtitan:soon"],

@@ -142,6 +142,24 @@ def train(
             " figure the plan note names.",
         ),
     ] = None,
+    ep_deepep: Annotated[
+        bool | None,
+        typer.Option(
+            "--ep-deepep/--no-ep-deepep",
+            help="MoE dispatch / combine send each token once to every node holding one of its experts,"
+            " forwarded over NVLink there (DeepEP normal kernels; Megatron-Core flex dispatcher, deepep or"
+            " hybridep). Default off: NCCL all-to-all of every (token, expert) copy.",
+        ),
+    ] = None,
+    ep_overlap: Annotated[
+        bool | None,
+        typer.Option(
+            "--ep-overlap/--no-ep-overlap",
+            help="Hide each micro-batch's expert all-to-alls under another micro-batch's compute (Megatron-Core"
+            " --overlap-moe-expert-parallel-comm; needs ep > 1, no full recompute, interleaved when pp > 1)."
+            " Default off.",
+        ),
+    ] = None,
     power_cap: PowerCapOpt = None,
     pue: PueOpt = None,
     sync_interval: Annotated[

@@ -756,6 +756,27 @@ def auto_time(
     return best_t
 
 
+def deduplicated_time(
+    hw: Hardware, size: Any, gpus: int, gpus_per_node: int | None, top_k: float, node_limit: float
+) -> Any:
+    """Time of one node-deduplicated MoE dispatch or combine (formula ``deepep_normal``: each token
+    once over the network to every other node holding one of its experts, forwarded over the scale-up
+    link) for arrays of ``size`` (bytes of the rank's tokens, each counted once), ``top_k`` experts
+    per token and at most ``node_limit`` nodes per token (a model's group-limited routing; ``inf``:
+    none). The algorithm class of DeepEP's normal kernels, Megatron-Core's flex dispatcher (DeepEP or
+    HybridEP backend) and Primus-Turbo's port, so no vendor check: a training plan names the class
+    (plan ``ep_deepep``), not the library the ``collective`` command costs."""
+    levels = placement(hw, gpus, gpus_per_node)
+    op, algo = "all_to_all", "deepep_normal"
+    fn, names = compiled(shape(op, algo, levels))
+    vals = {
+        **values(hw, levels, 1.0, algo, "simple", op),
+        "moe_k": float(top_k),
+        "moe_nodes": float(node_limit),
+    }
+    return _times([(fn, names, vals)], _size(size))[0]
+
+
 _Run = tuple[str, tuple[str, ...], list[tuple[Any, tuple[str, ...], dict[str, Any]]]]
 _PREPARED: dict[tuple[Any, ...], tuple[Any, tuple[tuple[Level, ...], list[_Run]]]] = {}
 """:func:`_prepared` by (id of the device, arguments), with a weak reference that proves the id is

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from llmcost.collectives.cost import auto_time
+from llmcost.collectives.cost import auto_time, deduplicated_time
 
 
 def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any, stride: Any = 1) -> np.ndarray:
@@ -28,6 +28,22 @@ def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any, stride: Any 
         mask = live & (group == g) & (gpn == n) & (stride == s)
         sizes, inv = np.unique(size[mask], return_inverse=True)
         out[mask] = np.asarray(auto_time(hw, op, sizes.astype(float), int(g), int(n), int(s)))[inv]
+    return out
+
+
+def deduplicated_v(hw: Any, size: Any, group: Any, gpn: Any, top_k: float, node_limit: float) -> np.ndarray:
+    """Time of one node-deduplicated MoE dispatch or combine per plan
+    (:func:`llmcost.collectives.cost.deduplicated_time`) on the array of sizes (bytes of the rank's
+    tokens, each once) of each (group, ranks-per-node) pair; 0 where the group has one rank or nothing
+    to send, as :func:`collective_v`."""
+    size, group, gpn = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn))
+    out = np.zeros(size.shape)
+    live = (group >= 2) & (size > 0)
+    for g, n in sorted(set(zip(group[live].tolist(), gpn[live].tolist(), strict=True))):
+        mask = live & (group == g) & (gpn == n)
+        sizes, inv = np.unique(size[mask], return_inverse=True)
+        t = deduplicated_time(hw, sizes.astype(float), int(g), int(n), top_k, node_limit)
+        out[mask] = np.asarray(t)[inv]
     return out
 
 

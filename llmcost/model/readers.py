@@ -391,6 +391,7 @@ def _read_deepseek(r: Reader) -> dict[str, Any]:
             num_shared_experts=r.int("n_shared_experts", default=0, minimum=0),
             shared_intermediate_size=r.int("moe_intermediate_size"),
             router_score_bias=v3 and r.raw("topk_method") in (None, "noaux_tc"),
+            topk_group=r.int("topk_group", default=None) if r.int("n_group", default=1) > 1 else None,
         )
     bias = r.bool("attention_bias", False)
     return {

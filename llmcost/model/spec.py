@@ -35,6 +35,7 @@ class MoESpec:
     router_score_bias: bool = False  # DeepSeek-V3 e_score_correction_bias (E)
     expert_bias: bool = False  # gpt-oss expert biases
     expert_capacity: int | None = None  # Switch Transformers tokens per expert
+    topk_group: int | None = None  # group-limited routing (DeepSeek n_group > 1): groups a token may reach
 
 
 @dataclass(frozen=True)

@@ -215,6 +215,11 @@ def ep__all_to_all(n_fpass, t_ep_a2a):
     return t_ep_a2a*(n_fpass + 1)
 
 
+def ep__overlap(n_fpass, s_comm, t_ep_a2a, t_hide, u_ep):
+    """Expert parallelism with the all-to-all of one micro-batch hidden under another's compute"""
+    return t_ep_a2a*u_ep*(n_fpass + 1) + (1 - u_ep)*numpy.maximum(s_comm*t_ep_a2a*(n_fpass + 1), t_ep_a2a*(n_fpass + 1) - t_hide)
+
+
 def cp__ring(cp, rc_fwd, t_attn_bwd, t_attn_fwd, t_cp_kv):
     """Context-parallel ring attention (Megatron CP, load-balanced): the forward passes K,V over"""
     return rc_fwd*numpy.maximum(0, -t_attn_fwd + t_cp_kv*(cp - 1)) + numpy.maximum(0, -t_attn_bwd + 2*t_cp_kv*(cp - 1)) + numpy.maximum(0, -t_attn_fwd + t_cp_kv*(cp - 1))
@@ -553,6 +558,7 @@ FUNCTIONS = {
     'comm__hbm_fused_rs': (comm__hbm_fused_rs, ('coll_bytes', 'ranks'), '1043b4b74c9c39b9'),
     'tp__all_reduce_async': (tp__all_reduce_async, ('m_g_in', 'm_tp_ar', 'n_fpass', 's_comm', 't_gemm_in', 't_tp_ar'), '708002185552fd73'),
     'ep__all_to_all': (ep__all_to_all, ('n_fpass', 't_ep_a2a'), '2c31013f7752d8cc'),
+    'ep__overlap': (ep__overlap, ('n_fpass', 's_comm', 't_ep_a2a', 't_hide', 'u_ep'), 'da43a5b6d8b3da0e'),
     'cp__ring': (cp__ring, ('cp', 'rc_fwd', 't_attn_bwd', 't_attn_fwd', 't_cp_kv'), 'c15c539e994d3f07'),
     'bwd__flops': (bwd__flops, ('flops',), '6f762d70e3ef5b7a'),
     'bwd__flops_flash': (bwd__flops_flash, ('flops',), 'def032f469fb6856'),

@@ -9,6 +9,7 @@ an operator.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -203,6 +204,21 @@ def comm_share(hw: Hardware) -> float:
     :func:`llmcost.training.formulas._overlapped`): the catalog's ``gemm.collective_sms`` over its
     ``gemm.units``; 0 where the entry does not say."""
     return hw.collective_sm_share()
+
+
+DEDUP_DISPATCH_SMS = 20
+"""SMs a node-deduplicated dispatch or combine holds while it overlaps compute (plans with
+``ep_deepep`` and ``ep_overlap``): Megatron-Core's flex dispatcher sets DeepEP's to 20 when
+``moe_flex_dispatcher_num_sms`` is unset ("DeepEP's historical mcore default",
+megatron/core/transformer/moe/token_dispatcher.py ``set_deepep_num_sms``)."""
+
+
+def node_limit(spec: ModelSpec) -> float:
+    """Nodes one token's experts may sit on at most: the model's group-limited routing (DeepSeek-V2
+    ``topk_group`` 3, V3 4 of ``n_group`` 8: §2.1.2 of the V3 report, node-limited routing with the
+    groups on nodes), else no limit (``inf``)."""
+    k = spec.moe.topk_group if spec.moe is not None else None
+    return float(k) if k else math.inf
 
 
 EP_IMBALANCE_TRAIN = EP_IMBALANCE

@@ -59,6 +59,8 @@ COLS = (
     "ppf",
     "f8h",
     "mpo",
+    "epdd",
+    "epo",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
@@ -84,7 +86,9 @@ the TP ranks (plan ``distribute_saved_activations``), and whether sequence-paral
 the full activation (plan ``tp_layout_copy``), and whether pipeline send/recvs move whole activations
 in unpaired blocking calls (plan ``pp_p2p_full``), and whether fp8 plans keep the linear layers'
 inputs in 16 bits (plan ``fp8_hp_inputs``), and whether the mixed-precision optimizer runs its own
-passes around the step (plan ``optimizer_passes``)."""
+passes around the step (plan ``optimizer_passes``), and whether the MoE dispatch sends each token once
+per node (plan ``ep_deepep``) and hides the all-to-all under another micro-batch's compute (plan
+``ep_overlap``; :class:`Plans` derives ``epu``, the micro-batches it leaves unpaired, from it)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +155,8 @@ def plans(
     zero = np.array([z for z, _ in ZMODES])[c["zmode"]]
     distopt_flag = np.array([d for _, d in ZMODES])[c["zmode"]]
     dpc = dp * cp  # gradients are reduced over data x context parallel ranks (Megatron)
+    m = global_batch // (dp * mb)
+    c = {**c, "epu": unpaired_column(c["epo"], ep, pp, v, m)}
     return Plans(
         c=c,
         seq=seq,
@@ -167,12 +173,27 @@ def plans(
         b_o=bo_,
         b_a=ba_,
         gpn=np.maximum(1, np.minimum(gpus_per_node or hw.node_devices or 1, c["gpus"])),
-        m=global_batch // (dp * mb),
+        m=m,
         zero=zero,
         dist_opt=distopt_flag | (zero == 1) | (zero == 2),
         dpc=dpc,
         exp_dp=dpc // ep,
     )
+
+
+def unpaired_column(epo: Any, ep: Any, pp: Any, v: Any, m: Any) -> np.ndarray:
+    """Column ``epu``: with EP overlap on (``epo``, ``ep`` > 1) the share of micro-batches whose
+    all-to-alls no other micro-batch's compute hides, in millionths (at least 1); 0 without overlap.
+    Megatron-Core pairs one micro-batch's forward with another's backward in the steady state: with
+    ``pp`` 1 all but the first forward and the last backward (``1/m``); with the interleaved schedule
+    all but the first rank's warm-up forwards and cool-down backwards, ``2(p − 1) + (v − 1)·p`` chunk
+    steps of ``m·v`` (megatron/core/pipeline_parallel/schedules.py, the interleaved schedule's
+    ``num_warmup_microbatches`` with ``microbatch_group_size_per_vp_stage`` = pp)."""
+    ep, pp, v, m = (np.asarray(x, dtype=np.int64) for x in (ep, pp, v, m))
+    warm = np.where(pp > 1, 2 * (pp - 1) + (v - 1) * pp, 1)
+    u = np.minimum(1.0, warm / np.maximum(m * v, 1))
+    on = (np.asarray(epo) == 1) & (ep > 1)
+    return np.where(on, np.maximum(1, np.rint(u * 1e6)), 0).astype(np.int64)
 
 
 def _compact(k: np.ndarray, size: int) -> tuple[np.ndarray, int]:

@@ -331,6 +331,18 @@ define(
     latex=r"t_{ep,a2a}",
 )
 define(
+    "t_hide",
+    "s",
+    "compute a paired micro-batch's all-to-all overlaps: its share of the layer's forward, backward and recompute",
+    latex=r"t_{hide}",
+)
+define(
+    "u_ep",
+    "1",
+    "share of micro-batches the schedule runs unpaired, their all-to-alls exposed (EP overlap)",
+    latex=r"u_{ep}",
+)
+define(
     "t_gemm_in",
     "s",
     "forward time of the column-parallel GEMM that consumes a block's gathered input (QKV, FFN up)",
@@ -839,6 +851,21 @@ def ep_exposed() -> sp.Expr:
     """Expert parallelism: each all-to-all of a MoE layer (token dispatch, combine) in every pass,
     on the critical path (GShard, Lepikhin et al. 2021; Megatron-Core MoE without overlap)."""
     return (S("n_fpass") + 1) * S("t_ep_a2a")
+
+
+def ep_exposed_overlap() -> sp.Expr:
+    """Expert parallelism with the all-to-all of one micro-batch hidden under another's compute
+    (Megatron-Core ``--overlap-moe-expert-parallel-comm`` with ``--delay-wgrad-compute``, MCore
+    v0.14, 2025-09: "overlaps All-to-All with computation by merging FWD-BWD passes of adjacent
+    microbatches", megatron/core/transformer/moe/README.md; DeepSeek-V3 §3.2.1 DualPipe pairs them
+    the same way): each all-to-all ``a = (n_fpass + 1)·t_ep_a2a`` of a paired micro-batch adds what
+    :func:`_overlapped` leaves of it over the compute ``t_hide`` it is paired with (its share of the
+    layer's forward, backward and recompute), its kernels holding ``s_comm`` of the SMs; the
+    micro-batches the schedule runs unpaired (``u_ep`` of them: the pipeline's warm-up forwards and
+    cool-down backwards) expose all of it: ``u·a + (1 − u)·max(a − t_hide, s_comm·a)`` [derived]."""
+    a = (S("n_fpass") + 1) * S("t_ep_a2a")
+    u = S("u_ep")
+    return u * a + (1 - u) * _overlapped(a, S("t_hide"))
 
 
 def tp_exposed_overlap() -> sp.Expr:
@@ -1596,6 +1623,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "comm__hbm_fused_rs": fused_rs_hbm,
     "tp__all_reduce_async": tp_exposed_allreduce_async,
     "ep__all_to_all": ep_exposed,
+    "ep__overlap": ep_exposed_overlap,
     "cp__ring": cp_ring_exposed,
     "bwd__flops": backward_flops,
     "bwd__flops_flash": backward_flops_flash,

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from llmcost.collectives.grid import collective_v, group_gpn
+from llmcost.collectives.grid import collective_v, deduplicated_v, group_gpn
 from llmcost.graph.ops import model_values
 from llmcost.hardware import Hardware
 from llmcost.kernels.attention import head_factor, length_factor
@@ -25,6 +25,7 @@ from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training import compute as TC
 from llmcost.training.base import (
+    DEDUP_DISPATCH_SMS,
     FP8_RECIPES,
     PRECISIONS,
     QUANTIZED,
@@ -36,6 +37,7 @@ from llmcost.training.base import (
     imbalance_value,
     machine,
     model_layers,
+    node_limit,
 )
 from llmcost.training.columns import Plans, key
 from llmcost.training.operator import TOp
@@ -84,6 +86,8 @@ class OpConfig(NamedTuple):
     tpo: np.ndarray  # TP overlap: 0 none, 1 pipelined with the GEMMs (tp_overlap), 2 fused RS (tp_fused_rs)
     tpb: np.ndarray
     epi: np.ndarray  # the busiest EP rank's routed tokens over the mean, thousandths (0: the default)
+    epd: np.ndarray  # 1: node-deduplicated MoE dispatch (plan ep_deepep), 0: NCCL all-to-all
+    epu: np.ndarray  # EP overlap: unpaired micro-batch share in millionths (0: no overlap, plan ep_overlap)
     rc: str
     prec: str
     b_w: float
@@ -94,6 +98,8 @@ class OpConfig(NamedTuple):
     fp8: str | None = None  # quantization recipe when the GEMMs run in fp8 / fp4
     hbm: Any = 0  # 1: overlapped collectives' HBM traffic competes with the compute (hbm_contention)
     shares: Any = None  # causal-pair share a document mask keeps, per window (Plans.shares)
+    moe_k: float = 1.0  # experts per token (the model's top-k)
+    moe_nodes: float = math.inf  # nodes a token may reach (group-limited routing), inf: no limit
 
 
 @dataclass
@@ -134,7 +140,23 @@ FLOPS = ("model", "hw", "model_full", "hw_full")
 and (``_full``) the full-s² convention (:mod:`llmcost.training.compute`)."""
 
 
-KEY_COLS = ("gpus", "tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi", "hbmc", "rc", "prec", "flash")
+KEY_COLS = (
+    "gpus",
+    "tp",
+    "cp",
+    "ep",
+    "mb",
+    "sp",
+    "tpo",
+    "tpb",
+    "epi",
+    "epdd",
+    "epu",
+    "hbmc",
+    "rc",
+    "prec",
+    "flash",
+)
 """The plan columns an operator configuration is keyed by (with the bytes and the fusions)."""
 CFG_COLS = (
     "tp",
@@ -145,6 +167,8 @@ CFG_COLS = (
     "tpo",
     "tpb",
     "epi",
+    "epdd",
+    "epu",
     "hbmc",
     "rc",
     "prec",
@@ -345,7 +369,7 @@ def _groups(
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
         cfg = OpConfig(
-            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi")),
+            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi", "epdd", "epu")),
             rc=RECOMPUTE[u["rc"][f0]],
             prec=PRECISIONS[u["prec"][f0]],
             b_w=float(ubw[f0]),
@@ -364,6 +388,8 @@ def _groups(
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
             hbm=u["hbmc"][sel],
             shares=p.shares,
+            moe_k=float(spec.moe.top_k) if spec.moe is not None else 1.0,
+            moe_nodes=node_limit(spec),
         )
         out.append((sel, cfg))
     return out
@@ -569,6 +595,10 @@ def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> lis
     all-to-all per pass (``ep__all_to_all``). Formulas of :mod:`llmcost.training.formulas`."""
     n = cfg.tp.size
     out: list[tuple[TOp, np.ndarray]] = []
+    ep_ops = [o for o in lc.collectives() if o.group == "ep"]
+    ep_x = iter(
+        _ep_exposed(hw, cfg, [np.broadcast_to(np.asarray(o.size, dtype=float), (n,)) for o in ep_ops], lc)
+    )
     for o, gemms, gops in zip(lc.collectives(), lc.tp_gemm_pairs(), lc.tp_gemm_ops(), strict=True):
         size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
         if o.group == "tp":
@@ -577,7 +607,7 @@ def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> lis
         elif o.group == "cp" and o.variant == "pass_kv":
             out.append((o, np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)))
         elif o.group == "ep":
-            out.append((o, np.where((cfg.ep > 1) & (size > 0), _ep_exposed(hw, cfg, size), 0.0)))
+            out.append((o, np.where((cfg.ep > 1) & (size > 0), next(ep_x), 0.0)))
     return out
 
 
@@ -719,7 +749,34 @@ def _cp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, lc: TC.LayerCost)
     return G.cp__ring(np.asarray(cfg.cp, dtype=float), rc_fwd, lc.t_attn_bwd, lc.t_attn_fwd, step)
 
 
-def _ep_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray) -> np.ndarray:
-    """``ep__all_to_all``."""
+def _ep_exposed(hw: Hardware, cfg: OpConfig, sizes: list[np.ndarray], lc: TC.LayerCost) -> list[np.ndarray]:
+    """Exposed time of each expert-parallel all-to-all of one layer (``sizes``: their bytes per
+    device, each token once per expert): ``ep__all_to_all``, or with EP overlap (``epu`` > 0, plan
+    ``ep_overlap``) ``ep__overlap``, the layer's compute shared among them by their times. One
+    all-to-all is NCCL's (:func:`collective_v`) or, node-deduplicated (``epd``, plan ``ep_deepep``),
+    :func:`deduplicated_v` of each token once, its kernels holding :data:`DEDUP_DISPATCH_SMS` SMs
+    while it overlaps compute (NCCL's: ``gemm.collective_sms``)."""
+    if not sizes:
+        return []
     gpn_ep = group_gpn(cfg.gpn, cfg.ep, cfg.tp * cfg.cp)
-    return G.ep__all_to_all(_passes(cfg) - 1, collective_v(hw, "all_to_all", size, cfg.ep, gpn_ep))
+    ded = cfg.epd == 1
+    n_f = _passes(cfg) - 1
+    one = []
+    for size in sizes:
+        t = collective_v(hw, "all_to_all", np.where(ded, 0.0, size), cfg.ep, gpn_ep)
+        if ded.any():
+            uniq = np.where(ded, size / cfg.moe_k, 0.0)
+            t = np.where(ded, deduplicated_v(hw, uniq, cfg.ep, gpn_ep, cfg.moe_k, cfg.moe_nodes), t)
+        one.append(t)
+    full = [G.ep__all_to_all(n_f, t) for t in one]
+    u = np.asarray(cfg.epu, dtype=float) / 1e6
+    if not (u > 0).any():
+        return full
+    total = sum(full[1:], full[0])
+    hide = lc.t_fwd + lc.t_bwd + lc.t_rc
+    s_comm = np.where(ded, hw.sm_share(DEDUP_DISPATCH_SMS), comm_share(hw))
+    out = []
+    for t, x in zip(one, full, strict=True):
+        share = np.where(total > 0, hide * x / np.where(total > 0, total, 1.0), 0.0)
+        out.append(np.where(u > 0, G.ep__overlap(n_f, s_comm, t, share, u), x))
+    return out

@@ -122,6 +122,8 @@ PLAN_KEYS = (
     "optimizer_passes",
     "goodput",
     "ep_imbalance",
+    "ep_deepep",
+    "ep_overlap",
     "micro_batches",
     "offload_activations",
     "sync_interval",
@@ -149,6 +151,8 @@ OPTION_KEYS = (
     "pp_p2p_full",
     "fp8_hp_inputs",
     "optimizer_passes",
+    "ep_deepep",
+    "ep_overlap",
 )
 """Train plan keys that are true or false and that a costed plan reports only where they are on
 (:mod:`llmcost.api`), so plans that leave them off print as before."""
@@ -162,6 +166,8 @@ OPTION_COLUMNS = {
     "pp_p2p_full": "ppf",
     "fp8_hp_inputs": "f8h",
     "optimizer_passes": "mpo",
+    "ep_deepep": "epdd",
+    "ep_overlap": "epo",
 }
 """Plan column of each of the :data:`OPTION_KEYS` that is one column, 0 or 1 (``tp_fused_rs`` shares
 ``tpo`` with ``tp_overlap``): :func:`plan_columns` and the search fill them from this one table."""
@@ -337,6 +343,21 @@ class TrainPlan:
     master re-read for its 16-bit copy (``optimizer__mp_bytes``: 52 bytes per parameter in all for fp16,
     38 for bf16 with fp32 gradients, against 28-30 for a fused master-weight step). The megatron-lm and
     megatron-core stacks set it. Off by default."""
+    ep_deepep: bool = False
+    """The MoE dispatch and combine send each token once over the network to every other node that
+    holds one of its experts, forwarded there over the scale-up link (DeepEP's normal kernels, the
+    DeepSeek-V3 training setting; Megatron-Core's flex dispatcher with the deepep or hybridep
+    backend; Primus-Turbo's port), priced by the ``deepep_normal`` formula at the model's top-k and
+    group-limited routing; its kernels hold 20 SMs while they overlap compute. Off by default: NCCL's
+    all-to-all of every (token, expert) copy (Megatron-Core's alltoall dispatcher)."""
+    ep_overlap: bool = False
+    """Each micro-batch's expert all-to-alls hidden under another micro-batch's compute, the forward
+    of one merged with the backward of the next (Megatron-Core ``--overlap-moe-expert-parallel-comm
+    --delay-wgrad-compute``, v0.14; DeepSeek-V3's DualPipe pairs them likewise): per layer what the
+    all-to-alls exceed of the paired compute, or the SMs they hold, is exposed (``ep__overlap``), and
+    all of it for the micro-batches the schedule leaves unpaired (pipeline warm-up and cool-down).
+    Needs ``ep`` > 1, no full recomputation and, with ``pp`` > 1, the interleaved schedule (as
+    Megatron-Core asserts). Off by default."""
     hbm_contention: bool = False
     """An overlapped collective's HBM traffic competes with the compute it overlaps (ring bytes per
     device, ``comm__hbm_ring_*``): the pair takes at least both kernels' HBM time
@@ -804,6 +825,21 @@ def goodput_of(plan: TrainPlan) -> float:
     return float(g)
 
 
+def _check_ep_overlap(plan: TrainPlan, ep: int, pp: int) -> None:
+    """``ep_overlap`` where Megatron-Core runs it (transformer_config.py asserts the same): expert
+    parallelism, no full recomputation, the interleaved schedule when pipelined."""
+    if not plan.ep_overlap:
+        return
+    if ep < 2:
+        raise PlanError("ep_overlap hides the expert all-to-all: it needs ep > 1")
+    if plan.recompute == "full":
+        raise PlanError(
+            "ep_overlap does not run with full recomputation; use recompute none, selective or op"
+        )
+    if pp > 1 and plan.schedule != "interleaved":
+        raise PlanError("ep_overlap with pp > 1 needs the interleaved schedule (virtual_stages >= 2)")
+
+
 def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     """The fields :data:`RULES` read of one plan, each key checked for its type and domain
     (PlanError naming the key); ``dp`` defaults to what the GPU count leaves (rounded down: a
@@ -827,6 +863,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
     for key in (*FLAG_KEYS, *OPTION_KEYS, "offload_activations"):
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
+    _check_ep_overlap(plan, ep, pp)
     if plan.tp_overlap and plan.tp_fused_rs:
         raise PlanError(
             "tp_overlap and tp_fused_rs are two ways to hide the same reduce-scatter: set one of them"

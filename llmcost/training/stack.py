@@ -23,6 +23,7 @@ profile says what the framework makes of it, as plan defaults, never as a factor
 * ``fp8_hp_inputs``: the profile's where documented (torchtitan's torchao float8 keeps the
   high-precision linear inputs for the backward);
 * ``optimizer_passes``: the profile's where documented (Megatron's mixed-precision optimizer);
+* ``ep_deepep``: the profile's where documented (NeMo AutoModel dispatches MoE tokens through DeepEP);
 * ``autocast_weights``: the profile's where documented (the Hugging Face Trainer's mixed precision is
   ``torch.autocast`` over fp32 parameters);
 * ``grad_reduce_in_fp32``: the profile's where documented (DeepSpeed reduces gradients in the
@@ -64,6 +65,7 @@ FUSION_KEYS = (
     ("pp_p2p_full", "pp_p2p_full"),
     ("fp8_hp_inputs", "fp8_hp_inputs"),
     ("optimizer_passes", "optimizer_passes"),
+    ("ep_deepep", "ep_deepep"),
 )
 """(plan key, profile field) pairs :func:`apply` fills from a profile."""
 
