@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from llmcost import api
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.collectives.grid import collective_v, deduplicated_v
-from llmcost.errors import PlanError
+from llmcost.errors import PlanError, UserError
 from llmcost.model.config import from_config
 from llmcost.training import _generated as G
 from llmcost.training import plan as TR
@@ -127,3 +127,33 @@ def test_the_automodel_stack_dispatches_through_deepep_in_train_and_search() -> 
         assert p["plan"].get("ep_deepep") is True
         again = api.train("qwen3-30b-a3b", "h100-sxm", plan=p["plan"])
         assert again.metrics()["iteration_time_s"] == p["metrics"]["iteration_time_s"]
+
+
+def test_search_costs_overlap_and_deduplication_as_train_does() -> None:
+    """A plan-wide ``--ep-deepep --ep-overlap`` search: each ranked plan, costed alone, gives the
+    same step bit for bit, and reports ``ep_overlap`` only where the row can run it."""
+    rep = api.search_train(
+        "qwen3-30b-a3b",
+        "h100-sxm",
+        gpus=32,
+        global_batch=256,
+        seq_len=4096,
+        ep_imbalance=1.0,
+        ep_deepep=True,
+        ep_overlap=True,
+        top=6,
+    )
+    assert rep.result.plans
+    for p in rep.result.plans:
+        plan = p["plan"]
+        assert plan["ep_deepep"] is True
+        runs = plan["ep"] > 1 and plan["recompute"] != "full"
+        runs &= plan["pp"] == 1 or plan["schedule"] == "interleaved"
+        assert plan.get("ep_overlap", False) == runs
+        alone = api.train("qwen3-30b-a3b", "h100-sxm", plan=plan)
+        assert alone.metrics()["iteration_time_s"] == p["metrics"]["iteration_time_s"]
+
+
+def test_a_non_boolean_search_flag_is_refused() -> None:
+    with pytest.raises(UserError, match="ep_overlap must be true or false"):
+        api.search_train("qwen3-30b-a3b", "h100-sxm", gpus=8, global_batch=8, seq_len=4096, ep_overlap="yes")

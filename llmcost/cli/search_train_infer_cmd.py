@@ -144,6 +144,22 @@ def search_train(
             " 1 balanced). Default 1.11, the figure the note names.",
         ),
     ] = None,
+    ep_deepep: Annotated[
+        bool | None,
+        Opt(
+            "--ep-deepep/--no-ep-deepep",
+            help="MoE: every plan dispatches each token once per node, forwarded over NVLink (DeepEP;"
+            " Megatron-Core flex dispatcher). Default: the stack's, else NCCL all-to-all.",
+        ),
+    ] = None,
+    ep_overlap: Annotated[
+        bool | None,
+        Opt(
+            "--ep-overlap/--no-ep-overlap",
+            help="MoE: hide the expert all-to-all under another micro-batch's compute in every plan that can"
+            " (ep > 1, no full recompute, interleaved when pp > 1; Megatron-Core). Default off.",
+        ),
+    ] = None,
     quiet: QuietOpt = False,
     emit_to: EmitOpt = None,
     fmt: FormatOpt = "table",

@@ -23,6 +23,7 @@ TRAIN_KEYS = (
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
     *("seq_len_dist", "packing", "dynamic_cp"),
     *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap", "power_cap", "ep_imbalance"),
+    *("ep_deepep", "ep_overlap"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -181,7 +182,16 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         sync_overlap=sync[3],
         power_cap=_power_cap(k.get("power_cap")),
         ep_imbalance=_imbalance(k.get("ep_imbalance")),
+        ep_deepep=_flag(k.get("ep_deepep"), "ep_deepep"),
+        ep_overlap=_flag(k.get("ep_overlap"), "ep_overlap"),
     )
+
+
+def _flag(v: Any, name: str) -> bool | None:
+    """A plan-wide true / false option of ``search train`` (None: the default), one clear line if not."""
+    if v is None or isinstance(v, bool):
+        return v
+    raise UserError(f"{name} must be true or false, got {v!r}")
 
 
 def _imbalance(v: Any) -> float | None:

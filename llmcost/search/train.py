@@ -31,6 +31,7 @@ from llmcost.search.common import check_size, divisors
 from llmcost.training import plan as TR
 from llmcost.training import step as TS
 from llmcost.training.base import FP8_RECIPES, model_layers
+from llmcost.training.columns import ep_overlap_on
 from llmcost.training.layers import PREFILL_BATCH, ConfigMemo, config_tuples
 
 ZMODES = TS.ZMODES
@@ -75,6 +76,10 @@ class TrainSpace:
     sync_overlap: int = 0  # Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (0: blocking)
     power_cap: float | None = None  # board power limit of every plan's devices, W (None: the default limit)
     ep_imbalance: float | None = None  # busiest EP rank's routed tokens over the mean (None: the default)
+    ep_deepep: bool | None = (
+        None  # node-deduplicated MoE dispatch for every plan (None: the stack's, else off)
+    )
+    ep_overlap: bool | None = None  # expert all-to-all under another micro-batch's compute where it runs
 
 
 @dataclass
@@ -530,6 +535,7 @@ def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
         "offload": TR.OFFLOAD.index(space.offload),
         **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync, strict=True)),
         "epi": TR.imbalance_column(space.ep_imbalance),
+        **{col: int(v) for col, v in (("epdd", space.ep_deepep), ("epo", space.ep_overlap)) if v is not None},
     }
     return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
 
@@ -641,7 +647,9 @@ def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
     with or without the stack): attention, DP and pipeline overlap, fused kernels, fp8 recipe and
     ZeRO-3 bucket, fp32 gradients, and the option flags that are on (``optimizer_passes``, ...)."""
     auto, flash = bool(c["auto"][i]), bool(c["flash"][i])
-    options = {k: True for k, col in TR.OPTION_COLUMNS.items() if c[col][i]}
+    options = {k: True for k, col in TR.OPTION_COLUMNS.items() if c[col][i] and k != "ep_overlap"}
+    if ep_overlap_on({k: c[k][i : i + 1] for k in ("epo", "ep", "rc", "pp", "sched")})[0]:
+        options["ep_overlap"] = True  # where the row runs it (a searched row elsewhere keeps it off)
     return options | {
         "attention": "auto" if auto else ("flash" if flash else "materialized"),
         "overlap_dp": bool(c["overlap"][i]),

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from llmcost.hardware import Hardware
-from llmcost.training.base import ZMODES, bytes_table
+from llmcost.training.base import RECOMPUTE, SCHEDULES, ZMODES, bytes_table
 
 COLS = (
     "gpus",
@@ -156,7 +156,7 @@ def plans(
     distopt_flag = np.array([d for _, d in ZMODES])[c["zmode"]]
     dpc = dp * cp  # gradients are reduced over data x context parallel ranks (Megatron)
     m = global_batch // (dp * mb)
-    c = {**c, "epu": unpaired_column(c["epo"], ep, pp, v, m)}
+    c = {**c, "epu": unpaired_column(ep_overlap_on(c), ep, pp, v, m)}
     return Plans(
         c=c,
         seq=seq,
@@ -179,6 +179,15 @@ def plans(
         dpc=dpc,
         exp_dp=dpc // ep,
     )
+
+
+def ep_overlap_on(c: dict[str, np.ndarray]) -> np.ndarray:
+    """Rows whose expert all-to-alls overlap another micro-batch's compute: ``epo`` set where
+    Megatron-Core runs it (expert parallelism, no full recomputation, the interleaved schedule when
+    pipelined; a single plan asking elsewhere is refused, a searched row keeps it off)."""
+    full = c["rc"] == RECOMPUTE.index("full")
+    piped = (c["pp"] > 1) & (c["sched"] != SCHEDULES.index("interleaved"))
+    return (c["epo"] == 1) & (c["ep"] > 1) & ~full & ~piped
 
 
 def unpaired_column(epo: Any, ep: Any, pp: Any, v: Any, m: Any) -> np.ndarray:
