@@ -39,7 +39,7 @@ def test_shipped_collective_cases_meet_median_goal() -> None:
         f"mean {100 * s['mean_abs_error']:.1f}%, max {100 * s['max_abs_error']:.1f}%, "
         f"within tolerance {s['within_tolerance']}"
     )
-    assert s["evaluated"] == s["count"] == 43
+    assert s["evaluated"] == s["count"] == 75
     assert s["median_abs_error"] <= MEDIAN_GOAL
     latency = [abs(r.error) for r in results if r.metric == "time_s" and r.measured < 1e-4]
     bandwidth = [abs(r.error) for r in results if r.metric == "busbw_gbps"]
@@ -78,7 +78,7 @@ def test_json_shape_matches_readme(cli) -> None:  # type: ignore[no-untyped-def]
             assert c["reason"]
         else:
             assert c["error"] == pytest.approx((c["predicted"] - c["measured"]) / c["measured"])
-    assert data["summary"]["collective"]["count"] == 43
+    assert data["summary"]["collective"]["count"] == 75
 
 
 def test_cli_validate_table_default_files(cli) -> None:  # type: ignore[no-untyped-def]
