@@ -86,8 +86,6 @@ class OpConfig(NamedTuple):
     tpo: np.ndarray  # TP overlap: 0 none, 1 pipelined with the GEMMs (tp_overlap), 2 fused RS (tp_fused_rs)
     tpb: np.ndarray
     epi: np.ndarray  # the busiest EP rank's routed tokens over the mean, thousandths (0: the default)
-    epd: np.ndarray  # 1: node-deduplicated MoE dispatch (plan ep_deepep), 0: NCCL all-to-all
-    epu: np.ndarray  # EP overlap: unpaired micro-batch share in millionths (0: no overlap, plan ep_overlap)
     rc: str
     prec: str
     b_w: float
@@ -98,6 +96,8 @@ class OpConfig(NamedTuple):
     fp8: str | None = None  # quantization recipe when the GEMMs run in fp8 / fp4
     hbm: Any = 0  # 1: overlapped collectives' HBM traffic competes with the compute (hbm_contention)
     shares: Any = None  # causal-pair share a document mask keeps, per window (Plans.shares)
+    epd: Any = 0  # 1: node-deduplicated MoE dispatch (plan ep_deepep), 0: NCCL all-to-all
+    epu: Any = 0  # EP overlap: unpaired micro-batch share in millionths (0: no overlap, plan ep_overlap)
     moe_k: float = 1.0  # experts per token (the model's top-k)
     moe_nodes: float = math.inf  # nodes a token may reach (group-limited routing), inf: no limit
 
@@ -369,7 +369,7 @@ def _groups(
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
         cfg = OpConfig(
-            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi", "epdd", "epu")),
+            *(u[k][sel] for k in ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi")),
             rc=RECOMPUTE[u["rc"][f0]],
             prec=PRECISIONS[u["prec"][f0]],
             b_w=float(ubw[f0]),
@@ -388,6 +388,8 @@ def _groups(
             fp8=quantize_recipe(PRECISIONS[u["prec"][f0]], FP8_RECIPES[u["fp8r"][f0]]),
             hbm=u["hbmc"][sel],
             shares=p.shares,
+            epd=u["epdd"][sel],
+            epu=u["epu"][sel],
             moe_k=float(spec.moe.top_k) if spec.moe is not None else 1.0,
             moe_nodes=node_limit(spec),
         )
@@ -759,7 +761,7 @@ def _ep_exposed(hw: Hardware, cfg: OpConfig, sizes: list[np.ndarray], lc: TC.Lay
     if not sizes:
         return []
     gpn_ep = group_gpn(cfg.gpn, cfg.ep, cfg.tp * cfg.cp)
-    ded = cfg.epd == 1
+    ded = np.broadcast_to(np.asarray(cfg.epd) == 1, cfg.ep.shape)
     n_f = _passes(cfg) - 1
     one = []
     for size in sizes:

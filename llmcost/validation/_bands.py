@@ -4,10 +4,10 @@ Per feature key: (10th, 90th percentile of true/predicted - 1 of throughput, cas
 of one of them), from the leave-one-source-out residuals of the shipped training cases (llmcost.validation.bands)."""
 # ruff: noqa
 
-CASES_DIGEST = 'fc6cae354a071b47'
+CASES_DIGEST = 'e82e1e07fc90399f'
 
 BANDS = {
-    '*': (-0.1518, 0.1127, 240, 16384),
+    '*': (-0.1757, 0.0979, 247, 16384),
     'Google tpu': (-0.136, 0.1462, 23, 8192),
     'Google tpu|moe=False': (-0.136, 0.1462, 23, 8192),
     'Google tpu|zero3=True|moe=False': (-0.136, 0.1462, 23, 8192),
@@ -16,14 +16,14 @@ BANDS = {
     'NVIDIA Ampere|zero3=False|moe=False': (-0.0805, 0.0621, 71, 12288),
     'NVIDIA Ampere|zero3=True|moe=False': (-0.0511, 0.0611, 15, 128),
     'NVIDIA Ampere|zero3=serial|moe=False': (-0.1113, 0.2565, 6, 2240),
-    'NVIDIA Blackwell': (-0.2525, 0.1243, 24, 512),
+    'NVIDIA Blackwell': (-0.2856, 0.0931, 30, 512),
     'NVIDIA Blackwell|moe=False': (-0.1445, 0.1128, 17, 512),
-    'NVIDIA Blackwell|moe=True': (-0.4519, 0.4339, 7, 256),
+    'NVIDIA Blackwell|moe=True': (-0.4168, -0.1333, 13, 256),
     'NVIDIA Blackwell|zero3=False|moe=False': (-0.1481, 0.1243, 14, 512),
-    'NVIDIA Blackwell|zero3=False|moe=True': (-0.4519, 0.4339, 7, 256),
-    'NVIDIA Hopper': (-0.1382, 0.1225, 99, 16384),
+    'NVIDIA Blackwell|zero3=False|moe=True': (-0.4168, -0.1333, 13, 256),
+    'NVIDIA Hopper': (-0.1469, 0.1211, 100, 16384),
     'NVIDIA Hopper|moe=False': (-0.1061, 0.1192, 93, 16384),
-    'NVIDIA Hopper|moe=True': (-0.471, 0.1198, 6, 64),
+    'NVIDIA Hopper|moe=True': (-0.4699, 0.0403, 7, 1024),
     'NVIDIA Hopper|zero3=False|moe=False': (-0.1118, 0.1144, 61, 16384),
     'NVIDIA Hopper|zero3=True|moe=False': (-0.0815, 0.1367, 32, 512),
 }
@@ -165,17 +165,23 @@ EVIDENCE = {
         (8, 0.3503, 'mbridge2511-b200-llama3-8b-g8-fp8-cs'),
         (8, 0.3407, 'nemo2504-gb200-llama3-8b-g8'),
         (128, 0.3357, 'nemo2504-gb200-llama3-405b-g128'),
+        (256, 0.3304, 'mcore-moe-dsv3-gb200-256-bf16'),
         (8, 0.3267, 'nemo2507-gb200-llama3-8b-g8'),
         (8, 0.3243, 'mbridge2511-gb200-llama3-8b-g8-fp8-cs'),
         (256, 0.3145, 'mbridge2511-gb200-deepseekv3-g256-bf16'),
         (64, 0.3073, 'nemo2504-gb200-mixtral-8x7b-g64'),
         (64, 0.3057, 'nemo2502-b200-llama3-70b-g64'),
+        (256, 0.3026, 'mcore-moe-qwen3-235b-gb200-256-bf16'),
         (8, 0.2975, 'nemo2502-b200-llama3-8b-g8'),
         (256, 0.2917, 'mbridge2511-gb200-qwen3-235b-a22b-g256-bf16'),
         (64, 0.2738, 'nemo2502-b200-mixtral-8x7b-g64'),
+        (256, 0.2369, 'mcore-moe-dsv3-gb300-256-mxfp8'),
         (64, 0.2192, 'mbridge2511-gb200-gpt-oss-120b-g64-bf16'),
         (64, 0.2185, 'mbridge2604-gb200-llama3-70b-g64-nvfp4'),
+        (256, 0.2014, 'mcore-moe-dsv3-gb200-256-mxfp8'),
+        (256, 0.1953, 'mcore-moe-qwen3-235b-gb300-256-mxfp8'),
         (256, 0.1852, 'mbridge2604-b200-deepseekv3-g256-mxfp8'),
+        (256, 0.1843, 'mcore-moe-qwen3-235b-gb200-256-mxfp8'),
         (64, 0.1194, 'mbridge2511-b200-gpt-oss-120b-g64-bf16'),
     ],
     'NVIDIA Hopper': [
@@ -270,6 +276,7 @@ EVIDENCE = {
         (64, 0.1925, 'mbridge2604-h100-gpt-oss-120b-g64-bf16'),
         (256, 0.1882, 'titan25-t4-h100-llama31-70b-fsdp32-tp8-2d'),
         (64, 0.1861, 'mbridge2511-h100-gpt-oss-120b-g64-bf16'),
+        (1024, 0.1831, 'mcore-moe-dsv3-h100-1024-fp8blk'),
         (8, 0.1808, 'foundry-h100-mpt7b-s64k-g8'),
         (512, 0.1633, 'titan25-t5-h100-llama31-405b-fsdp8-tp8-pp8-interleaved'),
         (8, 0.1392, 'titan25-t2-h100-llama31-8b-fsdp8-cp1-s32k'),
