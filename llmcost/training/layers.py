@@ -140,47 +140,13 @@ FLOPS = ("model", "hw", "model_full", "hw_full")
 and (``_full``) the full-s² convention (:mod:`llmcost.training.compute`)."""
 
 
-KEY_COLS = (
-    "gpus",
-    "tp",
-    "cp",
-    "ep",
-    "mb",
-    "sp",
-    "tpo",
-    "tpb",
-    "epi",
-    "epdd",
-    "epu",
-    "hbmc",
-    "rc",
-    "prec",
-    "flash",
-)
+_OP_COLS = ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi", "epdd", "epu", "hbmc", "rc", "prec", "flash")
+"""The plan columns an operator's cost depends on, degrees and options alike."""
+KEY_COLS = ("gpus", *_OP_COLS)
 """The plan columns an operator configuration is keyed by (with the bytes and the fusions)."""
-CFG_COLS = (
-    "tp",
-    "cp",
-    "ep",
-    "mb",
-    "sp",
-    "tpo",
-    "tpb",
-    "epi",
-    "epdd",
-    "epu",
-    "hbmc",
-    "rc",
-    "prec",
-    "flash",
-    "fnorm",
-    "fact",
-    "frope",
-    "fp8r",
-    "fce",
-    "acw",
-    "tlc",
-)
+CFG_COLS = (*_OP_COLS, "fnorm", "fact", "frope", "fp8r", "fce", "acw", "tlc")
+"""The plan columns an operator configuration is built from (:func:`_groups`): those it is keyed by
+and the fusions."""
 
 
 PREFILL_BATCH = 1 << 15
