@@ -1020,6 +1020,26 @@ def _bucket_note(bucket: int, serial: bool) -> str:
     )
 
 
+def dispatch_note(plan: TrainPlan, lay: Layout) -> str:
+    """How an expert-parallel plan moves its tokens: the dispatcher and whether another micro-batch's
+    compute hides the all-to-all (with the share of micro-batches the schedule leaves unpaired)."""
+    from llmcost.training.columns import unpaired_column
+
+    how = (
+        "each token once per node holding its experts, forwarded over the scale-up link (ep_deepep)"
+        if plan.ep_deepep
+        else "NCCL all-to-all of every (token, expert) copy (ep_deepep for a DeepEP-style dispatcher)"
+    )
+    if plan.ep_overlap:
+        u = int(unpaired_column(1, lay.ep, lay.pp, lay.v, lay.m)[()]) / 1e6
+        hidden = (
+            f"hidden under the paired micro-batch's compute, {u:.1%} of micro-batches unpaired (ep_overlap)"
+        )
+    else:
+        hidden = "on the critical path (ep_overlap to hide it under another micro-batch's compute)"
+    return f"expert all-to-all: {how}; {hidden}"
+
+
 def imbalance_note(stated: float | None) -> str:
     """What an expert-parallel plan assumes of the routing: the busiest EP rank's load over the mean."""
     from llmcost.training.base import EP_IMBALANCE_SOURCE, EP_IMBALANCE_TRAIN
@@ -1417,6 +1437,7 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
         notes.append(zero3_note(plan))
     if spec.moe is not None and lay.ep > 1:
         notes.append(imbalance_note(plan.ep_imbalance))
+        notes.append(dispatch_note(plan, lay))
     notes += [n for n in (hw.assumed_note(), wan_note(hw, lay)) if n]
     if plan.sync_interval > 1:
         notes.append(diloco_note(res))
