@@ -114,6 +114,19 @@ def ep_imbalance_value(stated: Any, ep: Any) -> Any:
     return float(out) if np.ndim(out) == 0 else out
 
 
+def checked_ep_imbalance(x: Any) -> float:
+    """A stated ``ep_imbalance`` (inference and training plans alike): a number from 1 (balanced) up,
+    else one clear line (PlanError, a UserError)."""
+    from llmcost.errors import PlanError
+
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or not 1 <= x < 1e6:
+        raise PlanError(
+            "ep_imbalance must be the busiest EP rank's routed tokens over the mean, a number >= 1 "
+            f"(e.g. 1.11; 1 balanced), got {x!r}"
+        )
+    return float(x)
+
+
 GEMM_DIMS = ("m", "n", "k", "g")
 """The shape of a matmul operator (:attr:`Op.gemm`): ``g`` GEMMs launched together (a per-head
 batch, the touched experts of a grouped GEMM), each ``[m,k]x[k,n]``."""

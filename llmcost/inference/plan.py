@@ -17,7 +17,7 @@ from llmcost import checks
 from llmcost import precision as Q
 from llmcost import rules as R
 from llmcost.errors import PlanError, UserError
-from llmcost.graph.ops import EP_IMBALANCE
+from llmcost.graph.ops import EP_IMBALANCE, checked_ep_imbalance
 from llmcost.hardware import Hardware
 from llmcost.rules import Rule
 
@@ -437,12 +437,7 @@ def plan_from_dict(d: dict[str, Any], cluster: dict[str, Any] | None = None) -> 
     kw["disaggregated"] = bool(d.get("disaggregated", False))
     kw["op_precision"] = op_precision_of(d.get("op_precision"))
     if d.get("ep_imbalance") is not None:
-        v = d["ep_imbalance"]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 1 <= v < 1e6:
-            raise UserError(
-                f"plan key 'ep_imbalance': a max / mean ratio of at least 1 (e.g. 1.11), got {v!r}"
-            )
-        kw["ep_imbalance"] = float(v)
+        kw["ep_imbalance"] = checked_ep_imbalance(d["ep_imbalance"])
     kw["speculative"] = speculation_of(d.get("speculative"))
     kw["schedule"] = schedule_of(d.get("schedule"))
     if d.get("prefill_chunk") is not None:

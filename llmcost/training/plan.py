@@ -44,6 +44,7 @@ from llmcost import checks
 from llmcost import rules as R
 from llmcost.economics.power import cap_note, cap_of, capped, draw_note, pue_of, throttle_note
 from llmcost.errors import PlanError, UserError
+from llmcost.graph.ops import checked_ep_imbalance
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.rules import Rule
@@ -803,14 +804,7 @@ def imbalance_column(x: Any) -> int:
     """``ep_imbalance`` as a column value: the busiest rank's load over the mean in thousandths, 0
     for None (:data:`~llmcost.training.base.EP_IMBALANCE_TRAIN`); one clear line for anything but
     a number >= 1."""
-    if x is None:
-        return 0
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x < 1:
-        raise PlanError(
-            f"ep_imbalance must be the busiest EP rank's routed tokens over the mean, a number >= 1 "
-            f"(e.g. 1.1; 1 balanced), got {x!r}"
-        )
-    return int(round(1000 * x))
+    return 0 if x is None else int(round(1000 * checked_ep_imbalance(x)))
 
 
 def goodput_of(plan: TrainPlan) -> float:
