@@ -57,6 +57,22 @@ INFER_METRICS = (
 )
 
 
+def ep_comm_note(plans: list[dict[str, Any]]) -> str:
+    """How the ranked expert-parallel plans move MoE tokens (``plans``: their plan keys), and the
+    flags that price the stacks that do better (DeepEP-style dispatch, Megatron-Core's overlap)."""
+    deepep = any(q.get("ep_deepep") for q in plans)
+    overlap = any(q.get("ep_overlap") for q in plans)
+    how = "node-deduplicated dispatch (ep_deepep)" if deepep else "NCCL all-to-all"
+    hid = "hidden where a plan can (ep_overlap)" if overlap else "on the critical path"
+    flags = (
+        ("--ep-deepep", deepep, "DeepEP's dispatch"),
+        ("--ep-overlap", overlap, "Megatron-Core's overlap"),
+    )
+    off = [f"{f} prices {what}" for f, on, what in flags if not on]
+    tail = f"; {', '.join(off)}" if off else ""
+    return f"expert all-to-all: {how}, {hid}{tail}"
+
+
 def _metric(name: str, table: dict[str, str], cols: dict[str, np.ndarray], what: str) -> str:
     key = table.get(name, name)
     if key not in cols:
@@ -250,6 +266,7 @@ def train_search(
     ep = [p["plan"] for p in res.plans if int(p["plan"].get("ep") or 1) > 1]
     if ep:
         res.notes.append(TR.imbalance_note(ep[0].get("ep_imbalance")))
+        res.notes.append(ep_comm_note(ep))
     bound = [
         f"{k} {'/'.join({True: 'on', False: 'off'}.get(x, str(x)) if isinstance(x, bool) else str(x) for x in v)}"
         for k, v in space.stack_bounds
