@@ -233,9 +233,7 @@ class Hardware:
         """Share of the SMs an overlapped collective holds: ``gemm.collective_sms`` over ``gemm.units``;
         0 where the entry does not say."""
         g = self.gemm_shape
-        if g is None or g.collective_sms is None:
-            return 0.0
-        return g.collective_sms / g.units
+        return 0.0 if g is None or g.collective_sms is None else self.sm_share(g.collective_sms)
 
     def sm_share(self, sms: float) -> float:
         """Share of the device's SMs (``gemm.units``) that ``sms`` of them are; 0 where the entry does

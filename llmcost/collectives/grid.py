@@ -17,18 +17,7 @@ def collective_v(hw: Any, op: str, size: Any, group: Any, gpn: Any, stride: Any 
     sizes of each (group, ranks-per-node, stride) triple (``stride``: devices between consecutive
     ranks, :func:`~llmcost.collectives.cost.placement`); 0 where the group has one rank or nothing to
     send (as the single-plan path)."""
-    size, group, gpn, stride = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn, stride))
-    out = np.zeros(size.shape)
-    live = (group >= 2) & (size > 0)
-    if not live.any():
-        return out
-    # sorted distinct triples, as np.unique(axis=1) gives them without importing numpy.ma (issue 14)
-    triples = zip(group[live].tolist(), gpn[live].tolist(), stride[live].tolist(), strict=True)
-    for g, n, s in sorted(set(triples)):
-        mask = live & (group == g) & (gpn == n) & (stride == s)
-        sizes, inv = np.unique(size[mask], return_inverse=True)
-        out[mask] = np.asarray(auto_time(hw, op, sizes.astype(float), int(g), int(n), int(s)))[inv]
-    return out
+    return _per_group(size, group, gpn, stride, lambda sz, g, n, st: auto_time(hw, op, sz, g, n, st))
 
 
 def deduplicated_v(hw: Any, size: Any, group: Any, gpn: Any, top_k: float, node_limit: float) -> np.ndarray:
@@ -36,14 +25,26 @@ def deduplicated_v(hw: Any, size: Any, group: Any, gpn: Any, top_k: float, node_
     (:func:`llmcost.collectives.cost.deduplicated_time`) on the array of sizes (bytes of the rank's
     tokens, each once) of each (group, ranks-per-node) pair; 0 where the group has one rank or nothing
     to send, as :func:`collective_v`."""
-    size, group, gpn = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn))
+    return _per_group(
+        size, group, gpn, 1, lambda sz, g, n, _: deduplicated_time(hw, sz, g, n, top_k, node_limit)
+    )
+
+
+def _per_group(size: Any, group: Any, gpn: Any, stride: Any, time_of: Any) -> np.ndarray:
+    """``time_of(sizes, group, ranks per node, stride)`` once per distinct (group, ranks-per-node,
+    stride) triple on its distinct sizes, spread back over the plans; 0 where the group has one rank
+    or nothing to send."""
+    size, group, gpn, stride = (np.asarray(x) for x in np.broadcast_arrays(size, group, gpn, stride))
     out = np.zeros(size.shape)
     live = (group >= 2) & (size > 0)
-    for g, n in sorted(set(zip(group[live].tolist(), gpn[live].tolist(), strict=True))):
-        mask = live & (group == g) & (gpn == n)
+    if not live.any():
+        return out
+    # sorted distinct triples, as np.unique(axis=1) gives them without importing numpy.ma (issue 14)
+    triples = zip(group[live].tolist(), gpn[live].tolist(), stride[live].tolist(), strict=True)
+    for g, n, st in sorted(set(triples)):
+        mask = live & (group == g) & (gpn == n) & (stride == st)
         sizes, inv = np.unique(size[mask], return_inverse=True)
-        t = deduplicated_time(hw, sizes.astype(float), int(g), int(n), top_k, node_limit)
-        out[mask] = np.asarray(t)[inv]
+        out[mask] = np.asarray(time_of(sizes.astype(float), int(g), int(n), int(st)))[inv]
     return out
 
 

@@ -197,9 +197,9 @@ def _flag(v: Any, name: str) -> bool | None:
 def _imbalance(v: Any) -> float | None:
     """``search train --ep-imbalance``: every expert-parallel plan's busiest-rank load over the mean
     (None: the default), checked as the plan key is."""
-    from llmcost.training.plan import imbalance_column
+    from llmcost.graph.ops import checked_ep_imbalance
 
-    return imbalance_column(v) / 1000 if v is not None else None
+    return checked_ep_imbalance(v) if v is not None else None
 
 
 def _power_cap(v: Any) -> float | None:

@@ -76,9 +76,7 @@ class TrainSpace:
     sync_overlap: int = 0  # Streaming DiLoCo: inner steps a fragment's all-reduce overlaps (0: blocking)
     power_cap: float | None = None  # board power limit of every plan's devices, W (None: the default limit)
     ep_imbalance: float | None = None  # busiest EP rank's routed tokens over the mean (None: the default)
-    ep_deepep: bool | None = (
-        None  # node-deduplicated MoE dispatch for every plan (None: the stack's, else off)
-    )
+    ep_deepep: bool | None = None  # node-deduplicated MoE dispatch (None: the stack's, else off)
     ep_overlap: bool | None = None  # expert all-to-all under another micro-batch's compute where it runs
 
 

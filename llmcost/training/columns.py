@@ -181,13 +181,29 @@ def plans(
     )
 
 
+EP_OVERLAP_NEEDS = (
+    (lambda c: c["ep"] > 1, "ep_overlap hides the expert all-to-all: it needs ep > 1"),
+    (
+        lambda c: c["rc"] != RECOMPUTE.index("full"),
+        "ep_overlap does not run with full recomputation; use recompute none, selective or op",
+    ),
+    (
+        lambda c: (c["pp"] == 1) | (c["sched"] == SCHEDULES.index("interleaved")),
+        "ep_overlap with pp > 1 needs the interleaved schedule (virtual_stages >= 2)",
+    ),
+)
+"""Where Megatron-Core runs ``ep_overlap`` (transformer_config.py asserts the same): (test on plan
+columns ``ep``, ``rc``, ``pp``, ``sched``, the line a single plan that fails it gets)."""
+
+
 def ep_overlap_on(c: dict[str, np.ndarray]) -> np.ndarray:
     """Rows whose expert all-to-alls overlap another micro-batch's compute: ``epo`` set where
-    Megatron-Core runs it (expert parallelism, no full recomputation, the interleaved schedule when
-    pipelined; a single plan asking elsewhere is refused, a searched row keeps it off)."""
-    full = c["rc"] == RECOMPUTE.index("full")
-    piped = (c["pp"] > 1) & (c["sched"] != SCHEDULES.index("interleaved"))
-    return (c["epo"] == 1) & (c["ep"] > 1) & ~full & ~piped
+    :data:`EP_OVERLAP_NEEDS` holds (a single plan asking elsewhere is refused, a searched row keeps
+    it off)."""
+    on = c["epo"] == 1
+    for test, _ in EP_OVERLAP_NEEDS:
+        on = on & test(c)
+    return on
 
 
 def unpaired_column(epo: Any, ep: Any, pp: Any, v: Any, m: Any) -> np.ndarray:

@@ -863,8 +863,7 @@ def ep_exposed_overlap() -> sp.Expr:
     layer's forward, backward and recompute), its kernels holding ``s_comm`` of the SMs; the
     micro-batches the schedule runs unpaired (``u_ep`` of them: the pipeline's warm-up forwards and
     cool-down backwards) expose all of it: ``u·a + (1 − u)·max(a − t_hide, s_comm·a)`` [derived]."""
-    a = (S("n_fpass") + 1) * S("t_ep_a2a")
-    u = S("u_ep")
+    a, u = ep_exposed(), S("u_ep")
     return u * a + (1 - u) * _overlapped(a, S("t_hide"))
 
 

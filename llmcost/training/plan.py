@@ -820,18 +820,21 @@ def goodput_of(plan: TrainPlan) -> float:
 
 
 def _check_ep_overlap(plan: TrainPlan, ep: int, pp: int) -> None:
-    """``ep_overlap`` where Megatron-Core runs it (transformer_config.py asserts the same): expert
-    parallelism, no full recomputation, the interleaved schedule when pipelined."""
+    """``ep_overlap`` only where Megatron-Core runs it (:data:`llmcost.training.columns.EP_OVERLAP_NEEDS`):
+    PlanError with the first unmet need's line."""
+    from llmcost.training.columns import EP_OVERLAP_NEEDS
+
     if not plan.ep_overlap:
         return
-    if ep < 2:
-        raise PlanError("ep_overlap hides the expert all-to-all: it needs ep > 1")
-    if plan.recompute == "full":
-        raise PlanError(
-            "ep_overlap does not run with full recomputation; use recompute none, selective or op"
-        )
-    if pp > 1 and plan.schedule != "interleaved":
-        raise PlanError("ep_overlap with pp > 1 needs the interleaved schedule (virtual_stages >= 2)")
+    c = {
+        "ep": np.array([ep]),
+        "pp": np.array([pp]),
+        "rc": np.array([RECOMPUTE.index(plan.recompute)]),
+        "sched": np.array([SCHEDULES.index(plan.schedule)]),
+    }
+    for test, message in EP_OVERLAP_NEEDS:
+        if not test(c)[0]:
+            raise PlanError(message)
 
 
 def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
