@@ -76,7 +76,7 @@ Conventions
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from llmcost.precision import DQ_TILE
@@ -580,12 +580,25 @@ def _ffn(phase: str, moe: bool) -> list[Op]:
                 resident=local * h * fe / et * bw,
             ),
             _coll("ep_combine", "all_to_all", "ep", T * k * h * ba / t * S("ep_imb")),
-            _gemm("shared_up", T, h, nup * fs / t),
-            _elementwise("shared_act", T, fs / t, nup),
-            _gemm("shared_down", T, fs / t, h),
+            *_shared_experts(T, h, nup, fs, t),
         ]
     ops.append(_coll("ffn_allreduce", "all_reduce", "tp", T * h * S("b_r")))
     return ops
+
+
+def _shared_experts(T: Any, h: Any, nup: Any, fs: Any, t: Any) -> list[Op]:
+    """The shared experts' MLP (DeepSeekMoE: dense experts every token passes through); none where the
+    model has none (``d_shared`` = 0): its GEMMs would still read their ``T·h`` input, and every
+    operator that moves bytes is priced a kernel launch."""
+    import sympy as sp
+
+    present = sp.Min(1, fs)  # d_shared is 0 or a width of at least 1
+    ops = [
+        _gemm("shared_up", T, h, nup * fs / t),
+        _elementwise("shared_act", T, fs / t, nup),
+        _gemm("shared_down", T, fs / t, h),
+    ]
+    return [replace(o, hbm_bytes=present * o.hbm_bytes) for o in ops]
 
 
 ATTN_KINDS = ("std", "mla", "mla_noq", "cross")
