@@ -132,3 +132,16 @@ def test_golden_expressions() -> None:
     if not GOLDEN.exists():  # pragma: no cover - first run writes it
         GOLDEN.write_text(text)
     assert text == GOLDEN.read_text()
+
+
+def test_moe_without_shared_experts_runs_no_shared_operators() -> None:
+    """A model without shared experts (``d_shared`` = 0: Qwen3-MoE, Mixtral, gpt-oss) moves no bytes in
+    the shared-expert operators, so they run no kernel; with them, the bytes stand."""
+
+    def at(expr: sp.Expr, width: int) -> sp.Expr:
+        return expr.subs({s: width for s in expr.free_symbols if s.name == "d_shared"})
+
+    for shape in ("forward__std__moe", "decode__mla__moe"):
+        shared = [o for o in G.layer_ops(shape) if o.name.startswith("shared_")]
+        assert len(shared) == 3
+        assert all(at(o.hbm_bytes, 0) == 0 and at(o.hbm_bytes, 2048) != 0 for o in shared)
