@@ -35,6 +35,7 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from eager_moe import EagerMoE
 from stepping import run_sections
 
 BF16 = torch.bfloat16
@@ -120,27 +121,12 @@ def sync_section() -> dict[str, float]:
     return out
 
 
-class MoE(torch.nn.Module):
-    """An eager MoE layer of one expert-parallel rank: ``e`` local experts of ``h -> f`` (SwiGLU)."""
-
-    def __init__(self, h: int, f: int, e: int, n_route: int, k: int) -> None:
-        super().__init__()
-        self.k, self.e = k, e
-        self.router = torch.nn.Linear(h, n_route, bias=False, device="cuda", dtype=BF16)
-        # stored [e, n, k] and read transposed, as torchtitan holds expert weights for _grouped_mm
-        self.up = torch.nn.Parameter(torch.randn(e, 2 * f, h, device="cuda", dtype=BF16) * 0.02)
-        self.down = torch.nn.Parameter(torch.randn(e, h, f, device="cuda", dtype=BF16) * 0.02)
+class MoE(EagerMoE):
+    """An eager MoE layer of one expert-parallel rank, its routed rows repeated then gathered."""
 
     def forward(self, x: torch.Tensor, sync: bool) -> torch.Tensor:
         t = x.shape[0]
-        probs = torch.softmax(self.router(x).float(), dim=-1)
-        w, sel = torch.topk(probs, self.k, dim=-1)
-        w = (w / w.sum(-1, keepdim=True)).to(x.dtype)
-        local = sel.flatten() % self.e  # the experts this rank holds (all tokens kept: one rank's view)
-        order = torch.argsort(local)
-        counts = torch.zeros(self.e, device=x.device, dtype=torch.int64).scatter_add_(
-            0, local, torch.ones_like(local)
-        )  # not bincount: on CUDA it reads the maximum back to the host
+        w, order, counts = self.route(x)
         if sync:
             splits = counts.cpu().tolist()  # Megatron's dropless dispatcher: counts to the host
             offs = torch.tensor(list(_cumsum(splits)), device="cuda", dtype=torch.int32)

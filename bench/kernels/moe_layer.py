@@ -35,6 +35,7 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from eager_moe import EagerMoE
 from stepping import kernel_profile, run_sections
 from triton.testing import do_bench
 
@@ -102,26 +103,13 @@ def _gemm_set(prefix: str, x: torch.Tensor, w: torch.Tensor, offs: torch.Tensor)
     return out
 
 
-class MoE(torch.nn.Module):
-    """An eager MoE layer of one expert-parallel rank: ``e`` local experts of ``h -> f`` (SwiGLU)."""
-
-    def __init__(self, h: int, f: int, e: int, n_route: int, k: int) -> None:
-        super().__init__()
-        self.k, self.e = k, e
-        self.router = torch.nn.Linear(h, n_route, bias=False, device="cuda", dtype=BF16)
-        self.up = torch.nn.Parameter(torch.randn(e, 2 * f, h, device="cuda", dtype=BF16) * 0.02)
-        self.down = torch.nn.Parameter(torch.randn(e, h, f, device="cuda", dtype=BF16) * 0.02)
+class MoE(EagerMoE):
+    """An eager MoE layer of one expert-parallel rank: its routed rows gathered straight from the
+    tokens, combined by one ``bmm``."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         t = x.shape[0]
-        probs = torch.softmax(self.router(x).float(), dim=-1)
-        w, sel = torch.topk(probs, self.k, dim=-1)
-        w = (w / w.sum(-1, keepdim=True)).to(x.dtype)
-        local = sel.flatten() % self.e
-        order = torch.argsort(local)
-        counts = torch.zeros(self.e, device=x.device, dtype=torch.int64).scatter_add_(
-            0, local, torch.ones_like(local)
-        )
+        w, order, counts = self.route(x)
         offs = torch.cumsum(counts, 0).to(torch.int32)
         xs = x.index_select(0, torch.div(order, self.k, rounding_mode="floor"))
         hcat = torch._grouped_mm(xs, self.up.transpose(-2, -1), offs=offs)
