@@ -229,7 +229,7 @@ def main(path: str) -> None:
             "sms": props.multi_processor_count,
             "torch": torch.__version__,
             "date": datetime.date.today().isoformat(),
-        },  # fmt: skip
+        },
         "method": __doc__,
     }
     sections = [("fp8", fp8_section)] + [(f"shape:{s[0]}", _shape_section(s)) for s in SHAPES]
