@@ -36,7 +36,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 from eager_moe import EagerMoE
-from stepping import run_sections
+from stepping import device_info, run_sections
 
 BF16 = torch.bfloat16
 REPS = int(os.environ.get("REPS", "7"))
@@ -207,15 +207,7 @@ def moe_section() -> list[dict[str, Any]]:
 
 def main(path: str) -> None:
     torch.manual_seed(0)
-    p = torch.cuda.get_device_properties(0)
-    result: dict[str, Any] = {
-        "device": {
-            "name": p.name,
-            "torch": torch.__version__,
-            "cpu": _cpu_name(),
-            "date": time.strftime("%Y-%m-%d"),
-        }
-    }
+    result: dict[str, Any] = {"device": device_info(cpu=_cpu_name())}
     run_sections(path, result, (("dispatch", dispatch_section), ("sync", sync_section), ("moe", moe_section)))
 
 

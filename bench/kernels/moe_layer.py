@@ -29,14 +29,13 @@ the bytes read plus written.
 
 from __future__ import annotations
 
-import datetime
 import sys
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 from eager_moe import EagerMoE
-from stepping import kernel_profile, run_sections
+from stepping import device_info, kernel_profile, run_sections
 from triton.testing import do_bench
 
 BF16 = torch.bfloat16
@@ -222,14 +221,8 @@ def fp8_section() -> dict[str, Any]:
 
 def main(path: str) -> None:
     torch.manual_seed(0)
-    props = torch.cuda.get_device_properties(0)
     result: dict[str, Any] = {
-        "device": {
-            "name": props.name,
-            "sms": props.multi_processor_count,
-            "torch": torch.__version__,
-            "date": datetime.date.today().isoformat(),
-        },
+        "device": device_info(),
         "method": __doc__,
     }
     sections = [("fp8", fp8_section)] + [(f"shape:{s[0]}", _shape_section(s)) for s in SHAPES]

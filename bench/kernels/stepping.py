@@ -70,6 +70,19 @@ def header() -> dict[str, Any]:
     return {"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "runs": []}
 
 
+def device_info(**extra: Any) -> dict[str, Any]:
+    """The measuring device as a record: its name, SMs, the PyTorch version, today's date, and
+    ``extra`` (the host's CPU, say)."""
+    props = torch.cuda.get_device_properties(0)
+    return {
+        "name": props.name,
+        "sms": props.multi_processor_count,
+        "torch": torch.__version__,
+        "date": time.strftime("%Y-%m-%d"),
+        **extra,
+    }
+
+
 def record_runs(
     path: str, result: dict[str, Any], jobs: Iterable[tuple[dict[str, Any], Callable[[], Any]]]
 ) -> None:
