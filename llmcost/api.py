@@ -237,12 +237,12 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
 
 def _imbalance_key(lay: Any) -> dict[str, Any]:
     """``ep_imbalance`` as costed (the default resolved) where the plan has expert parallelism."""
-    from llmcost.training.base import EP_IMBALANCE_TRAIN
+    from llmcost.graph.ops import EP_IMBALANCE
 
     if lay.ep <= 1:
         return {}
     imb = lay.plan.ep_imbalance
-    return {"ep_imbalance": EP_IMBALANCE_TRAIN if imb is None else float(imb)}
+    return {"ep_imbalance": EP_IMBALANCE if imb is None else float(imb)}
 
 
 def _power_keys(plan: Any) -> dict[str, Any]:

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from llmcost import api
 from llmcost.catalog import get_hardware, get_model_config
 from llmcost.errors import PlanError
+from llmcost.graph.ops import EP_IMBALANCE
 from llmcost.model.config import from_config
 from llmcost.training import plan as TR
-from llmcost.training.base import EP_IMBALANCE_TRAIN
 
 H100 = get_hardware("h100-sxm")
 PLAN = {
@@ -42,7 +42,7 @@ def test_the_busiest_rank_sets_the_time_and_mfu_counts_the_mean(mixtral) -> None
     assert skew.model_flops_step == even.model_flops_step  # the useful work is the mean's
     assert skew.breakdown["ep_comm"] > even.breakdown["ep_comm"]  # the busiest rank's tokens move
     default = _res(mixtral)
-    assert default.step_time == _res(mixtral, ep_imbalance=EP_IMBALANCE_TRAIN).step_time
+    assert default.step_time == _res(mixtral, ep_imbalance=EP_IMBALANCE).step_time
     assert any("1.11x the mean routed tokens" in n for n in default.notes)
     dense = from_config(get_model_config("llama-3-8b"), where="llama-3-8b")
     plain = {"gpus": 8, "micro_batch": 1, "global_batch": 8, "seq_len": 4096}

@@ -101,7 +101,15 @@ EP_IMBALANCE = 1.11
 """Default of the symbol ``ep_imb`` where a plan has expert parallelism and states no load: the
 busiest rank's routed tokens over the mean per step, TensorRT-LLM's EPLB on DeepSeek-R1 at EP 32 / 36,
 0.109 / 0.115 over (NVIDIA TensorRT-LLM tech blog 4, "Scaling Expert Parallelism", Table 1); the one
-per-step, per-rank measurement found, so inference and training both take it."""
+per-step, per-rank measurement found, so inference and training both take it (plan key
+``ep_imbalance`` of both). It is an inference figure with redundant experts, so a lower side for
+training without them: the training measurements found are coarser and higher, FEPLB (arXiv
+2604.19654: GLM-5's 128-expert layers at EP 8 on H100 without an auxiliary loss spend 18.6% of each MoE
+layer's GPU time waiting, about 1.23) and Wang et al. 2024 (arXiv 2408.15664, Table 2: per-expert
+MaxVio over a validation set 0.52-0.72 with an auxiliary loss, 0.04 with the loss-free bias; per
+expert, not per rank of many experts). Benchmarks that force the router to balance (Megatron
+``moe_router_force_load_balancing``, NeMo AutoModel ``fake_balanced_gate``) or pad every expert to a
+capacity factor of 1 state 1."""
 
 
 def ep_imbalance_value(stated: Any, ep: Any) -> Any:

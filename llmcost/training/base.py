@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from llmcost import precision as Q
-from llmcost.graph.ops import EP_IMBALANCE, ep_imbalance_value
+from llmcost.graph.ops import ep_imbalance_value
 from llmcost.hardware import GemmShape, Hardware
 from llmcost.kernels.gemm import gemm_at
 from llmcost.kernels.roofline import T_KERNEL
@@ -221,19 +221,8 @@ def node_limit(spec: ModelSpec) -> float:
     return float(k) if k else math.inf
 
 
-EP_IMBALANCE_TRAIN = EP_IMBALANCE
-"""Default of plan key ``ep_imbalance`` (:attr:`llmcost.training.plan.TrainPlan.ep_imbalance`): the
-busiest expert-parallel rank's routed tokens over the mean, per step,
-:data:`llmcost.graph.ops.EP_IMBALANCE` (TensorRT-LLM's EPLB on DeepSeek-R1, the inference default
-too). It is an inference figure with redundant experts, so a lower side for training without them:
-the training measurements found are coarser and higher, FEPLB (arXiv 2604.19654: GLM-5's 128-expert
-layers at EP 8 on H100 without an auxiliary loss spend 18.6% of each MoE layer's GPU time waiting,
-about 1.23) and Wang et al. 2024 (arXiv 2408.15664, Table 2: per-expert MaxVio over a validation set
-0.52-0.72 with an auxiliary loss, 0.04 with the loss-free bias; per expert, not per rank of many
-experts). Benchmarks that force the router to balance (Megatron ``moe_router_force_load_balancing``,
-NeMo AutoModel ``fake_balanced_gate``) or pad every expert to a capacity factor of 1 state 1."""
 EP_IMBALANCE_SOURCE = "TensorRT-LLM's per-step EP-rank figure with EPLB; training without it measures higher"
-"""Where :data:`EP_IMBALANCE_TRAIN` comes from, in a few words (the train note names it)."""
+"""Where :data:`llmcost.graph.ops.EP_IMBALANCE` comes from, in a few words (the train note names it)."""
 
 
 def imbalance_value(column: Any, ep: Any) -> Any:

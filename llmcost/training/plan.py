@@ -254,7 +254,7 @@ class TrainPlan:
     """MoE with expert parallelism: routed tokens on the busiest EP rank over the mean (>= 1). Every
     rank waits for it at the combine all-to-all, so its expert GEMMs, activation and all-to-all
     volumes set the layer's time (graph symbol ``ep_imb``); MFU still counts the mean. None:
-    :data:`llmcost.training.base.EP_IMBALANCE_TRAIN`; 1: balanced (benchmarks that force the
+    :data:`llmcost.graph.ops.EP_IMBALANCE`; 1: balanced (benchmarks that force the
     router to balance)."""
     sync_interval: int = 1
     """DiLoCo / local SGD (Douillard et al. 2023): every data-parallel rank is a worker (one model
@@ -802,7 +802,7 @@ def check_fragments(spec: ModelSpec, fragments: int) -> None:
 
 def imbalance_column(x: Any) -> int:
     """``ep_imbalance`` as a column value: the busiest rank's load over the mean in thousandths, 0
-    for None (:data:`~llmcost.training.base.EP_IMBALANCE_TRAIN`); one clear line for anything but
+    for None (:data:`~llmcost.graph.ops.EP_IMBALANCE`); one clear line for anything but
     a number >= 1."""
     return 0 if x is None else int(round(1000 * checked_ep_imbalance(x)))
 
@@ -1039,7 +1039,8 @@ def dispatch_note(plan: TrainPlan, lay: Layout) -> str:
 
 def imbalance_note(stated: float | None) -> str:
     """What an expert-parallel plan assumes of the routing: the busiest EP rank's load over the mean."""
-    from llmcost.training.base import EP_IMBALANCE_SOURCE, EP_IMBALANCE_TRAIN
+    from llmcost.graph.ops import EP_IMBALANCE
+    from llmcost.training.base import EP_IMBALANCE_SOURCE
 
     if stated is not None:
         return (
@@ -1048,7 +1049,7 @@ def imbalance_note(stated: float | None) -> str:
             "counts the mean"
         )
     return (
-        f"expert parallelism: the busiest EP rank takes {EP_IMBALANCE_TRAIN:g}x the mean routed tokens "
+        f"expert parallelism: the busiest EP rank takes {EP_IMBALANCE:g}x the mean routed tokens "
         f"({EP_IMBALANCE_SOURCE}; plan key ep_imbalance to state yours, 1 for a force-balanced router)"
     )
 
