@@ -220,6 +220,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "micro_batches": lay.m,
         "seq_len": lay.seq,
         "recompute": lay.plan.recompute,
+        **_modules_key(lay.plan),
         "schedule": lay.plan.schedule,
         "virtual_stages": lay.v,
         "precision": lay.plan.precision,
@@ -233,6 +234,13 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         **(lay.workload.plan_keys() if lay.workload is not None else {}),
         **_power_keys(lay.plan),
     }
+
+
+def _modules_key(plan: Any) -> dict[str, Any]:
+    """``recompute_modules`` where the plan names them (plain selective recomputation prints none)."""
+    if plan.recompute != "selective" or plan.recompute_modules is None:
+        return {}
+    return {"recompute_modules": list(plan.recompute_modules)}
 
 
 def _imbalance_key(lay: Any) -> dict[str, Any]:

@@ -67,6 +67,14 @@ def train(
             help="none, selective (attention core), full or op (per-op selective checkpointing, torchtitan).",
         ),
     ] = None,
+    recompute_modules: Annotated[
+        str | None,
+        typer.Option(
+            "--recompute-modules",
+            help="With --recompute selective: the Megatron-Core modules recomputed, comma-separated"
+            " (core_attn, layernorm, moe_act, mla_up_proj, mlp, shared_experts, moe; default core_attn).",
+        ),
+    ] = None,
     schedule: Annotated[
         str | None, typer.Option("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")
     ] = None,
@@ -348,6 +356,8 @@ def _given(args: dict[str, Any]) -> dict[str, Any]:
     out["zero"] = _zero(out["zero"])
     if out["seq_len_dist"] is not None:
         out["seq_len_dist"] = str(out["seq_len_dist"])
+    if out["recompute_modules"] is not None:
+        out["recompute_modules"] = [m.strip() for m in out["recompute_modules"].split(",") if m.strip()]
     return out
 
 

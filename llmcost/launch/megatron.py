@@ -24,6 +24,7 @@ FLAGS: dict[str, str] = {
         ("recompute-granularity", 2010),
         ("recompute-method", 2031),
         ("recompute-num-layers", 2040),
+        ("recompute-modules", 2045),
         ("micro-batch-size", 1974),
         ("global-batch-size", 1981),
         ("seq-length", 2850),
@@ -66,7 +67,7 @@ def render(p: dict[str, Any], t: Target) -> str:
         w.add("--sequence-parallel")
     if p["tp_overlap"]:
         w.add("--tp-comm-overlap")
-    _recompute(w, p["recompute"])
+    _recompute(w, p["recompute"], p.get("recompute_modules"))
     w.add("--micro-batch-size", p["micro_batch"])
     w.add("--global-batch-size", p["global_batch"])
     if p["seq_len"]:
@@ -88,9 +89,11 @@ def _schedule(w: Lines, p: dict[str, Any]) -> None:
         w.note(f"schedule {p['schedule']}: no Megatron-LM argument (it runs 1F1B); not set")
 
 
-def _recompute(w: Lines, recompute: str) -> None:
+def _recompute(w: Lines, recompute: str, modules: Any = None) -> None:
     if recompute == "selective":  # default --recompute-modules: core_attn, llmcost's selective
         w.add("--recompute-granularity", "selective")
+        if modules is not None:
+            w.add("--recompute-modules", " ".join(modules))
     elif recompute == "full":
         w.add("--recompute-granularity", "full")
         w.add("--recompute-method", "uniform")

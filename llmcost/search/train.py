@@ -33,6 +33,7 @@ from llmcost.training import step as TS
 from llmcost.training.base import FP8_RECIPES, model_layers
 from llmcost.training.columns import ep_overlap_on
 from llmcost.training.layers import PREFILL_BATCH, ConfigMemo, config_tuples
+from llmcost.training.recompute import MODULE_BITS
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -344,6 +345,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["fact"] = np.ones(n, dtype=np.int64)
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
     cols["epi"] = np.zeros(n, dtype=np.int64)  # EP load ratio: the plan default
+    sel = cols["rc"] == RC.index("selective")  # selective: the attention core (the plan default)
+    cols["rcm"] = np.where(sel, MODULE_BITS["core_attn"], 0).astype(np.int64)
     cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)

@@ -515,6 +515,11 @@ def act__op(b_a, cp, d_ff_act, d_model, kv_dim, micro_batch, n_q, phi_a, q_dim, 
     return b_a*micro_batch*seq*(d_model*((1/2)*phi_a - 2) + d_model/tp_sp + (d_ff_act + kv_dim + 2*q_dim)/tp)/cp + 4*micro_batch*n_q*seq/(cp*tp)
 
 
+def act__modules(b_a, cp, d_model, f_act_rc, f_rc, fp8_saved, kv_dim, micro_batch, phi_a, q_dim, r_h, r_up, seq, tp, tp_sp):
+    """Bytes one layer stops storing under Megatron-Core's fine-grained recomputation"""
+    return micro_batch*seq*(d_model*r_h*(b_a - fp8_saved*(b_a - 1))/tp_sp + (b_a*r_up*(2*kv_dim + q_dim) + f_act_rc*(b_a - fp8_saved*(b_a - 1)) + f_rc*((1/2)*b_a*phi_a - fp8_saved*(b_a - 1)))/tp)/cp
+
+
 FUNCTIONS = {
     'bubble__1f1b': (bubble__1f1b, ('pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), 'f14a9190bc9fd953'),
     'bubble__gpipe': (bubble__gpipe, ('pp', 'r_bub', 't_bwd', 't_comm_mb', 't_fwd', 't_rc'), 'f14a9190bc9fd953'),
@@ -618,4 +623,5 @@ FUNCTIONS = {
     'act__selective': (act__selective, ('b_a', 'cp', 'd_ff_act', 'd_model', 'drop_h', 'fp8_saved', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), 'd70c5b1daab06c04'),
     'act__full': (act__full, ('b_a', 'cp', 'd_model', 'micro_batch', 'seq', 'tp_sp'), 'c66ece9646b6a549'),
     'act__op': (act__op, ('b_a', 'cp', 'd_ff_act', 'd_model', 'kv_dim', 'micro_batch', 'n_q', 'phi_a', 'q_dim', 'seq', 'tp', 'tp_sp'), '7fcf4388c8025a52'),
+    'act__modules': (act__modules, ('b_a', 'cp', 'd_model', 'f_act_rc', 'f_rc', 'fp8_saved', 'kv_dim', 'micro_batch', 'phi_a', 'q_dim', 'r_h', 'r_up', 'seq', 'tp', 'tp_sp'), '7f25e69fbd515fd6'),
 }

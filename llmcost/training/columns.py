@@ -28,6 +28,7 @@ COLS = (
     "sched",
     "zmode",
     "rc",
+    "rcm",
     "prec",
     "sp",
     "flash",
@@ -63,7 +64,8 @@ COLS = (
     "epo",
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
-indices, sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
+indices (with selective recomputation's modules as bits, plan ``recompute_modules``:
+:mod:`llmcost.training.recompute`), sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
 FlashAttention), offload index, DP overlap, TP communication overlap (0 none, 1 pipelined with
 the GEMMs: plan ``tp_overlap``; 2 each reduce-scatter fused into its producer GEMM: plan
 ``tp_fused_rs``), fused norm, fused activation

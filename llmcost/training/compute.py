@@ -78,6 +78,10 @@ from llmcost.training.passes import (
     tp_blocks,
     tp_layout_copy_op,
 )
+from llmcost.training.recompute import MODULE_BITS, LayerKind, recomputed_ops
+
+CORE_ATTN = MODULE_BITS["core_attn"]
+"""The ``rcm`` of plain selective recomputation: the attention core alone."""
 
 
 @dataclass(frozen=True)
@@ -530,13 +534,15 @@ def layer_cost(
     flash: bool,
     op_sac: Mapping[str, float] | None = None,
     keep: bool = False,
+    rcm: int = CORE_ATTN,
 ) -> LayerCost:
     """Times and FLOPs of one layer from its training ops (backward / recompute per the module
     docstring). A materialized attention runs as batched GEMMs (QK^T, PV) plus memory-bound softmax
     and dropout passes, so its math is priced at the GEMM efficiency; only a fused FlashAttention
     kernel uses ``efficiency.attention``. ``keep``: the per-operator rows of both passes and of the
     recomputation stay in the result (``fwd``, ``bwd``, ``t_op_rc``: one plan's breakdown; a search
-    lets them go)."""
+    lets them go). ``rcm``: with selective recomputation, the Megatron-Core modules it recomputes
+    (:mod:`llmcost.training.recompute`; the attention core alone by default)."""
     comp = [o for o in ops if o.kind != "collective"]
     if not flash:
         m = replace(m, eta_attn=m.eta_c, eta_attn_bwd=m.eta_c)
@@ -552,6 +558,14 @@ def layer_cost(
     op_rc: Any = 0.0
     if recompute == "full":
         t_rc, rc, rc_full, op_rc = t_f, model_fwd, model_fwd + masked, fwd
+    elif recompute == "selective" and rcm != CORE_ATTN:
+        share = _module_shares(comp, rcm)
+        share = share.reshape(share.shape + (1,) * (fwd.ndim - 1))
+        op_rc = fwd * share
+        t_rc = _num(rowsum(op_rc))
+        again = [o for o, x in zip(comp, share.reshape(-1), strict=True) if x]
+        rc = sum(o.model_flops for o in again)
+        rc_full = rc + sum(o.masked_flops for o in again)
     elif recompute == "selective":
         t_rc, rc, rc_full = t_af, attn_model, attn_model + masked
         if keep:
@@ -567,10 +581,19 @@ def layer_cost(
         t_rc, rc, rc_full = 0.0, 0.0, 0.0
     full = G.flops__fwd_bwd(model_fwd + masked)
     kept = (f_ops, b_ops, op_rc) if keep else (None, None, 0.0)
-    hbm = _hbm_times(f_ops, b_ops, recompute, is_attn, m, share if recompute == "op" else None)
+    generic = recompute == "op" or (recompute == "selective" and rcm != CORE_ATTN)
+    hbm = _hbm_times(f_ops, b_ops, "op" if generic else recompute, is_attn, m, share if generic else None)
     return LayerCost(
         t_f, t_b, t_rc, t_af, t_ab, model, model + rc, tuple(ops), fwd, full, full + rc_full, *kept, *hbm
     )
+
+
+def _module_shares(comp: list[TOp], rcm: int) -> np.ndarray:
+    """Per operator of a layer, 1 where the recompute modules ``rcm`` recompute it in full: the
+    attention core with ``core_attn``, and :func:`llmcost.training.recompute.recomputed_ops`."""
+    names = recomputed_ops(rcm, LayerKind.of(o.name for o in comp))
+    attn = bool(rcm & CORE_ATTN)
+    return np.array([(o.kind == "attention" and attn) or o.name in names for o in comp], dtype=float)
 
 
 def pass_hbm_time(ops: PassOps, m: Machine) -> Any:

@@ -138,6 +138,27 @@ define(
     "1 where each linear layer's input is kept for the backward in 8 bits (fp8 / fp4 under Transformer Engine), else 0",
     latex=r"\delta_8",
 )
+define(
+    "r_h",
+    "1",
+    "hidden-width linear inputs a layer's recomputed modules stop storing (discarded norm outputs, a checkpointed MLP's FC1 input)",
+    latex=r"r_h",
+)
+define(
+    "r_up",
+    "1",
+    "1 where MLA's up-projected query, key and value are recomputed (mla_up_proj), else 0",
+    latex=r"r_{up}",
+)
+define(
+    "f_rc",
+    "1",
+    "FFN width whose block activations are recomputed (a checkpointed MLP, MoE block or shared experts)",
+    latex=r"f_{rc}",
+)
+define(
+    "f_act_rc", "1", "FFN width whose activation output alone is recomputed (moe_act)", latex=r"f_{act,rc}"
+)
 define("act_dense", "B", "activation bytes one dense-FFN layer stores for one micro-batch", latex="A_d")
 define("act_moe", "B", "activation bytes one MoE-FFN layer stores for one micro-batch", latex="A_e")
 define(
@@ -1574,6 +1595,27 @@ def act_layer_op() -> sp.Expr:
     return S("b_a") * s * b * per_tok + 4 * S("n_q") * s * b / t
 
 
+def act_layer_modules() -> sp.Expr:
+    """Bytes one layer stops storing under Megatron-Core's fine-grained recomputation
+    (``recompute_modules``, :mod:`llmcost.training.recompute`), out of the per-tensor count of
+    :func:`act_layer_selective`: ``r_h`` hidden-width linear inputs (a discarded norm output, a
+    checkpointed MLP's FC1 input) at their stored width ``b_in = b_a − δ_8·(b_a − 1)`` (with fp8 and a
+    recomputed module Megatron-Core makes the consumer save its 16-bit input, discarded with it:
+    ``set_save_original_input``, transformer_layer.py / moe/experts.py); with ``mla_up_proj`` MLA's
+    query, key and value (``r_up``, ``b_a·(q_dim + 2·kv_dim)/t``); a checkpointed FFN block's activations
+    of width ``f_rc`` (``(φ_a·b_a/2 − δ_8·(b_a − 1))·f_rc/t``: its up-projection outputs and activation
+    output as stored); and the activation output alone of width ``f_act_rc`` (``moe_act``, ``b_in/t``),
+    per token of ``s·b/c`` [derived: the stored tensors the modules discard, Korthikanti's count]."""
+    s, b, t = S("seq") / S("cp"), S("micro_batch"), S("tp")
+    b_in = S("b_a") - S("fp8_saved") * (S("b_a") - 1)
+    ffn = (S("phi_a") * S("b_a") / 2 - S("fp8_saved") * (S("b_a") - 1)) * S("f_rc")
+    per_tok = (
+        S("r_h") * b_in * S("d_model") / S("tp_sp")
+        + (S("r_up") * S("b_a") * (S("q_dim") + 2 * S("kv_dim")) + ffn + b_in * S("f_act_rc")) / t
+    )
+    return s * b * per_tok
+
+
 def act_layer_full() -> sp.Expr:
     """Full recomputation stores only each layer's input, ``2sbh/t_sp`` (Korthikanti 2022 Table 2)."""
     return _at_b_a(2 * S("seq") / S("cp") * S("micro_batch") * S("d_model") / S("tp_sp"))
@@ -1682,6 +1724,7 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "act__selective": act_layer_selective,
     "act__full": act_layer_full,
     "act__op": act_layer_op,
+    "act__modules": act_layer_modules,
 }
 
 

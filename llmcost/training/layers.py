@@ -42,6 +42,7 @@ from llmcost.training.base import (
 from llmcost.training.columns import Plans, key
 from llmcost.training.operator import TOp
 from llmcost.training.passes import FP4_COPIES, FP8_COPIES, op_sac_shares
+from llmcost.training.recompute import LayerKind, reruns_block
 
 
 class ModelLayers:
@@ -100,6 +101,7 @@ class OpConfig(NamedTuple):
     epu: Any = 0  # EP overlap: unpaired micro-batch share in millionths (0: no overlap, plan ep_overlap)
     moe_k: float = 1.0  # experts per token (the model's top-k)
     moe_nodes: float = math.inf  # nodes a token may reach (group-limited routing), inf: no limit
+    rcm: int = TC.CORE_ATTN  # selective recomputation's modules (llmcost.training.recompute), bits
 
 
 @dataclass
@@ -140,7 +142,23 @@ FLOPS = ("model", "hw", "model_full", "hw_full")
 and (``_full``) the full-s² convention (:mod:`llmcost.training.compute`)."""
 
 
-_OP_COLS = ("tp", "cp", "ep", "mb", "sp", "tpo", "tpb", "epi", "epdd", "epu", "hbmc", "rc", "prec", "flash")
+_OP_COLS = (
+    "tp",
+    "cp",
+    "ep",
+    "mb",
+    "sp",
+    "tpo",
+    "tpb",
+    "epi",
+    "epdd",
+    "epu",
+    "hbmc",
+    "rc",
+    "rcm",
+    "prec",
+    "flash",
+)
 """The plan columns an operator's cost depends on, degrees and options alike."""
 KEY_COLS = ("gpus", *_OP_COLS)
 """The plan columns an operator configuration is keyed by (with the bytes and the fusions)."""
@@ -330,7 +348,7 @@ def _groups(
     c = p.c
     u = {k: c[k][first] for k in CFG_COLS}
     ubw, uba, ugpn = p.b_w[first], p.b_a[first], p.gpn[first]
-    gfirst, ginv = key(u["rc"], u["prec"], bwa[first], ugpn, u["flash"], fused[first])
+    gfirst, ginv = key(u["rc"], u["rcm"], u["prec"], bwa[first], ugpn, u["flash"], fused[first])
     out = []
     for gi, f0 in enumerate(gfirst):
         sel = np.flatnonzero(ginv == gi)
@@ -358,6 +376,7 @@ def _groups(
             epu=u["epu"][sel],
             moe_k=float(spec.moe.top_k) if spec.moe is not None else 1.0,
             moe_nodes=node_limit(spec),
+            rcm=int(u["rcm"][f0]),
         )
         out.append((sel, cfg))
     return out
@@ -476,7 +495,7 @@ def _shape_cost(
         micro_batch=cfg.mb,
         head_dims=(float(spec.head_dim), float(spec.v_head_dim)),
     )
-    return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep)
+    return TC.layer_cost(ops, cfg.rc, g.mach, cfg.flash, g.op_sac, keep, cfg.rcm)
 
 
 def attention_share(shares: Any, window: int | None) -> float:
@@ -563,14 +582,17 @@ def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> lis
     all-to-all per pass (``ep__all_to_all``). Formulas of :mod:`llmcost.training.formulas`."""
     n = cfg.tp.size
     out: list[tuple[TOp, np.ndarray]] = []
+    again = _block_rerun(cfg, lc)
     ep_ops = [o for o in lc.collectives() if o.group == "ep"]
     ep_x = iter(
-        _ep_exposed(hw, cfg, [np.broadcast_to(np.asarray(o.size, dtype=float), (n,)) for o in ep_ops], lc)
+        _ep_exposed(
+            hw, cfg, [np.broadcast_to(np.asarray(o.size, dtype=float), (n,)) for o in ep_ops], lc, again
+        )
     )
     for o, gemms, gops in zip(lc.collectives(), lc.tp_gemm_pairs(), lc.tp_gemm_ops(), strict=True):
         size = np.broadcast_to(np.asarray(o.size, dtype=float), (n,))
         if o.group == "tp":
-            t = _tp_exposed(hw, cfg, size, gemms, gops)
+            t = _tp_exposed(hw, cfg, size, gemms, gops, again if str(o.name).startswith("ffn") else 0)
             out.append((o, np.where((cfg.tp > 1) & (size > 0), t, 0.0)))
         elif o.group == "cp" and o.variant == "pass_kv":
             out.append((o, np.where((cfg.cp > 1) & (size > 0), _cp_exposed(hw, cfg, size, lc), 0.0)))
@@ -582,6 +604,15 @@ def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> lis
 def _passes(cfg: OpConfig) -> int:
     """Passes per micro-batch: forward, backward (+ recomputed forward)."""
     return 2 + (1 if cfg.rc == "full" else 0)
+
+
+def _block_rerun(cfg: OpConfig, lc: TC.LayerCost) -> int:
+    """1 where selective recomputation's modules recompute the layer's whole FFN block, so its
+    collectives (the sequence-parallel gather, the expert dispatch and combine) run a third time
+    (:func:`llmcost.training.recompute.reruns_block`), else 0."""
+    if cfg.rc != "selective" or cfg.rcm == TC.CORE_ATTN:
+        return 0
+    return int(reruns_block(cfg.rcm, LayerKind.of(o.name for o in lc.ops)))
 
 
 class TpHbm(NamedTuple):
@@ -615,15 +646,21 @@ class TpHbm(NamedTuple):
 
 
 def _tp_exposed(
-    hw: Hardware, cfg: OpConfig, size: np.ndarray, gemms: Any, gops: tuple[TOp, TOp] | None
+    hw: Hardware,
+    cfg: OpConfig,
+    size: np.ndarray,
+    gemms: Any,
+    gops: tuple[TOp, TOp] | None,
+    again: int = 0,
 ) -> np.ndarray:
     """``tp__sp`` (sequence parallel), ``tp__all_reduce``; with the backward's collectives overlapped
     (``tpb``) ``tp__sp_async`` / ``tp__all_reduce_async``; with TP overlap ``tp__overlap``; with the
     reduce-scatter fused into its producer (``tpo`` 2) ``tp__fused_rs``. HBM contention
-    (:class:`TpHbm`) where the plan counts it."""
+    (:class:`TpHbm`) where the plan counts it. ``again`` 1: the block's forward runs a second time
+    (its module recomputed, :func:`_block_rerun`)."""
     tp, sp, tpo, tpb = cfg.tp, cfg.sp, cfg.tpo, cfg.tpb
     gpn_tp = group_gpn(cfg.gpn, tp, 1)
-    n_fpass = _passes(cfg) - 1
+    n_fpass = _passes(cfg) - 1 + again
     g_in, g_out = (np.broadcast_to(np.asarray(g, dtype=float), (tp.size,)) for g in gemms)
     s_comm = comm_share(hw)
     m = TpHbm.of(hw, cfg, size, gops)
@@ -717,18 +754,21 @@ def _cp_exposed(hw: Hardware, cfg: OpConfig, size: np.ndarray, lc: TC.LayerCost)
     return G.cp__ring(np.asarray(cfg.cp, dtype=float), rc_fwd, lc.t_attn_bwd, lc.t_attn_fwd, step)
 
 
-def _ep_exposed(hw: Hardware, cfg: OpConfig, sizes: list[np.ndarray], lc: TC.LayerCost) -> list[np.ndarray]:
+def _ep_exposed(
+    hw: Hardware, cfg: OpConfig, sizes: list[np.ndarray], lc: TC.LayerCost, again: int = 0
+) -> list[np.ndarray]:
     """Exposed time of each expert-parallel all-to-all of one layer (``sizes``: their bytes per
     device, each token once per expert): ``ep__all_to_all``, or with EP overlap (``epu`` > 0, plan
     ``ep_overlap``) ``ep__overlap``, the layer's compute shared among them by their times. One
     all-to-all is NCCL's (:func:`collective_v`) or, node-deduplicated (``epd``, plan ``ep_deepep``),
     :func:`deduplicated_v` of each token once, its kernels holding :data:`DEDUP_DISPATCH_SMS` SMs
-    while it overlaps compute (NCCL's: ``gemm.collective_sms``)."""
+    while it overlaps compute (NCCL's: ``gemm.collective_sms``); ``again`` 1: a recomputed MoE block
+    dispatches and combines a second time in the forward (:func:`_block_rerun`)."""
     if not sizes:
         return []
     gpn_ep = group_gpn(cfg.gpn, cfg.ep, cfg.tp * cfg.cp)
     ded = np.broadcast_to(np.asarray(cfg.epd) == 1, cfg.ep.shape)
-    n_f = _passes(cfg) - 1
+    n_f = _passes(cfg) - 1 + again
     one = []
     for size in sizes:
         t = collective_v(hw, "all_to_all", np.where(ded, 0.0, size), cfg.ep, gpn_ep)

@@ -32,6 +32,7 @@ from llmcost.training.base import (
     split_layers,
 )
 from llmcost.training.columns import Plans
+from llmcost.training.recompute import MODULE_BITS
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,8 @@ def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray
         if not sel.any():
             continue
         d, e = act({"full": "full", "selective": "selective", "op": "op"}.get(name, "attn"))
+        if name == "selective":
+            d, e = _with_modules(spec, p, k1, act)
         a_dense, a_moe = np.where(sel, d, a_dense), np.where(sel, e, a_moe)
         if name == "full":  # one layer's full activations live while it is recomputed
             d, e = act("attn")
@@ -194,6 +197,53 @@ def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray
                 sel, np.maximum(np.where(sp.n_dense0 > 0, d, 0.0), np.where(sp.n_moe0 > 0, e, 0.0)), working
             )
     return G.memory__activations(a_dense, a_moe, working, inflight(p), sp.n_dense0, sp.n_moe0)
+
+
+def _with_modules(
+    spec: ModelSpec,
+    p: Plans,
+    k1: tuple[np.ndarray, np.ndarray],
+    act: Callable[[str], tuple[np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per plan row, a (dense-FFN, MoE-FFN) layer's activation bytes under selective recomputation of
+    the modules ``rcm`` names (:mod:`llmcost.training.recompute`): the attention that runs, or without
+    it with ``core_attn``, less what the other modules stop storing (``act__modules``)."""
+    rcm = p.c["rcm"]
+    attn = (rcm & MODULE_BITS["core_attn"]) > 0
+    d0, e0 = (np.where(attn, x, y) for x, y in zip(act("selective"), act("attn"), strict=True))
+    if not (rcm & ~MODULE_BITS["core_attn"]).any():
+        return d0, e0
+    removed = _removed_by_modules(spec, p, k1)
+    return d0 - removed[0], e0 - removed[1]
+
+
+def _removed_by_modules(
+    spec: ModelSpec, p: Plans, k1: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per plan row, the bytes a (dense-FFN, MoE-FFN) layer stops storing under the recompute modules
+    of its ``rcm`` (``act__modules``; which module acts on which layer: :data:`MODULE_OPS`)."""
+    c = p.c
+    f1, inv1 = k1
+    rcm = c["rcm"][f1]
+    on = {m: ((rcm & b) > 0).astype(float) for m, b in MODULE_BITS.items()}
+    mla = 1.0 if spec.mla is not None else 0.0
+    dense_ffn, moe_ffn = _ffn_widths(spec)
+    moe = spec.moe
+    shared = float(moe.num_shared_experts * moe.shared_intermediate_size) if moe is not None else 0.0
+    routed = moe_ffn - shared
+    tp, cp, mb = (c[k][f1].astype(float) for k in ("tp", "cp", "mb"))
+    args = {
+        "b_a": p.b_a[f1], "cp": cp, "d_model": spec.hidden_size, "fp8_saved": _fp8_saved(c)[f1],
+        "kv_dim": spec.kv_dim, "micro_batch": mb, "phi_a": 6.0 if spec.gated_mlp else 4.0,
+        "q_dim": spec.q_dim, "seq": p.seq, "tp": tp,
+        "tp_sp": np.where(c["sp"][f1] == 1, tp, 1.0), "r_up": on["mla_up_proj"] * mla,
+    }  # fmt: skip
+    fn, names, _ = G.FUNCTIONS["act__modules"]
+    ln = on["layernorm"]
+    dense = dict(args, r_h=ln * mla + on["mlp"], f_rc=on["mlp"] * dense_ffn, f_act_rc=0.0)
+    block = np.maximum(on["moe"] * moe_ffn, on["shared_experts"] * shared)
+    moe_l = dict(args, r_h=ln * (mla + 1.0), f_rc=block, f_act_rc=on["moe_act"] * (1 - on["moe"]) * routed)
+    return tuple(fn(*(np.broadcast_to(a[k], f1.shape) for k in names))[inv1] for a in (dense, moe_l))  # type: ignore[return-value]
 
 
 def offloaded_activations(p: Plans, sp: StageParams, acts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -62,6 +62,7 @@ from llmcost.training.base import (
     n_layers,
     split_layers,
 )
+from llmcost.training.recompute import DEFAULT_MODULES, RECOMPUTE_MODULES, modules_mask
 from llmcost.units import GIB
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ PLAN_KEYS = (
     "global_batch",
     "seq_len",
     "recompute",
+    "recompute_modules",
     "schedule",
     "virtual_stages",
     "precision",
@@ -195,6 +197,10 @@ class TrainPlan:
     global_batch: int | None = None
     seq_len: int | None = None
     recompute: str = "none"
+    recompute_modules: Any = None
+    """With ``recompute: selective``, the Megatron-Core submodules recomputed (a list of
+    :data:`llmcost.training.recompute.RECOMPUTE_MODULES`, e.g. ``[layernorm, moe_act]``; Megatron-Core
+    ``--recompute-modules``); None: the attention core alone (``core_attn``, Megatron-Core's default)."""
     schedule: str = "1f1b"
     virtual_stages: int | None = None
     precision: str = "bf16"
@@ -807,6 +813,50 @@ def imbalance_column(x: Any) -> int:
     return 0 if x is None else int(round(1000 * checked_ep_imbalance(x)))
 
 
+def recompute_mask(plan: TrainPlan) -> int:
+    """The plan's ``rcm`` column: the bits of the modules selective recomputation recomputes
+    (:mod:`llmcost.training.recompute`; the attention core when the plan names none), 0 for every
+    other recompute mode."""
+    if plan.recompute != "selective":
+        return 0
+    mods = DEFAULT_MODULES if plan.recompute_modules is None else plan.recompute_modules
+    return modules_mask(mods)
+
+
+def check_recompute_modules(spec: ModelSpec, plan: TrainPlan) -> None:
+    """``recompute_modules``: a list of known module names, only with selective recomputation, each
+    one the model has (PlanError naming what is wrong, with a did-you-mean)."""
+    mods = plan.recompute_modules
+    if mods is None:
+        return
+    if isinstance(mods, str) or not isinstance(mods, (list, tuple)):
+        raise PlanError(
+            f"recompute_modules must be a list of module names (e.g. [layernorm, moe_act]), got {mods!r}"
+        )
+    if plan.recompute != "selective":
+        raise PlanError(
+            f"recompute_modules needs recompute selective (Megatron-Core --recompute-granularity "
+            f"selective), the plan has recompute {plan.recompute!r}"
+        )
+    from llmcost.errors import did_you_mean
+
+    for m in mods:
+        if m not in RECOMPUTE_MODULES:
+            raise PlanError(
+                f"recompute module {m!r} is not one of {', '.join(RECOMPUTE_MODULES)}"
+                f"{did_you_mean(str(m), RECOMPUTE_MODULES)}"
+            )
+    need = {"mla_up_proj": (spec.mla is not None, "MLA attention")}
+    for m in ("moe_act", "shared_experts", "moe"):
+        need[m] = (spec.is_moe, "MoE layers")
+    for m in mods:
+        has, what = need.get(m, (True, ""))
+        if not has:
+            raise PlanError(f"recompute module {m!r} needs a model with {what}; {spec.name} has none")
+    if "shared_experts" in mods and not (spec.moe and spec.moe.num_shared_experts):
+        raise PlanError(f"recompute module 'shared_experts' needs shared experts; {spec.name} has none")
+
+
 def goodput_of(plan: TrainPlan) -> float:
     """The plan's goodput, checked: a fraction in (0, 1]; None gives the sourced default."""
     from llmcost.training.run import GOODPUT
@@ -861,6 +911,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     _check_ep_overlap(plan, ep, pp)
+    check_recompute_modules(spec, plan)
     if plan.tp_overlap and plan.tp_fused_rs:
         raise PlanError(
             "tp_overlap and tp_fused_rs are two ways to hide the same reduce-scatter: set one of them"
@@ -957,6 +1008,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "sched": SCHEDULES.index(p.schedule),
         "zmode": ZMODES.index((int(p.zero), bool(p.distributed_optimizer))),
         "rc": RECOMPUTE.index(p.recompute),
+        "rcm": recompute_mask(p),
         "prec": PRECISIONS.index(p.precision),
         "sp": int(lay.sp),
         "flash": int(lay.flash),
