@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -222,22 +222,15 @@ def _removed_by_modules(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per plan row, the bytes a (dense-FFN, MoE-FFN) layer stops storing under the recompute modules
     of its ``rcm`` (``act__modules``; which module acts on which layer: :data:`MODULE_OPS`)."""
-    c = p.c
     f1, inv1 = k1
-    rcm = c["rcm"][f1]
+    rcm = p.c["rcm"][f1]
     on = {m: ((rcm & b) > 0).astype(float) for m, b in MODULE_BITS.items()}
     mla = 1.0 if spec.mla is not None else 0.0
     dense_ffn, moe_ffn = _ffn_widths(spec)
     moe = spec.moe
     shared = float(moe.num_shared_experts * moe.shared_intermediate_size) if moe is not None else 0.0
     routed = moe_ffn - shared
-    tp, cp, mb = (c[k][f1].astype(float) for k in ("tp", "cp", "mb"))
-    args = {
-        "b_a": p.b_a[f1], "cp": cp, "d_model": spec.hidden_size, "fp8_saved": _fp8_saved(c)[f1],
-        "kv_dim": spec.kv_dim, "micro_batch": mb, "phi_a": 6.0 if spec.gated_mlp else 4.0,
-        "q_dim": spec.q_dim, "seq": p.seq, "tp": tp,
-        "tp_sp": np.where(c["sp"][f1] == 1, tp, 1.0), "r_up": on["mla_up_proj"] * mla,
-    }  # fmt: skip
+    args = dict(_act_args(spec, p, f1), r_up=on["mla_up_proj"] * mla)
     fn, names, _ = G.FUNCTIONS["act__modules"]
     ln = on["layernorm"]
     dense = dict(args, r_h=ln * mla + on["mlp"], f_rc=on["mlp"] * dense_ffn, f_act_rc=0.0)
@@ -295,6 +288,28 @@ def _fp8_saved(c: dict[str, np.ndarray]) -> np.ndarray:
     return (_EIGHT_BIT[c["prec"]] & (c["f8h"] == 0)).astype(float)
 
 
+def _act_args(spec: ModelSpec, p: Plans, f1: np.ndarray) -> dict[str, Any]:
+    """The ``act__*`` formulas' inputs of rows ``f1`` (one per operator configuration)."""
+    c = p.c
+    tp, cp, mb = (c[k][f1].astype(float) for k in ("tp", "cp", "mb"))
+    return {
+        "b_a": p.b_a[f1],
+        "cp": cp,
+        "kv_dim": spec.kv_dim,
+        "d_model": spec.hidden_size,
+        "q_dim": spec.q_dim,
+        "drop_a": 1.0 if attention_dropout(spec) else 0.0,
+        "drop_h": 1.0 if hidden_dropout(spec) else 0.0,
+        "micro_batch": mb,
+        "n_q": spec.num_heads,
+        "phi_a": 6.0 if spec.gated_mlp else 4.0,
+        "seq": p.seq,
+        "tp": tp,
+        "tp_sp": np.where(c["sp"][f1] == 1, tp, 1.0),
+        "fp8_saved": _fp8_saved(c)[f1],
+    }
+
+
 def _layer_act(
     spec: ModelSpec, p: Plans, k1: tuple[np.ndarray, np.ndarray]
 ) -> Callable[[str], tuple[np.ndarray, np.ndarray]]:
@@ -303,24 +318,9 @@ def _layer_act(
     layer input, split over the TP ranks by sequence parallelism or ``distribute_saved_activations``),
     evaluated once per operator configuration ``k1``."""
     c = p.c
-    tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
+    tp = c["tp"].astype(float)
     f1, inv1 = k1
-    args = {
-        "b_a": p.b_a[f1],
-        "cp": cp[f1],
-        "kv_dim": spec.kv_dim,
-        "d_model": spec.hidden_size,
-        "q_dim": spec.q_dim,
-        "drop_a": 1.0 if attention_dropout(spec) else 0.0,
-        "drop_h": 1.0 if hidden_dropout(spec) else 0.0,
-        "micro_batch": mb[f1],
-        "n_q": spec.num_heads,
-        "phi_a": 6.0 if spec.gated_mlp else 4.0,
-        "seq": p.seq,
-        "tp": tp[f1],
-        "tp_sp": np.where(c["sp"][f1] == 1, tp[f1], 1.0),
-        "fp8_saved": _fp8_saved(c)[f1],
-    }
+    args = _act_args(spec, p, f1)
     split = np.where((c["sp"][f1] == 1) | (c["dsa"][f1] == 1), tp[f1], 1.0)  # stored inputs over the TP ranks
 
     def one(policy: str, ffn: float) -> np.ndarray:
