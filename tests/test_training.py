@@ -543,3 +543,22 @@ def test_goodput_stretches_the_run_and_nothing_else() -> None:
     assert dflt["total_flops"] == ideal["total_flops"]
     with pytest.raises(PlanError, match="goodput must be a fraction"):
         llmcost.train("llama-3.2-1b", "h100-sxm", tokens="1T", goodput=0, **base)
+
+
+@pytest.mark.parametrize(("sched", "v"), [("1f1b", None), ("interleaved", 2), ("gpipe", None)])
+def test_pipeline_logits_count_only_what_the_last_stage_adds(sched: str, v: int | None) -> None:
+    """One micro-batch's logits live on the last stage, which holds fewer micro-batches than the
+    first (1F1B: one; interleaved: ((v-1)p + 1)/v; GPipe: all): they count by what the last stage's
+    total exceeds the first stage's; without a pipeline all of them."""
+    spec = _spec("llama-3.1-8b")
+    base = {"gpus": 4, "pp": 4, "micro_batch": 2, "global_batch": 16, "seq_len": 4096, "schedule": sched}
+    r = evaluate(spec, TrainPlan(**base, virtual_stages=v, recompute="selective"), get_hardware("h100-sxm"))
+    logits = 4 * 4096 * 2 * spec.vocab_size  # fused cross-entropy: fp32 logits of one micro-batch
+    acts, m = r.memory["activations"], 8
+    first = {"1f1b": min(m, 4), "interleaved": min(m, 4) * (1 + 3 / 8), "gpipe": m}[sched]
+    last = {"1f1b": 1, "interleaved": (4 + 1) / 2, "gpipe": m}[sched]
+    assert r.memory["logits"] == pytest.approx(max(0.0, logits + acts * last / first - acts), rel=1e-9)
+    one = evaluate(
+        spec, TrainPlan(**{**base, "gpus": 1, "pp": 1, "schedule": "1f1b"}), get_hardware("h100-sxm")
+    )
+    assert one.memory["logits"] == pytest.approx(logits, rel=1e-12)

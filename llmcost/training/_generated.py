@@ -465,6 +465,31 @@ def memory__logits(b_ce, cp, micro_batch, seq, tp, vocab):
     return b_ce*micro_batch*seq*vocab/(cp*tp)
 
 
+def memory__pipeline_logits(act_first, inflight, inflight_last, logits, pp):
+    """What one micro-batch's logits add to the device with the most memory: at ``p`` = 1 all of them"""
+    return logits*(1 - numpy.minimum(1, pp - 1)) + numpy.maximum(0, -act_first + act_first*inflight_last/inflight + logits)*numpy.minimum(1, pp - 1)
+
+
+def inflight_last__1f1b(n_micro):
+    """In-flight micro-batches of the last pipeline stage with 1F1B and ZB-H1: one, its forward"""
+    return numpy.minimum(1, n_micro)
+
+
+def inflight_last__zero_bubble(n_micro):
+    """In-flight micro-batches of the last pipeline stage with 1F1B and ZB-H1: one, its forward"""
+    return numpy.minimum(1, n_micro)
+
+
+def inflight_last__interleaved(pp, v_stages):
+    """Interleaved 1F1B on the last rank: ``(v−1)·p`` warm-up (micro-batch, chunk) forwards (Megatron-Core"""
+    return (pp*(v_stages - 1) + 1)/v_stages
+
+
+def inflight_last__gpipe(n_micro):
+    """GPipe: all ``m`` micro-batches are in flight before the first backward (Huang et al. 2019)."""
+    return n_micro
+
+
 def memory__buffers(b_w, n_layers, psi, psi_e):
     """ZeRO-3 / FSDP gathered-parameter buffers: two layers in flight, the current one and the"""
     return b_w*(2*psi + 2*psi_e)/n_layers
@@ -613,6 +638,11 @@ FUNCTIONS = {
     'memory__optimizer': (memory__optimizer, ('b_o', 'd_edp', 'psi', 'psi_e', 'z_o'), 'fae3a0856cd17d17'),
     'memory__activations': (memory__activations, ('act_dense', 'act_moe', 'act_work', 'inflight', 'layers_dense', 'layers_moe'), '652c1c3c145a07b8'),
     'memory__logits': (memory__logits, ('b_ce', 'cp', 'micro_batch', 'seq', 'tp', 'vocab'), '93062da83092130e'),
+    'memory__pipeline_logits': (memory__pipeline_logits, ('act_first', 'inflight', 'inflight_last', 'logits', 'pp'), 'c543a3db41c143be'),
+    'inflight_last__1f1b': (inflight_last__1f1b, ('n_micro',), '8a72d25f39baf43c'),
+    'inflight_last__zero_bubble': (inflight_last__zero_bubble, ('n_micro',), '8a72d25f39baf43c'),
+    'inflight_last__interleaved': (inflight_last__interleaved, ('pp', 'v_stages'), '58f1e03f11383fc7'),
+    'inflight_last__gpipe': (inflight_last__gpipe, ('n_micro',), '037a01fed1d1127f'),
     'memory__buffers': (memory__buffers, ('b_w', 'n_layers', 'psi', 'psi_e'), 'a7f279a8aaf1eabe'),
     'inflight__1f1b': (inflight__1f1b, ('n_micro', 'pp'), '661bd080d338c84b'),
     'inflight__gpipe': (inflight__gpipe, ('n_micro',), '037a01fed1d1127f'),

@@ -169,6 +169,14 @@ define(
 )
 define("inflight", "1", "micro-batches whose activations one device holds at the peak", latex="n_{if}")
 define(
+    "inflight_last",
+    "1",
+    "micro-batches (in first-stage layer units) whose activations the last pipeline stage holds at its peak",
+    latex=r"n_{if,L}",
+)
+define("act_first", "B", "activations of the first pipeline stage at its peak (memory__activations)", latex="A_1")
+define("logits", "B", "logits of one micro-batch on the last stage at the loss's peak (memory__logits)", latex=r"M_{lg}")
+define(
     "t_fwd",
     "s",
     "forward time of one micro-batch on one device (all its layers), roofline per operator",
@@ -1493,6 +1501,34 @@ def inflight_gpipe() -> sp.Expr:
     return S("n_micro")
 
 
+def inflight_last_1f1b() -> sp.Expr:
+    """In-flight micro-batches of the last pipeline stage with 1F1B and ZB-H1: one, its forward
+    followed at once by its backward (Megatron-Core schedules.py ``get_pp_rank_microbatches``: rank
+    ``p−1`` runs ``p − r − 1`` = 0 warm-up forwards)."""
+    return sp.Min(S("n_micro"), 1)
+
+
+def inflight_last_interleaved() -> sp.Expr:
+    """Interleaved 1F1B on the last rank: ``(v−1)·p`` warm-up (micro-batch, chunk) forwards (Megatron-Core
+    schedules.py: ``(p − r − 1)·2 + (v − 1)·p`` at rank ``r = p − 1``) and one more in the steady state,
+    each a chunk of ``1/v`` of the stage's layers: ``((v−1)·p + 1)/v`` stage-micro-batches."""
+    v = S("v_stages")
+    return ((v - 1) * S("pp") + 1) / v
+
+
+def pipeline_logits() -> sp.Expr:
+    """What one micro-batch's logits add to the device with the most memory: at ``p`` = 1 all of them
+    (the same device holds every layer); with a pipeline the logits live on the last stage, which
+    holds ``n_if,L`` of the first stage's ``n_if`` micro-batches of activations, so they count only by
+    what the last stage's total exceeds the first's, ``max(0, M_lg + A_1·n_if,L/n_if − A_1)``
+    (Megatron-LM theoretical_memory_usage.py counts the output layer and loss only at
+    ``pipeline_model_parallel_size == 1``; torchtitan's benchmark: "Different PP ranks can have different
+    peak memory usages") [derived: the last stage's layers taken as the first's]."""
+    multi = sp.Min(S("pp") - 1, 1)
+    last = S("logits") + S("act_first") * S("inflight_last") / S("inflight")
+    return (1 - multi) * S("logits") + multi * sp.Max(0, last - S("act_first"))
+
+
 def activation_bytes() -> sp.Expr:
     """Activations of the first pipeline stage at the peak: its in-flight micro-batches times its
     layers' stored activations, plus one layer's full activations while it is recomputed (full
@@ -1714,6 +1750,11 @@ FORMULAS: dict[str, Callable[[], sp.Expr]] = {
     "memory__optimizer": optimizer_bytes,
     "memory__activations": activation_bytes,
     "memory__logits": logits_bytes,
+    "memory__pipeline_logits": pipeline_logits,
+    "inflight_last__1f1b": inflight_last_1f1b,
+    "inflight_last__zero_bubble": inflight_last_1f1b,
+    "inflight_last__interleaved": inflight_last_interleaved,
+    "inflight_last__gpipe": inflight_gpipe,
     "memory__buffers": zero3_buffer_bytes,
     "inflight__1f1b": inflight_1f1b,
     "inflight__gpipe": inflight_gpipe,

@@ -120,14 +120,17 @@ def memory(
     * model state (:func:`model_state`);
     * activations of the first stage (:func:`activations`);
     * logits: ``memory__logits``, the logits of one micro-batch over ``V/t`` on the last stage at the
-      loss's peak (fused or eager cross-entropy, plan ``fused_ce``);
+      loss's peak (fused or eager cross-entropy, plan ``fused_ce``); with a pipeline what they add over
+      the first stage's peak (``memory__pipeline_logits``: the last stage holds fewer micro-batches);
     * buffers: ``memory__buffers``, ZeRO-3 / FSDP keep two gathered layers in flight."""
     c = p.c
     tp, cp, mb = (c[k].astype(float) for k in ("tp", "cp", "mb"))
     weights, grads, optim, host = model_state(p, sp)
     acts, act_host = offloaded_activations(p, sp, activations(spec, p, sp, k1))
     b_ce = np.where(c["fce"] == 1, CE_FUSED_BYTES, CE_EAGER_BYTES)
-    logits = G.memory__logits(b_ce, cp, mb, p.seq, tp, spec.vocab_size)
+    logits = G.memory__pipeline_logits(
+        acts, inflight(p), inflight(p, "inflight_last"), G.memory__logits(b_ce, cp, mb, p.seq, tp, spec.vocab_size), p.pp
+    )
     buffers = np.where(
         p.zero == 3, G.memory__buffers(p.b_w, max(1, n_layers(spec)), sp.dense, sp.expert), 0.0
     )
@@ -251,9 +254,10 @@ def offloaded_activations(p: Plans, sp: StageParams, acts: np.ndarray) -> tuple[
     return device, np.where(off, acts - device, 0.0)
 
 
-def inflight(p: Plans) -> np.ndarray:
+def inflight(p: Plans, stage: str = "inflight") -> np.ndarray:
     """Micro-batches whose activations the first stage holds at the peak: ``inflight__<schedule>``
-    (1F1B and ZB-H1 ``min(m, p)``, interleaved ``× (1 + (p−1)/(p·v))``, GPipe all ``m``)."""
+    (1F1B and ZB-H1 ``min(m, p)``, interleaved ``× (1 + (p−1)/(p·v))``, GPipe all ``m``); with
+    ``stage`` ``inflight_last`` the last stage's (``inflight_last__<schedule>``)."""
     pp, v = (p.c[k].astype(float) for k in ("pp", "v"))
     out = np.zeros(p.m.shape)
     for si, name in enumerate(SCHEDULES):
@@ -261,7 +265,7 @@ def inflight(p: Plans) -> np.ndarray:
         if not sel.any():
             continue
         a = {"n_micro": p.m[sel], "pp": pp[sel], "v_stages": v[sel]}
-        fn, names, _ = G.FUNCTIONS[f"inflight__{name}"]
+        fn, names, _ = G.FUNCTIONS[f"{stage}__{name}"]
         out[sel] = fn(*(a[k] for k in names))
     return out
 
