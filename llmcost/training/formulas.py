@@ -174,8 +174,15 @@ define(
     "micro-batches (in first-stage layer units) whose activations the last pipeline stage holds at its peak",
     latex=r"n_{if,L}",
 )
-define("act_first", "B", "activations of the first pipeline stage at its peak (memory__activations)", latex="A_1")
-define("logits", "B", "logits of one micro-batch on the last stage at the loss's peak (memory__logits)", latex=r"M_{lg}")
+define(
+    "act_first", "B", "activations of the first pipeline stage at its peak (memory__activations)", latex="A_1"
+)
+define(
+    "logits",
+    "B",
+    "logits of one micro-batch on the last stage at the loss's peak (memory__logits)",
+    latex=r"M_{lg}",
+)
 define(
     "t_fwd",
     "s",

@@ -129,7 +129,11 @@ def memory(
     acts, act_host = offloaded_activations(p, sp, activations(spec, p, sp, k1))
     b_ce = np.where(c["fce"] == 1, CE_FUSED_BYTES, CE_EAGER_BYTES)
     logits = G.memory__pipeline_logits(
-        acts, inflight(p), inflight(p, "inflight_last"), G.memory__logits(b_ce, cp, mb, p.seq, tp, spec.vocab_size), p.pp
+        acts,
+        inflight(p),
+        inflight(p, "inflight_last"),
+        G.memory__logits(b_ce, cp, mb, p.seq, tp, spec.vocab_size),
+        p.pp,
     )
     buffers = np.where(
         p.zero == 3, G.memory__buffers(p.b_w, max(1, n_layers(spec)), sp.dense, sp.expert), 0.0
