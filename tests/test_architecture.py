@@ -234,13 +234,14 @@ def _graph_runtime_keys() -> set[str]:
 
 
 def _training_runtime_keys() -> set[str]:
-    """The keys training composes: ``pipeline__``, ``bubble__`` and ``inflight__<schedule>`` per
-    pipeline schedule (:mod:`llmcost.training.pipeline`, :func:`llmcost.training.memory.inflight`)
-    and ``act__<policy>`` per activation policy (:data:`llmcost.training.memory.ACT_POLICIES`)."""
+    """The keys training composes: ``pipeline__``, ``bubble__``, ``inflight__`` and
+    ``inflight_last__<schedule>`` per pipeline schedule (:mod:`llmcost.training.pipeline`,
+    :func:`llmcost.training.memory.inflight`) and ``act__<policy>`` per activation policy
+    (:data:`llmcost.training.memory.ACT_POLICIES`)."""
     from llmcost.training.base import SCHEDULES
     from llmcost.training.memory import ACT_POLICIES
 
-    per_schedule = {f"{k}__{s}" for k in ("pipeline", "bubble", "inflight") for s in SCHEDULES}
+    per_schedule = {f"{k}__{s}" for k in ("pipeline", "bubble", "inflight", "inflight_last") for s in SCHEDULES}
     return per_schedule | {f"act__{p}" for p in ACT_POLICIES}
 
 
