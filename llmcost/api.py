@@ -221,6 +221,8 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         "seq_len": lay.seq,
         "recompute": lay.plan.recompute,
         **_modules_key(lay.plan),
+        **({"mtp_layers": lay.plan.mtp_layers} if lay.plan.mtp_layers else {}),
+        **({"pp_layout": lay.plan.pp_layout} if lay.plan.pp_layout else {}),
         "schedule": lay.plan.schedule,
         "virtual_stages": lay.v,
         "precision": lay.plan.precision,

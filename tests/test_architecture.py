@@ -229,7 +229,7 @@ def _graph_runtime_keys() -> set[str]:
     specs += [replace(s, mla=replace(s.mla, q_lora_rank=None)) for s in specs if s.mla is not None]
     shapes = {g.shape for s in specs for phase in G.PHASES for g in G.layer_groups(s, phase)}
     # training looks up each forward / encoder layer's GEMM dimensions as gemm__<shape>
-    training = {sh for sh in shapes if not sh.startswith("decode")} | {"io__forward__all"}
+    training = {sh for sh in shapes if not sh.startswith("decode")} | {"io__forward__all", "io__mtp__all"}
     return shapes | {f"gemm__{sh}" for sh in training}
 
 
@@ -241,7 +241,9 @@ def _training_runtime_keys() -> set[str]:
     from llmcost.training.base import SCHEDULES
     from llmcost.training.memory import ACT_POLICIES
 
-    per_schedule = {f"{k}__{s}" for k in ("pipeline", "bubble", "inflight", "inflight_last") for s in SCHEDULES}
+    per_schedule = {
+        f"{k}__{s}" for k in ("pipeline", "bubble", "inflight", "inflight_last") for s in SCHEDULES
+    }
     return per_schedule | {f"act__{p}" for p in ACT_POLICIES}
 
 

@@ -20,6 +20,7 @@ from llmcost.model.config import from_config
 from llmcost.training import _generated as G
 from llmcost.training import formulas as F
 from llmcost.training import plan as TR
+from llmcost.training.base import split_layers
 from llmcost.training.plan import TrainPlan, evaluate
 
 GOLDEN = Path(__file__).parent / "golden" / "training_expressions.txt"
@@ -364,13 +365,13 @@ def test_single_plan_and_arrays_agree() -> None:
 def test_pipeline_split_is_as_even_as_possible() -> None:
     """n mod (pp·v) chunks hold one more layer; the lighter ones sit at the ends (last, first, ...),
     so the former rule (at most the last and first chunk one layer short) is unchanged."""
-    sizes = [len(s) for s in TR.split_layers(61, 16, 1)]
+    sizes = [len(s) for s in split_layers(61, 16, 1)]
     assert sizes == [3] + [4] * 13 + [3, 3]  # DeepSeek-V3 PP16: 13 stages of 4, 3 of 3
-    assert sorted(sum(TR.split_layers(61, 16, 1), [])) == list(range(61))
-    assert [len(s) for s in TR.split_layers(126, 16, 1)] == [7] + [8] * 14 + [7]  # Llama 3 405B (§3.3.2)
-    assert [len(s) for s in TR.split_layers(95, 8, 1)] == [12] * 7 + [11]
-    assert [len(s) for s in TR.split_layers(96, 8, 3)] == [12] * 8
-    v = TR.split_layers(
+    assert sorted(sum(split_layers(61, 16, 1), [])) == list(range(61))
+    assert [len(s) for s in split_layers(126, 16, 1)] == [7] + [8] * 14 + [7]  # Llama 3 405B (§3.3.2)
+    assert [len(s) for s in split_layers(95, 8, 1)] == [12] * 7 + [11]
+    assert [len(s) for s in split_layers(96, 8, 3)] == [12] * 8
+    v = split_layers(
         30, 4, 2
     )  # 8 chunks 3,4,4,4,4,4,4,3 (the first and last lighter), chunk c on stage c mod 4
     assert [len(s) for s in v] == [7, 8, 8, 7] and v[0] == [0, 1, 2, 15, 16, 17, 18]

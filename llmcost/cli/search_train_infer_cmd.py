@@ -152,6 +152,12 @@ def search_train(
             " Megatron-Core flex dispatcher). Default: the stack's, else NCCL all-to-all.",
         ),
     ] = None,
+    mtp_layers: Annotated[
+        int | None,
+        Opt(
+            "--mtp-layers", help="MTP modules every plan trains (Megatron-Core --mtp-num-layers; default 0)."
+        ),
+    ] = None,
     ep_overlap: Annotated[
         bool | None,
         Opt(

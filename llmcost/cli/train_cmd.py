@@ -67,6 +67,22 @@ def train(
             help="none, selective (attention core), full or op (per-op selective checkpointing, torchtitan).",
         ),
     ] = None,
+    mtp_layers: Annotated[
+        int | None,
+        typer.Option(
+            "--mtp-layers",
+            help="Multi-token-prediction modules trained with the model (Megatron-Core --mtp-num-layers;"
+            " DeepSeek-V3 trains 1): each one more last-stage layer with its own head and loss. Default 0.",
+        ),
+    ] = None,
+    pp_layout: Annotated[
+        str | None,
+        typer.Option(
+            "--pp-layout",
+            help="Layers per pipeline chunk as Megatron-Core's --pipeline-model-parallel-layout states them"
+            " (e.g. 'Et*4|(t*4|)*14tmL'). Default: an even split.",
+        ),
+    ] = None,
     recompute_modules: Annotated[
         str | None,
         typer.Option(

@@ -103,6 +103,10 @@ def io__draft__last(b_a, b_w, c_dq, d_model, micro_batch, tp, vocab):
     return (0, b_a*d_model*micro_batch + b_w*d_model*micro_batch, 0, 0, 0, 5*d_model*micro_batch, 2*b_a*d_model*micro_batch + b_w*d_model, b_w*d_model, 0, 0, 5*d_model*micro_batch, 2*b_a*d_model*micro_batch + b_w*d_model, b_w*d_model, 0, 0, 4*d_model**2*micro_batch, 3*b_a*d_model*micro_batch + 2*b_w*d_model**2, 2*b_w*d_model**2, 2*c_dq*d_model**2*numpy.maximum(1, (1/128)*micro_batch), 0, 5*d_model*micro_batch, 2*b_a*d_model*micro_batch + b_w*d_model, b_w*d_model, 0, 0, 2*d_model*micro_batch*vocab/tp, b_a*d_model*micro_batch + b_w*d_model*vocab/tp + 4*micro_batch*vocab/tp, 0, c_dq*d_model*vocab/tp, 0, 0)
 
 
+def io__mtp__all(b_a, b_w, c_dq, cp, d_model, micro_batch, seq, tp, vocab):
+    return (0, b_a*d_model*micro_batch*seq/cp + b_w*d_model*micro_batch*seq/cp, 0, 0, 0, 5*d_model*micro_batch*seq/cp, 2*b_a*d_model*micro_batch*seq/cp + b_w*d_model, b_w*d_model, 0, 0, 5*d_model*micro_batch*seq/cp, 2*b_a*d_model*micro_batch*seq/cp + b_w*d_model, b_w*d_model, 0, 0, 4*d_model**2*micro_batch*seq/(cp*tp), 2*b_a*d_model*micro_batch*seq/cp + b_a*d_model*micro_batch*seq/(cp*tp) + 2*b_w*d_model**2/tp, 2*b_w*d_model**2/tp, 2*c_dq*d_model**2*numpy.maximum(1, (1/128)*micro_batch*seq/cp)/tp, 0, 5*d_model*micro_batch*seq/cp, 2*b_a*d_model*micro_batch*seq/cp + b_w*d_model, b_w*d_model, 0, 0, 2*d_model*micro_batch*seq*vocab/(cp*tp), b_a*d_model*micro_batch*seq/cp + b_w*d_model*vocab/tp + 4*micro_batch*seq*vocab/(cp*tp), 0, c_dq*d_model*vocab/tp, 0, 0)
+
+
 def gemm__forward__std__dense(cp, d_ff, d_model, d_v, kv_dim, micro_batch, n_kv, n_q, n_up, q_dim, seq, tp):
     return (0, 0, 0, 0, micro_batch*seq/cp, 2*kv_dim/numpy.minimum(n_kv, tp) + q_dim/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_v*n_q/tp, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_ff*n_up/tp, d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, d_model, d_ff/tp, 1, 0, 0, 0, 0)
 
@@ -147,6 +151,10 @@ def gemm__io__forward__all(cp, d_model, micro_batch, seq, tp, vocab):
     return (0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, vocab/tp, d_model, 1)
 
 
+def gemm__io__mtp__all(cp, d_model, micro_batch, seq, tp, vocab):
+    return (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, micro_batch*seq/cp, d_model/tp, 2*d_model, 1, 0, 0, 0, 0, micro_batch*seq/cp, vocab/tp, d_model, 1)
+
+
 FUNCTIONS = {
     'forward__std__dense': (forward__std__dense, ('b_a', 'b_kv', 'b_r', 'b_w', 'c_dq', 'cp', 'ctx', 'd_ff', 'd_head', 'd_model', 'd_v', 'kv_dim', 'micro_batch', 'n_kv', 'n_q', 'n_up', 'q_dim', 'sep_ar', 'seq', 'tp', 'window'), '53b9628ed4936ada'),
     'forward__std__moe': (forward__std__moe, ('b_a', 'b_kv', 'b_r', 'b_w', 'c_dq', 'cp', 'ctx', 'd_expert', 'd_head', 'd_model', 'd_shared', 'd_v', 'ep', 'ep_imb', 'etp', 'kv_dim', 'micro_batch', 'n_experts', 'n_kv', 'n_q', 'n_up', 'q_dim', 'sep_ar', 'seq', 'top_k', 'tp', 'window'), '16bad4c7b88ef3b2'),
@@ -171,6 +179,7 @@ FUNCTIONS = {
     'io__decode__last': (io__decode__last, ('b_a', 'b_w', 'c_dq', 'd_model', 'micro_batch', 'n_dec', 'tp', 'untied', 'vocab'), 'a468579642f8f059'),
     'io__encoder__all': (io__encoder__all, ('b_a', 'b_w', 'cp', 'd_model', 'micro_batch', 'seq', 'tp', 'vocab'), 'aeb95bcb61c1d8e1'),
     'io__draft__last': (io__draft__last, ('b_a', 'b_w', 'c_dq', 'd_model', 'micro_batch', 'tp', 'vocab'), 'a2aa9138f9cddae3'),
+    'io__mtp__all': (io__mtp__all, ('b_a', 'b_w', 'c_dq', 'cp', 'd_model', 'micro_batch', 'seq', 'tp', 'vocab'), '9c9d1ea7768c0118'),
     'gemm__forward__std__dense': (gemm__forward__std__dense, ('cp', 'd_ff', 'd_model', 'd_v', 'kv_dim', 'micro_batch', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'tp'), '00c5a42a18ea4173'),
     'gemm__forward__std__moe': (gemm__forward__std__moe, ('cp', 'd_expert', 'd_model', 'd_shared', 'd_v', 'ep', 'ep_imb', 'etp', 'kv_dim', 'micro_batch', 'n_experts', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'top_k', 'tp'), '7684f3c0bd42de29'),
     'gemm__forward__mla__dense': (gemm__forward__mla__dense, ('cp', 'd_ff', 'd_model', 'd_nope', 'd_rope', 'd_v', 'kv_lora', 'micro_batch', 'n_q', 'n_up', 'q_lora', 'seq', 'tp'), '06401aa121733240'),
@@ -182,6 +191,7 @@ FUNCTIONS = {
     'gemm__encoder__std__dense': (gemm__encoder__std__dense, ('cp', 'd_ff', 'd_model', 'd_v', 'kv_dim', 'micro_batch', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'tp'), 'e2bcacb7ea544cc6'),
     'gemm__encoder__std__moe': (gemm__encoder__std__moe, ('cp', 'd_expert', 'd_model', 'd_shared', 'd_v', 'ep', 'ep_imb', 'etp', 'kv_dim', 'micro_batch', 'n_experts', 'n_kv', 'n_q', 'n_up', 'q_dim', 'seq', 'top_k', 'tp'), 'ce8ae9862ba44abf'),
     'gemm__io__forward__all': (gemm__io__forward__all, ('cp', 'd_model', 'micro_batch', 'seq', 'tp', 'vocab'), 'c9a0830b8a50c02c'),
+    'gemm__io__mtp__all': (gemm__io__mtp__all, ('cp', 'd_model', 'micro_batch', 'seq', 'tp', 'vocab'), 'd8348e989f19789d'),
 }
 
 LAYOUTS = {
@@ -208,4 +218,5 @@ LAYOUTS = {
     'io__decode__last': (('embedding', 'embedding', None, None, None), ('final_norm', 'norm', None, None, None), ('lm_head', 'lm_head', None, None, None)),
     'io__encoder__all': (('embedding', 'embedding', None, None, None), ('encoder_final_norm', 'norm', None, None, None)),
     'io__draft__last': (('embedding', 'embedding', None, None, None), ('draft_enorm', 'norm', None, None, None), ('draft_hnorm', 'norm', None, None, None), ('draft_proj', 'gemm', None, None, None), ('final_norm', 'norm', None, None, None), ('lm_head', 'lm_head', None, None, None)),
+    'io__mtp__all': (('embedding', 'embedding', None, None, None), ('mtp_enorm', 'norm', None, None, None), ('mtp_hnorm', 'norm', None, None, None), ('mtp_eh_proj', 'gemm', None, None, None), ('final_norm', 'norm', None, None, None), ('lm_head', 'lm_head', None, None, None)),
 }

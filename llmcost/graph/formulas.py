@@ -31,6 +31,7 @@ IO_SHAPES = (
     "io__decode__last",
     "io__encoder__all",
     "io__draft__last",
+    "io__mtp__all",
 )
 
 
@@ -60,9 +61,9 @@ def expression(shape: str) -> sp.Tuple:
 
 def gemm_shapes() -> list[str]:
     """The shapes whose GEMM dimensions are generated: what a training step prices (forward and
-    encoder layers, the training head ``io__forward__all``), which serving's prefill reuses for its
+    encoder layers, the training head ``io__forward__all`` and an MTP module's ``io__mtp__all``), which serving's prefill reuses for its
     forward layers (decode GEMMs are memory-bound)."""
-    return [sh for sh in layer_shapes() if not sh.startswith("decode")] + ["io__forward__all"]
+    return [sh for sh in layer_shapes() if not sh.startswith("decode")] + ["io__forward__all", "io__mtp__all"]
 
 
 def gemm_expression(shape: str) -> sp.Tuple:

@@ -651,6 +651,8 @@ def io_ops(phase: str, logits: str = "all") -> tuple[Op, ...]:
     """
     if phase == "draft":
         return _draft_io()
+    if phase == "mtp":
+        return _mtp_io()
     b, t, h, V = S("micro_batch"), S("tp"), S("d_model"), S("vocab")
     ba, bw = S("b_a"), S("b_w")
     T = _tokens(phase)
@@ -692,6 +694,27 @@ def _draft_io() -> tuple[Op, ...]:
         _norm("draft_enorm", T, h),
         _norm("draft_hnorm", T, h),
         _gemm("draft_proj", T, 2 * h, h, doc="eh_proj: [embedding; hidden] (2h) -> h"),
+        _norm("final_norm", T, h),
+        _lm_head(T, 0),
+    )
+
+
+def _mtp_io() -> tuple[Op, ...]:
+    """The operators around the decoder layer of one multi-token-prediction (MTP) module in training,
+    every token of the micro-batch: the next token's embedding and the hidden state each RMS-normed
+    (``enorm``, ``hnorm``), concatenated and projected ``[T, 2h] x [2h, h/t]`` (``eh_proj``, column
+    parallel), and after the layer the final norm and the shared LM head on all ``T`` tokens
+    (DeepSeek-V3 report §2.2; Megatron-Core multi_token_prediction.py; Megatron-LM training.py
+    ``num_floating_point_operations``: per MTP layer ``2h²`` of eh_proj, ``3h`` of norms and one more
+    logit GEMM). The embedding table and LM head are the model's (shared: not held again); the
+    decoder layer is one more layer of the model's last layer's shape (:mod:`llmcost.training`)."""
+    t, h, ba, bw = S("tp"), S("d_model"), S("b_a"), S("b_w")
+    T = _tokens("forward")
+    return (
+        Op("embedding", "embedding", 0, T * h * bw + T * h * ba, 0),
+        _norm("mtp_enorm", T, h),
+        _norm("mtp_hnorm", T, h),
+        _gemm("mtp_eh_proj", T, 2 * h, h / t, doc="eh_proj: [embedding; hidden] (2h) -> h, column-parallel"),
         _norm("final_norm", T, h),
         _lm_head(T, 0),
     )

@@ -25,6 +25,8 @@ FLAGS: dict[str, str] = {
         ("recompute-method", 2031),
         ("recompute-num-layers", 2040),
         ("recompute-modules", 2045),
+        ("mtp-num-layers", 1666),
+        ("pipeline-model-parallel-layout", 2573),
         ("micro-batch-size", 1974),
         ("global-batch-size", 1981),
         ("seq-length", 2850),
@@ -68,6 +70,10 @@ def render(p: dict[str, Any], t: Target) -> str:
     if p["tp_overlap"]:
         w.add("--tp-comm-overlap")
     _recompute(w, p["recompute"], p.get("recompute_modules"))
+    if p.get("mtp_layers"):
+        w.add("--mtp-num-layers", p["mtp_layers"])
+    if p.get("pp_layout"):
+        w.add("--pipeline-model-parallel-layout", repr(p["pp_layout"]))
     w.add("--micro-batch-size", p["micro_batch"])
     w.add("--global-batch-size", p["global_batch"])
     if p["seq_len"]:

@@ -88,6 +88,8 @@ class ModelSpec:
     relative_attention_num_buckets: int = 0
     relative_attention_max_distance: int = 0
     num_mtp_layers: int = 0  # DeepSeek-V3 multi-token-prediction modules (not in totals)
+    mtp_trained: int = 0  # MTP modules trained with the model, appended as its last layers (training)
+    pp_chunks: tuple[int, ...] | None = None  # layers per pipeline chunk of a stated layout (training)
     attention_dropout: float = 0.0  # training dropout on the attention probabilities
     hidden_dropout: float = 0.0  # training dropout on the attention / MLP outputs (residual branch)
 

@@ -14,6 +14,7 @@ from llmcost.inference.metrics import METRICS as INFER_README_METRICS
 from llmcost.search.common import SearchResult, Stream, nothing_fits, pareto_front, progress, reasons, top_k
 from llmcost.stacks import DEFAULT_STACK_NOTE
 from llmcost.training import plan as TR
+from llmcost.training.base import with_mtp
 from llmcost.training.step import FLOPS_CONVENTION
 from llmcost.units import GIB
 
@@ -222,6 +223,7 @@ def train_search(
     from llmcost.search import train as T
 
     t0 = time.perf_counter()
+    spec = with_mtp(spec, space.mtp_layers)  # the model as every plan trains it
     en = T.build_space(spec, hw, space)
     _, base, stack_note = T.stacked(space, hw)  # the device as the space's stack sees it
     hw = capped(base, space.power_cap)  # under the space's power cap, as training.plan.evaluate caps it
@@ -288,7 +290,7 @@ def _memo(memos: dict[Any, Any] | None, hw: Any, space: Any) -> Any:
 
     if memos is None:
         return T.ConfigMemo()
-    key = (space.seq_len, space.gpus_per_node, id(hw))
+    key = (space.seq_len, space.gpus_per_node, space.mtp_layers, id(hw))
     held = memos.get(key)
     if held is None or held[0] is not hw:
         held = memos[key] = (hw, T.ConfigMemo())
@@ -316,6 +318,7 @@ def _train_plans(
                     space.stack,
                     space.workload,
                     space.power_cap,
+                    space.mtp_layers,
                 ),
                 "metrics": {k: float(rows[k][i]) for k in TRAIN_METRICS if k in rows},
                 "bottleneck": T.bottleneck(rows, i),

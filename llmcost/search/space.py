@@ -23,7 +23,7 @@ TRAIN_KEYS = (
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
     *("seq_len_dist", "packing", "dynamic_cp"),
     *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap", "power_cap", "ep_imbalance"),
-    *("ep_deepep", "ep_overlap"),
+    *("ep_deepep", "ep_overlap", "mtp_layers"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -184,7 +184,18 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         ep_imbalance=_imbalance(k.get("ep_imbalance")),
         ep_deepep=_flag(k.get("ep_deepep"), "ep_deepep"),
         ep_overlap=_flag(k.get("ep_overlap"), "ep_overlap"),
+        mtp_layers=_mtp(spec, k.get("mtp_layers")),
     )
+
+
+def _mtp(spec: Any, v: Any) -> int:
+    """``search train --mtp-layers``: MTP modules every plan trains (0 when not given), checked as
+    the plan key is (:func:`llmcost.training.plan.mtp_of`)."""
+    from llmcost.training import plan as TR
+
+    if v is None:
+        return 0
+    return TR.mtp_of(spec, TR.TrainPlan(gpus=1, mtp_layers=v))
 
 
 def _flag(v: Any, name: str) -> bool | None:

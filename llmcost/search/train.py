@@ -79,6 +79,7 @@ class TrainSpace:
     ep_imbalance: float | None = None  # busiest EP rank's routed tokens over the mean (None: the default)
     ep_deepep: bool | None = None  # node-deduplicated MoE dispatch (None: the stack's, else off)
     ep_overlap: bool | None = None  # expert all-to-all under another micro-batch's compute where it runs
+    mtp_layers: int = 0  # MTP modules every plan trains (llmcost.training.base.with_mtp)
 
 
 @dataclass
@@ -607,6 +608,7 @@ def plan_dict(
     stack: Any = None,
     workload: Any = None,
     power_cap: float | None = None,
+    mtp_layers: int = 0,
 ) -> dict[str, Any]:
     """Plan ``i`` with the validation README's train keys (feeds ``llmcost train --plan``)."""
     c = grid.cols
@@ -627,6 +629,7 @@ def plan_dict(
         "global_batch": global_batch,
         "seq_len": seq,
         "recompute": RC[int(c["rc"][i])],
+        "mtp_layers": mtp_layers or None,
         "schedule": sched,
         "virtual_stages": int(c["v"][i]) if sched == "interleaved" else None,
         "precision": PREC[int(c["prec"][i])],

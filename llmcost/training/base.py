@@ -67,6 +67,70 @@ def model_layers(spec: ModelSpec) -> list[tuple[str, int]]:
     return [("enc", i) for i in range(spec.num_encoder_layers)] + [("dec", i) for i in range(spec.num_layers)]
 
 
+def with_mtp(spec: ModelSpec, n: int) -> ModelSpec:
+    """``spec`` training ``n`` multi-token-prediction (MTP) modules: each one more decoder layer of
+    the last layer's shape (MoE where the last layer is; its window) after the model's layers, so
+    the pipeline puts it on the last stage and FLOPs, parameters and activations count it, as
+    Megatron-Core runs ``--mtp-num-layers`` (MTP on the last pipeline stage; training.py
+    ``num_floating_point_operations`` adds ``mtp_num_layers`` layers of the last layer's kind); the
+    module's embedding, norms, projection and extra logits are its io (``io__mtp__all``,
+    :func:`llmcost.training.layers`). ``n`` 0 (or already applied): ``spec`` itself."""
+    from dataclasses import replace
+
+    if n == spec.mtp_trained:
+        return spec
+    base = spec.num_layers - spec.mtp_trained
+    last = base - 1
+    extra = range(base, base + n)
+    moe = tuple(i for i in spec.moe_layers if i < base)
+    if last in spec.moe_layers:
+        moe += tuple(extra)
+    windows = tuple(spec.layer_windows[:base]) + (spec.layer_windows[last],) * n
+    return replace(spec, num_layers=base + n, moe_layers=moe, layer_windows=windows, mtp_trained=n)
+
+
+LAYOUT_SYMBOLS = {"E": "embedding", "t": "decoder layer", "m": "MTP layer", "L": "loss"}
+"""Megatron-Core's pipeline layout symbols (pipeline_parallel_layer_layout.py ``parse_str_to_list``)."""
+
+
+def parse_pp_layout(text: str) -> list[str]:
+    """The chunks of a Megatron-Core pipeline layout string, each the symbols it holds in order:
+    ``|`` separates chunks (chunk ``c`` runs on pipeline rank ``c mod p``, virtual stage ``c div p``),
+    ``(...)*n`` and ``x*n`` repeat, commas are cosmetic (NVIDIA/Megatron-LM
+    megatron/core/transformer/pipeline_parallel_layer_layout.py, core_v0.15.0). ValueError naming the
+    first symbol that is not one of :data:`LAYOUT_SYMBOLS`."""
+    import re
+
+    s = text.replace(",", "").replace(" ", "")
+    for pattern in (r"\(([^)]+)\)\*(\d+)", r"(.)\*(\d+)"):
+        s = re.sub(pattern, lambda x: x.group(1) * int(x.group(2)), s)
+    bad = next((ch for ch in s if ch not in LAYOUT_SYMBOLS and ch != "|"), None)
+    if bad is not None:
+        raise ValueError(f"symbol {bad!r} is not one of {', '.join(LAYOUT_SYMBOLS)} or '|'")
+    return s.split("|")
+
+
+def stage_layers(spec: ModelSpec, pp: int, v: int) -> list[list[int]]:
+    """Layer indices per pipeline stage: the plan's stated layout where it has one for ``pp·v``
+    chunks (``spec.pp_chunks``: layers per chunk in order, chunk ``c`` on stage ``c mod pp``), else
+    :func:`split_layers`."""
+    chunks = spec.pp_chunks
+    if chunks is None or len(chunks) != pp * v:
+        return split_layers(n_layers(spec), pp, v)
+    out: list[list[int]] = [[] for _ in range(pp)]
+    start = 0
+    for c, n in enumerate(chunks):
+        out[c % pp].extend(range(start, start + n))
+        start += n
+    return out
+
+
+def mtp_indices(spec: ModelSpec) -> range:
+    """Indices (in pipeline order) of the layers that are MTP modules (:func:`with_mtp`)."""
+    total = n_layers(spec)
+    return range(total - spec.mtp_trained, total)
+
+
 def n_layers(spec: ModelSpec) -> int:
     """Transformer layers of the model (encoder and decoder)."""
     return spec.num_layers + spec.num_encoder_layers

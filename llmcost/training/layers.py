@@ -131,6 +131,10 @@ class LayerTable:
     lg_flops: np.ndarray
     io_hf: np.ndarray
     io_hb: np.ndarray
+    mtp_f: np.ndarray
+    mtp_b: np.ndarray
+    mtp_hf: np.ndarray
+    mtp_hb: np.ndarray
 
 
 HBM = ("m_f", "m_b", "m_rc")
@@ -337,6 +341,13 @@ def layer_operators(spec: ModelSpec, hw: Hardware, p: Plans) -> list[ShapeOperat
     )
     if f is not None and b is not None:
         out.append(ShapeOperators("io", None, "io", 1, ops, f, b, 0.0, []))
+    if spec.mtp_trained:  # each MTP module's embedding, norms, projection, head and loss
+        mtp_ops = TC.graph_ops("io__mtp__all", None, g.vals)
+        ops, f, b = TC.io_passes(
+            mtp_ops, g.mach, True, True, g.tokens_dev, spec.vocab_size, g.tpf, cfg.eager, cfg.b_a, cfg.b_w
+        )
+        if f is not None and b is not None:
+            out.append(ShapeOperators("mtp", None, "io", spec.mtp_trained, ops, f, b, 0.0, []))
     return out
 
 
@@ -428,7 +439,11 @@ def _group_table(spec: ModelSpec, hw: Hardware, mdl: ModelLayers, seq: int, cfg:
         for f, v in zip(COMM, exposed_comm(hw, lc, cfg), strict=True):
             out[f][j] = v
     io_f, io_b, lg, io_hf, io_hb = _io_table(spec, g.mach, g.vals, g.tokens_dev, g.tpf, n, cfg)
-    return LayerTable(**out, io_f=io_f, io_b=io_b, lg_flops=lg, io_hf=io_hf, io_hb=io_hb)
+    mtp_f, mtp_b, mtp_fl, mtp_hf, mtp_hb = _mtp_io(spec, g, n, cfg)
+    return LayerTable(
+        **out, io_f=io_f, io_b=io_b, lg_flops=lg + spec.mtp_trained * mtp_fl, io_hf=io_hf, io_hb=io_hb,
+        mtp_f=mtp_f, mtp_b=mtp_b, mtp_hf=mtp_hf, mtp_hb=mtp_hb,
+    )  # fmt: skip
 
 
 class _Group(NamedTuple):
@@ -543,7 +558,7 @@ def _io_table(
 ) -> tuple[np.ndarray, ...]:
     """Embedding (first stage) and norm + head + loss (last stage) forward / backward times per
     [last, first] stage kind, their model FLOPs on a stage holding both, and their forward /
-    backward HBM times per stage kind."""
+    backward HBM times per stage kind (an MTP module's: :func:`_mtp_io`)."""
     io_ops = TC.graph_ops("io__forward__all", None, vals)
     io_f, io_b, io_hf, io_hb = np.zeros((4, 2, 2, n))
     lg = np.zeros(n)
@@ -557,6 +572,19 @@ def _io_table(
             if last and first:
                 lg = np.broadcast_to(np.asarray(fl, dtype=float), (n,))
     return io_f, io_b, lg, io_hf, io_hb
+
+
+def _mtp_io(spec: ModelSpec, g: _Group, n: int, cfg: OpConfig) -> tuple[np.ndarray, ...]:
+    """One MTP module's embedding, norms, projection, head and loss (``io__mtp__all``): forward and
+    backward time, model FLOPs fwd+bwd, forward and backward HBM time, on the stage that holds its
+    layer (zeros for a model training none)."""
+    if not spec.mtp_trained:
+        return tuple(np.zeros(n) for _ in range(5))
+    ops = TC.graph_ops("io__mtp__all", None, g.vals)
+    got = TC.io_cost(
+        ops, g.mach, True, True, g.tokens_dev, spec.vocab_size, g.tpf, cfg.eager, cfg.b_a, cfg.b_w
+    )
+    return tuple(np.broadcast_to(np.asarray(x, dtype=float), (n,)) for x in got)
 
 
 def exposed_comm(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

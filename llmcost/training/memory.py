@@ -27,9 +27,10 @@ from llmcost.training.base import (
     attention_dropout,
     hidden_dropout,
     model_layers,
+    mtp_indices,
     n_layers,
     offload_params,
-    split_layers,
+    stage_layers,
 )
 from llmcost.training.columns import Plans
 from llmcost.training.recompute import MODULE_BITS
@@ -94,12 +95,13 @@ def params_per_device(spec: ModelSpec, pp: int, v: int, ep: int) -> DeviceParams
     per_layer = [_layer_params(spec, *layer) for layer in layers]
     emb = spec.vocab_size * spec.d_embed + spec.learned_positions * spec.hidden_size
     head = spec.vocab_size * spec.d_embed
+    mtp = set(mtp_indices(spec))
     best = DeviceParams(0.0, 0.0)
-    for s, idxs in enumerate(split_layers(len(layers), pp, v)):
+    for s, idxs in enumerate(stage_layers(spec, pp, v)):
         dense = exp = 0.0
         for idx in idxs:
             d, e = per_layer[idx]
-            dense += d
+            dense += d + (2 * spec.hidden_size**2 if idx in mtp else 0)  # an MTP module's eh_proj
             exp += e / ep
         if s == 0:
             dense += emb

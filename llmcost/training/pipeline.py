@@ -1,7 +1,7 @@
 """Stages 2 and 3 of a training step: the busiest pipeline stage, and the pipeline schedule with
 its bubble and send/recvs (runtime: no sympy).
 
-Layers per stage: :func:`llmcost.training.base.split_layers`; the stage with the largest compute
+Layers per stage: :func:`llmcost.training.base.stage_layers` (a stated layout, else an even split); the stage with the largest compute
 + exposed communication per micro-batch paces the pipeline. Schedule, bubble and p2p: the
 ``pipeline__*`` / ``bubble__*`` entries of :mod:`llmcost.training.formulas`; the p2p carries one
 micro-batch's boundary activations, scattered over TP ranks (Narayanan 2021 §4.1).
@@ -19,7 +19,7 @@ from llmcost.collectives.grid import collective_v, group_gpn
 from llmcost.hardware import Hardware
 from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
-from llmcost.training.base import SCHEDULES, split_layers
+from llmcost.training.base import SCHEDULES, mtp_indices, stage_layers
 from llmcost.training.columns import Plans, key
 from llmcost.training.compute import rowsum
 from llmcost.training.layers import LayerTable, ModelLayers
@@ -91,7 +91,7 @@ def busiest_stage(
         best = np.argmax(totals, axis=0)
         for k in (*PARTS, *HBM_PARTS, *IO_HBM):
             st[k][rows] = np.choose(best, [q[k] for q in parts])
-        st["n_lay"][rows] = np.choose(best, [float(sum(cnt)) for cnt, _, _ in comps])
+        st["n_lay"][rows] = np.choose(best, [float(sum(comp[0])) for comp in comps])
         st["r_bub"][rows] = _other_pace(totals, best, np.array(mult, dtype=float))
     return StageTimes(**st), stage_params(spec, p)
 
@@ -138,20 +138,20 @@ def _split(spec: ModelSpec, pp: int, v: int) -> tuple[list[tuple[Any, ...]], lis
     how many stages each describes, the first stage's layers and its MoE layers (cached: a search
     asks once per chunk)."""
     mdl = ModelLayers.of(spec)
-    stages = split_layers(len(mdl.layers), pp, v)
+    stages = stage_layers(spec, pp, v)
     n0 = len(stages[0])
-    comps = _compositions(mdl, stages)
+    comps = _compositions(mdl, stages, set(mtp_indices(spec)))
     moe0 = int(mdl.is_moe_layer[stages[0]].sum()) if n0 else 0
     return list(comps), list(comps.values()), n0, moe0
 
 
-def _compositions(mdl: ModelLayers, stages: list[list[int]]) -> dict[tuple[Any, ...], int]:
-    """Distinct stage compositions in stage order, (layers per layer shape, last stage, first),
-    each with the number of stages it describes."""
+def _compositions(mdl: ModelLayers, stages: list[list[int]], mtp: set[int]) -> dict[tuple[Any, ...], int]:
+    """Distinct stage compositions in stage order, (layers per layer shape, last stage, first, MTP
+    modules it runs: ``mtp`` the MTP layers' indices), each with the number of stages it describes."""
     comps: dict[tuple[Any, ...], int] = {}
     for si, s in enumerate(stages):
         cnt = tuple(np.bincount([mdl.layer_key[i] for i in s], minlength=len(mdl.keys)).tolist())
-        c = (cnt, si == len(stages) - 1, si == 0)
+        c = (cnt, si == len(stages) - 1, si == 0, sum(1 for i in s if i in mtp))
         comps[c] = comps.get(c, 0) + 1
     return comps
 
@@ -159,13 +159,13 @@ def _compositions(mdl: ModelLayers, stages: list[list[int]]) -> dict[tuple[Any, 
 def _stage_parts(lt: LayerTable, comp: tuple[Any, ...], ki: np.ndarray) -> dict[str, np.ndarray]:
     """:data:`PARTS` (the io stages included) and :data:`HBM_PARTS` of one stage composition for
     configurations ``ki``."""
-    cnt, last, first = comp
+    cnt, last, first, n_mtp = comp
     cnt_a = np.array(cnt, dtype=float)[:, None]
     q = {k: rowsum(cnt_a * getattr(lt, k)[:, ki]) for k in (*PARTS, *HBM_PARTS)}
-    q["t_f"] = q["t_f"] + lt.io_f[int(last), int(first)][ki]
-    q["t_b"] = q["t_b"] + lt.io_b[int(last), int(first)][ki]
-    q["h_io_f"] = lt.io_hf[int(last), int(first)][ki]
-    q["h_io_b"] = lt.io_hb[int(last), int(first)][ki]
+    q["t_f"] = q["t_f"] + lt.io_f[int(last), int(first)][ki] + n_mtp * lt.mtp_f[ki]
+    q["t_b"] = q["t_b"] + lt.io_b[int(last), int(first)][ki] + n_mtp * lt.mtp_b[ki]
+    q["h_io_f"] = lt.io_hf[int(last), int(first)][ki] + n_mtp * lt.mtp_hf[ki]
+    q["h_io_b"] = lt.io_hb[int(last), int(first)][ki] + n_mtp * lt.mtp_hb[ki]
     return q
 
 

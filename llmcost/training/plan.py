@@ -60,7 +60,9 @@ from llmcost.training.base import (
     attention_dropout,
     grad_fp32_default,
     n_layers,
-    split_layers,
+    parse_pp_layout,
+    stage_layers,
+    with_mtp,
 )
 from llmcost.training.recompute import DEFAULT_MODULES, RECOMPUTE_MODULES, modules_mask
 from llmcost.units import GIB
@@ -97,6 +99,8 @@ PLAN_KEYS = (
     "seq_len",
     "recompute",
     "recompute_modules",
+    "mtp_layers",
+    "pp_layout",
     "schedule",
     "virtual_stages",
     "precision",
@@ -201,6 +205,16 @@ class TrainPlan:
     """With ``recompute: selective``, the Megatron-Core submodules recomputed (a list of
     :data:`llmcost.training.recompute.RECOMPUTE_MODULES`, e.g. ``[layernorm, moe_act]``; Megatron-Core
     ``--recompute-modules``); None: the attention core alone (``core_attn``, Megatron-Core's default)."""
+    mtp_layers: int = 0
+    """Multi-token-prediction modules trained with the model (Megatron-Core ``--mtp-num-layers``;
+    DeepSeek-V3 §2.2 trains one): each is one more layer of the model's last layer's kind on the last
+    pipeline stage, with its own embedding, projection, LM head and loss
+    (:func:`llmcost.training.base.with_mtp`). 0: none, whatever MTP modules the checkpoint holds."""
+    pp_layout: str | None = None
+    """The pipeline's layers per chunk as Megatron-Core's ``--pipeline-model-parallel-layout`` states
+    them (e.g. ``Et*4|(t*4|)*14tmL``: ``E`` embedding, ``t`` a decoder layer, ``m`` an MTP module, ``L``
+    the loss, ``|`` between chunks, chunk ``c`` on stage ``c mod pp``; :func:`llmcost.training.base.
+    parse_pp_layout`); None: layers split evenly, the lighter chunks at the ends."""
     schedule: str = "1f1b"
     virtual_stages: int | None = None
     precision: str = "bf16"
@@ -823,6 +837,60 @@ def recompute_mask(plan: TrainPlan) -> int:
     return modules_mask(mods)
 
 
+def mtp_of(spec: ModelSpec, plan: TrainPlan) -> int:
+    """The plan's ``mtp_layers``, checked: an integer >= 0, on a decoder-only model."""
+    n = plan.mtp_layers
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise PlanError(f"mtp_layers must be a whole number of MTP modules >= 0 (e.g. 1), got {n!r}")
+    if n and spec.is_encoder_decoder:
+        raise PlanError(
+            f"mtp_layers: {spec.name} is an encoder-decoder; MTP modules are trained on decoder-only models"
+        )
+    return n
+
+
+def training_spec(spec: ModelSpec, plan: TrainPlan) -> ModelSpec:
+    """The model as ``plan`` trains it: with its MTP modules (:func:`llmcost.training.base.with_mtp`)
+    and its stated pipeline layout (:func:`layout_chunks`)."""
+    from dataclasses import replace
+
+    out = with_mtp(spec, mtp_of(spec, plan))
+    chunks = layout_chunks(out, plan)
+    return out if chunks == out.pp_chunks else replace(out, pp_chunks=chunks)
+
+
+def layout_chunks(spec: ModelSpec, plan: TrainPlan) -> tuple[int, ...] | None:
+    """Layers (decoder layers and MTP modules) per chunk of the plan's ``pp_layout``, checked as
+    Megatron-Core checks it (validate_layer_layout: the embedding first, the loss last, every decoder
+    layer and MTP module once, MTP modules after the decoder layers, ``pp x virtual stages`` chunks);
+    None without one. PlanError naming what is wrong."""
+    text = plan.pp_layout
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise PlanError(f"pp_layout must be a layout string such as 'Et*4|(t*4|)*14tmL', got {text!r}")
+    try:
+        chunks = parse_pp_layout(text)
+    except ValueError as e:
+        raise PlanError(f"pp_layout {text!r}: {e}") from None
+    flat = "".join(chunks)
+    pp = _int(plan.pp, "pp")
+    v = _int(plan.virtual_stages or 1, "virtual_stages") if plan.schedule == "interleaved" else 1
+    decoders, mtp = flat.count("t"), flat.count("m")
+    problems = [
+        (len(chunks) != pp * v, f"{len(chunks)} chunks, the plan has pp x virtual stages = {pp * v}"),
+        (not flat.startswith("E") or flat.count("E") != 1, "the embedding E once, first"),
+        (not flat.endswith("L") or flat.count("L") != 1, "the loss L once, last"),
+        (decoders != spec.num_layers - spec.mtp_trained, f"{decoders} decoder layers t, {spec.name} has {spec.num_layers - spec.mtp_trained}"),
+        (mtp != spec.mtp_trained, f"{mtp} MTP modules m, the plan trains mtp_layers = {spec.mtp_trained}"),
+        ("t" in flat[flat.find("m") :] if mtp else False, "MTP modules m after every decoder layer t"),
+    ]  # fmt: skip
+    for broken, what in problems:
+        if broken:
+            raise PlanError(f"pp_layout {text!r}: {what}")
+    return tuple(c.count("t") + c.count("m") for c in chunks)
+
+
 def check_recompute_modules(spec: ModelSpec, plan: TrainPlan) -> None:
     """``recompute_modules``: a list of known module names, only with selective recomputation, each
     one the model has (PlanError naming what is wrong, with a did-you-mean)."""
@@ -912,6 +980,8 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     _check_ep_overlap(plan, ep, pp)
     check_recompute_modules(spec, plan)
+    mtp_of(spec, plan)
+    layout_chunks(with_mtp(spec, plan.mtp_layers), plan)
     if plan.tp_overlap and plan.tp_fused_rs:
         raise PlanError(
             "tp_overlap and tp_fused_rs are two ways to hide the same reduce-scatter: set one of them"
@@ -986,7 +1056,7 @@ def check(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> Layout:
         m,
         f.seq,
         f.gb,
-        split_layers(n_layers(spec), f.pp, f.v),
+        stage_layers(spec, f.pp, f.v),
         f.node,
         flash,
         wl,
@@ -1313,6 +1383,7 @@ def evaluate(spec: ModelSpec, plan: TrainPlan, hw: Hardware, *, check_memory: bo
     plan does not fit, else a note."""
     from dataclasses import replace
 
+    spec = training_spec(spec, plan)
     hw = hw.with_network(plan.network)
     cap = cap_of(plan.power_cap)
     base, hw = hw, capped(hw, cap)
@@ -1363,6 +1434,7 @@ def operator_breakdown(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[S
     with a sequence-length distribution, its micro-batch shape with the largest share of the slots."""
     from llmcost.training.layers import layer_operators
 
+    spec = training_spec(spec, plan)
     hw = hw.with_network(plan.network)
     hw = capped(hw, cap_of(plan.power_cap))
     lay = check(spec, plan, hw)
@@ -1428,6 +1500,7 @@ def sublayer_rows(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> list[dict[s
     from llmcost.training import _generated as G
     from llmcost.training.layers import layer_sublayers
 
+    spec = training_spec(spec, plan)
     lay = check(spec, plan, hw)
     p, _ = TS.costed_plans(spec, hw, plan_columns(lay), lay.seq, lay.global_batch, plan.gpus_per_node)
     rows: list[dict[str, Any]] = []
@@ -1464,7 +1537,7 @@ def sublayer_speedup(rows: list[dict[str, Any]]) -> float:
 def _shape_label(shape: str, window: int | None, stack: str) -> str:
     """``dense``, ``moe``, ``mla moe``, ``encoder dense``, ``dense window 4096``: a layer shape in words."""
     if stack == "io":
-        return "embedding, head, loss"
+        return "MTP module: embedding, projection, head, loss" if shape == "mtp" else "embedding, head, loss"
     words = [w for w in shape.split("__")[1:] if w != "std"]
     return " ".join(
         (["encoder"] if stack == "enc" else []) + words + ([f"window {window}"] if window else [])
