@@ -1,8 +1,9 @@
 """Stages 2 and 3 of a training step: the busiest pipeline stage, and the pipeline schedule with
 its bubble and send/recvs (runtime: no sympy).
 
-Layers per stage: :func:`llmcost.training.base.stage_layers` (a stated layout, else an even split); the stage with the largest compute
-+ exposed communication per micro-batch paces the pipeline. Schedule, bubble and p2p: the
+Layers per stage: :func:`llmcost.training.base.stage_layers` (a stated layout, else an even
+split); the stage with the largest compute + exposed communication per micro-batch paces the
+pipeline. Schedule, bubble and p2p: the
 ``pipeline__*`` / ``bubble__*`` entries of :mod:`llmcost.training.formulas`; the p2p carries one
 micro-batch's boundary activations, scattered over TP ranks (Narayanan 2021 §4.1).
 """
