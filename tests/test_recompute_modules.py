@@ -158,3 +158,17 @@ def test_search_and_single_plan_agree_on_plain_selective() -> None:
         plan = {"gpus": 8, "tp": tp, "distributed_optimizer": True, "global_batch": 8, "recompute": rc}
         cols = TR.plan_columns(TR.check(spec, TR.TrainPlan.from_mapping(plan), H100))
         assert int(cols["rcm"][0]) == (1 if rc == "selective" else 0)
+
+
+def test_the_search_recomputes_the_modules_it_is_given_as_train_does() -> None:
+    found = api.search_train(
+        "deepseek-v3", "h100-sxm", gpus=1024, global_batch=8192, seq_len=4096, tp="2", pp="8", ep="64",
+        micro_batch="1", recompute="selective", zero="distopt", precision="fp8", schedule="1f1b",
+        recompute_modules="mla_up_proj,mlp",
+    )  # fmt: skip
+    top = found.plans[0]["plan"]
+    assert top["recompute_modules"] == ["mla_up_proj", "mlp"]
+    one = api.train("deepseek-v3", "h100-sxm", None, **{k: v for k, v in top.items() if k != "stack"})
+    assert found.plans[0]["metrics"]["iteration_time_s"] == one.result.step_time
+    with pytest.raises(PlanError, match="did you mean 'moe_act'"):
+        api.search_train("deepseek-v3", "h100-sxm", gpus=1024, global_batch=8192, recompute_modules="moe_ac")

@@ -62,6 +62,14 @@ def search_train(
             help="none, selective, full (searched by default), op (per-op selective checkpointing, torchtitan).",
         ),
     ] = None,
+    recompute_modules: Annotated[
+        str | None,
+        Opt(
+            "--recompute-modules",
+            help="What every selective plan recomputes: Megatron-Core modules, comma-separated (core_attn,"
+            " layernorm, moe_act, mla_up_proj, mlp, shared_experts, moe; default core_attn).",
+        ),
+    ] = None,
     schedule: Annotated[str | None, Opt("--schedule", help="1f1b, interleaved, gpipe, zero_bubble.")] = None,
     precision: Annotated[
         str | None, Opt("--precision", help="bf16, fp16, fp8, fp4 (default: those with a peak).")

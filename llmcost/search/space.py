@@ -23,7 +23,7 @@ TRAIN_KEYS = (
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
     *("seq_len_dist", "packing", "dynamic_cp"),
     *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap", "power_cap", "ep_imbalance"),
-    *("ep_deepep", "ep_overlap", "mtp_layers"),
+    *("ep_deepep", "ep_overlap", "mtp_layers", "recompute_modules"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -185,7 +185,22 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         ep_deepep=_flag(k.get("ep_deepep"), "ep_deepep"),
         ep_overlap=_flag(k.get("ep_overlap"), "ep_overlap"),
         mtp_layers=_mtp(spec, k.get("mtp_layers")),
+        recompute_modules=_modules(spec, k.get("recompute_modules")),
     )
+
+
+def _modules(spec: Any, v: Any) -> tuple[str, ...] | None:
+    """``search train --recompute-modules``: what every selective plan recomputes (None: the attention
+    core), checked as the plan key is (:func:`llmcost.training.plan.check_recompute_modules`)."""
+    from llmcost.training import plan as TR
+
+    if v is None:
+        return None
+    mods = tuple(m.strip() for m in v.split(",") if m.strip()) if isinstance(v, str) else tuple(v)
+    TR.check_recompute_modules(
+        spec, TR.TrainPlan(gpus=1, recompute="selective", recompute_modules=list(mods))
+    )
+    return mods
 
 
 def _mtp(spec: Any, v: Any) -> int:

@@ -33,7 +33,7 @@ from llmcost.training import step as TS
 from llmcost.training.base import FP8_RECIPES, model_layers
 from llmcost.training.columns import ep_overlap_on
 from llmcost.training.layers import PREFILL_BATCH, ConfigMemo, config_tuples
-from llmcost.training.recompute import MODULE_BITS
+from llmcost.training.recompute import MODULE_BITS, mask_modules, modules_mask
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -80,6 +80,7 @@ class TrainSpace:
     ep_deepep: bool | None = None  # node-deduplicated MoE dispatch (None: the stack's, else off)
     ep_overlap: bool | None = None  # expert all-to-all under another micro-batch's compute where it runs
     mtp_layers: int = 0  # MTP modules every plan trains (llmcost.training.base.with_mtp)
+    recompute_modules: tuple[str, ...] | None = None  # what selective plans recompute (None: core_attn)
 
 
 @dataclass
@@ -346,8 +347,6 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["fact"] = np.ones(n, dtype=np.int64)
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
     cols["epi"] = np.zeros(n, dtype=np.int64)  # EP load ratio: the plan default
-    sel = cols["rc"] == RC.index("selective")  # selective: the attention core (the plan default)
-    cols["rcm"] = np.where(sel, MODULE_BITS["core_attn"], 0).astype(np.int64)
     cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
@@ -365,6 +364,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     )  # backward TP collectives on the critical path (the plan default)
     for k, v in shared.items():
         cols[k] = np.full(n, v, dtype=np.int64)
+    sel = cols["rc"] == RC.index("selective")  # selective: the space's modules (default the attention core)
+    cols["rcm"] = np.where(sel, shared.get("rcm_sel", MODULE_BITS["core_attn"]), 0).astype(np.int64)
     if shared.get("ppo") == -1:
         cols["ppo"] = (cols["sched"] == SCHED.index("interleaved")).astype(np.int64)
     return {k: cols[k][keep] for k in COLS}
@@ -538,6 +539,7 @@ def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
         **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync, strict=True)),
         "epi": TR.imbalance_column(space.ep_imbalance),
         **{col: int(v) for col, v in (("epdd", space.ep_deepep), ("epo", space.ep_overlap)) if v is not None},
+        **({"rcm_sel": modules_mask(space.recompute_modules)} if space.recompute_modules is not None else {}),
     }
     return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
 
@@ -629,6 +631,7 @@ def plan_dict(
         "global_batch": global_batch,
         "seq_len": seq,
         "recompute": RC[int(c["rc"][i])],
+        "recompute_modules": _modules_of(c, i),
         "mtp_layers": mtp_layers or None,
         "schedule": sched,
         "virtual_stages": int(c["v"][i]) if sched == "interleaved" else None,
@@ -644,6 +647,13 @@ def plan_dict(
         plan.update(workload.plan_keys())
     plan["power_cap"] = power_cap
     return {k: v for k, v in plan.items() if v is not None}
+
+
+def _modules_of(c: dict[str, np.ndarray], i: int) -> list[str] | None:
+    """Row ``i``'s ``recompute_modules`` where they are not selective recomputation's default."""
+    if RC[int(c["rc"][i])] != "selective" or int(c["rcm"][i]) == MODULE_BITS["core_attn"]:
+        return None
+    return list(mask_modules(int(c["rcm"][i])))
 
 
 def _stack_keys(c: dict[str, np.ndarray], i: int) -> dict[str, Any]:
