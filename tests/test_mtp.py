@@ -65,7 +65,9 @@ def test_the_breakdown_shows_the_module(dsv3) -> None:
     assert {r["op"] for r in mtp} >= {"mtp_eh_proj", "lm_head", "cross_entropy"}
 
 
-@pytest.mark.parametrize(("value", "says"), [(-1, ">= 0"), (True, ">= 0"), (1.5, ">= 0")])
+@pytest.mark.parametrize(
+    ("value", "says"), [(-1, ">= 0"), (True, ">= 0"), (1.5, ">= 0"), (10**6, "at most the model's 61")]
+)
 def test_bad_mtp_layers_are_refused(dsv3, value: object, says: str) -> None:
     with pytest.raises(PlanError, match=says):
         _res(dsv3, mtp_layers=value)
@@ -143,6 +145,7 @@ def test_the_mtp_module_runs_its_head_where_the_layout_puts_it(dsv3) -> None:
         ("Et*4|(t*4|)*13tmL", "15 chunks"),
         ("Et*3|(t*4|)*14tmL", "60 decoder layers"),
         ("Et*4|(t*4|)*14mtL", "MTP modules m after every decoder layer"),
+        ("E(t*5)*99999999999L", "unrolls to more than"),
     ],
 )
 def test_bad_layouts_are_refused_with_the_reason(dsv3, layout: str, says: str) -> None:

@@ -89,6 +89,8 @@ def with_mtp(spec: ModelSpec, n: int) -> ModelSpec:
     return replace(spec, num_layers=base + n, moe_layers=moe, layer_windows=windows, mtp_trained=n)
 
 
+LAYOUT_MAX = 1 << 20
+"""Symbols a pipeline layout may unroll to (a model's layers plus chunk separators are far fewer)."""
 LAYOUT_SYMBOLS = {"E": "embedding", "t": "decoder layer", "m": "MTP layer", "L": "loss"}
 """Megatron-Core's pipeline layout symbols (pipeline_parallel_layer_layout.py ``parse_str_to_list``)."""
 
@@ -103,6 +105,9 @@ def parse_pp_layout(text: str) -> list[str]:
 
     s = text.replace(",", "").replace(" ", "")
     for pattern in (r"\(([^)]+)\)\*(\d+)", r"(.)\*(\d+)"):
+        grown = sum(len(m.group(1)) * int(m.group(2)) for m in re.finditer(pattern, s))
+        if len(s) + grown > LAYOUT_MAX:
+            raise ValueError(f"it unrolls to more than {LAYOUT_MAX:,} symbols")
         s = re.sub(pattern, lambda x: x.group(1) * int(x.group(2)), s)
     bad = next((ch for ch in s if ch not in LAYOUT_SYMBOLS and ch != "|"), None)
     if bad is not None:

@@ -840,8 +840,12 @@ def recompute_mask(plan: TrainPlan) -> int:
 def mtp_of(spec: ModelSpec, plan: TrainPlan) -> int:
     """The plan's ``mtp_layers``, checked: an integer >= 0, on a decoder-only model."""
     n = plan.mtp_layers
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise PlanError(f"mtp_layers must be a whole number of MTP modules >= 0 (e.g. 1), got {n!r}")
+    most = spec.num_layers - spec.mtp_trained
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= most:
+        raise PlanError(
+            f"mtp_layers must be a whole number of MTP modules >= 0 and at most the model's {most} layers"
+            f" (e.g. 1), got {n!r}"
+        )
     if n and spec.is_encoder_decoder:
         raise PlanError(
             f"mtp_layers: {spec.name} is an encoder-decoder; MTP modules are trained on decoder-only models"
