@@ -223,6 +223,7 @@ def _train_plan_dict(r: TrainResult) -> dict[str, Any]:
         **_modules_key(lay.plan),
         **({"mtp_layers": lay.plan.mtp_layers} if lay.plan.mtp_layers else {}),
         **({"pp_layout": lay.plan.pp_layout} if lay.plan.pp_layout else {}),
+        **({"expert_tp": lay.plan.expert_tp} if lay.plan.expert_tp not in (None, lay.tp) else {}),
         "schedule": lay.plan.schedule,
         "virtual_stages": lay.v,
         "precision": lay.plan.precision,

@@ -75,6 +75,14 @@ def train(
             " DeepSeek-V3 trains 1): each one more last-stage layer with its own head and loss. Default 0.",
         ),
     ] = None,
+    expert_tp: Annotated[
+        int | None,
+        typer.Option(
+            "--expert-tp",
+            help="With --ep > 1: the routed experts' tensor-parallel degree, tp (Megatron-Core's default) or 1"
+            " (whole experts, EP across the TP ranks: Parallel Folding; --expert-tensor-parallel-size).",
+        ),
+    ] = None,
     pp_layout: Annotated[
         str | None,
         typer.Option(

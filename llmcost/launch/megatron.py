@@ -27,6 +27,7 @@ FLAGS: dict[str, str] = {
         ("recompute-modules", 2045),
         ("mtp-num-layers", 1666),
         ("pipeline-model-parallel-layout", 2573),
+        ("expert-tensor-parallel-size", 3035),
         ("micro-batch-size", 1974),
         ("global-batch-size", 1981),
         ("seq-length", 2850),
@@ -72,6 +73,8 @@ def render(p: dict[str, Any], t: Target) -> str:
     _recompute(w, p["recompute"], p.get("recompute_modules"))
     if p.get("mtp_layers"):
         w.add("--mtp-num-layers", p["mtp_layers"])
+    if p.get("expert_tp") is not None:
+        w.add("--expert-tensor-parallel-size", p["expert_tp"])
     if p.get("pp_layout"):
         w.add("--pipeline-model-parallel-layout", repr(p["pp_layout"]))
     w.add("--micro-batch-size", p["micro_batch"])

@@ -347,6 +347,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["fact"] = np.ones(n, dtype=np.int64)
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
     cols["epi"] = np.zeros(n, dtype=np.int64)  # EP load ratio: the plan default
+    cols["etp"] = cols["tp"].astype(np.int64)  # experts sharded over the TP ranks (Megatron-Core's default)
     cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)

@@ -29,6 +29,7 @@ COLS = (
     "zmode",
     "rc",
     "rcm",
+    "etp",
     "prec",
     "sp",
     "flash",
@@ -65,7 +66,8 @@ COLS = (
 )
 """Plan columns: degrees, micro-batch, virtual stages, schedule / ZeRO mode / recompute / precision
 indices (with selective recomputation's modules as bits, plan ``recompute_modules``:
-:mod:`llmcost.training.recompute`), sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
+:mod:`llmcost.training.recompute`), the routed experts' tensor-parallel degree (plan ``expert_tp``:
+``tp`` or 1), sequence parallel, FlashAttention costed, attention 'auto' (may fall back to
 FlashAttention), offload index, DP overlap, TP communication overlap (0 none, 1 pipelined with
 the GEMMs: plan ``tp_overlap``; 2 each reduce-scatter fused into its producer GEMM: plan
 ``tp_fused_rs``), fused norm, fused activation
@@ -138,7 +140,7 @@ class Plans:
             c["cp"] = np.full(rows.size, cp, dtype=np.int64)
             arrays["cp"] = c["cp"]
             arrays["dpc"] = arrays["dp"] * arrays["cp"]
-            arrays["exp_dp"] = arrays["dpc"] // arrays["ep"]
+            arrays["exp_dp"] = expert_dp(arrays["tp"], arrays["dpc"], c["etp"], arrays["ep"])
         return Plans(c=c, seq=seq, global_batch=self.global_batch, shares=shares, **arrays)
 
 
@@ -179,8 +181,15 @@ def plans(
         zero=zero,
         dist_opt=distopt_flag | (zero == 1) | (zero == 2),
         dpc=dpc,
-        exp_dp=dpc // ep,
+        exp_dp=expert_dp(tp, dpc, c["etp"], ep),
     )
+
+
+def expert_dp(tp: np.ndarray, dpc: np.ndarray, etp: np.ndarray, ep: np.ndarray) -> np.ndarray:
+    """Expert-data-parallel ranks: the TP x DP x CP ranks of a stage over the expert grid's ETP x EP,
+    ``tp·dp·c / (etp·ep)`` (Megatron-Core parallel_state.py: expert_data_parallel_size = world /
+    (ETP·EP·PP)); ``dp·c / ep`` where the experts are sharded over the TP ranks (``etp`` = tp)."""
+    return (tp * dpc) // (etp * ep)
 
 
 EP_OVERLAP_NEEDS = (

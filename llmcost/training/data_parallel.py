@@ -198,7 +198,7 @@ def dp_groups(hw: Hardware, p: Plans) -> tuple[np.ndarray, np.ndarray, np.ndarra
     ``RULES`` require cp 1 and ep 1 there) in a site with data parallelism outermost, across the
     sites: ranks ``tp·pp`` devices apart (Megatron-LM ``--use-tp-pp-dp-mapping``)."""
     gpn_dp = group_gpn(p.gpn, p.dpc, p.tp)
-    gpn_edp = np.where(p.exp_dp > 1, group_gpn(p.gpn, p.exp_dp, p.tp * p.ep), 1)
+    gpn_edp = np.where(p.exp_dp > 1, group_gpn(p.gpn, p.exp_dp, p.c["etp"] * p.ep), 1)  # outside ETP x EP
     site = hw.wan_site()
     if site is None:
         return gpn_dp, gpn_edp, np.ones(p.n, dtype=np.int64)

@@ -102,6 +102,7 @@ class OpConfig(NamedTuple):
     moe_k: float = 1.0  # experts per token (the model's top-k)
     moe_nodes: float = math.inf  # nodes a token may reach (group-limited routing), inf: no limit
     rcm: int = TC.CORE_ATTN  # selective recomputation's modules (llmcost.training.recompute), bits
+    etp: Any = None  # the routed experts' tensor-parallel degree (plan expert_tp); None: tp
 
 
 @dataclass
@@ -160,6 +161,7 @@ _OP_COLS = (
     "hbmc",
     "rc",
     "rcm",
+    "etp",
     "prec",
     "flash",
 )
@@ -388,6 +390,7 @@ def _groups(
             moe_k=float(spec.moe.top_k) if spec.moe is not None else 1.0,
             moe_nodes=node_limit(spec),
             rcm=int(u["rcm"][f0]),
+            etp=u["etp"][sel],
         )
         out.append((sel, cfg))
     return out
@@ -401,7 +404,7 @@ def _values(spec: ModelSpec, seq: int, cfg: OpConfig) -> dict[str, Any]:
         tp=tpf,
         cp=cpf,
         ep=epf,
-        etp=np.where(cfg.ep == 1, tpf, 1.0),
+        etp=np.where(cfg.ep == 1, tpf, _etp(cfg)),
         b_w=cfg.b_w,
         b_a=cfg.b_a,
         b_kv=cfg.b_a,
@@ -629,6 +632,13 @@ def exposed_per_collective(hw: Hardware, lc: TC.LayerCost, cfg: OpConfig) -> lis
     return out
 
 
+def _etp(cfg: OpConfig) -> np.ndarray:
+    """The configurations' expert tensor-parallel degree (plan ``expert_tp``; ``tp`` where unset):
+    Megatron-Core's expert rank grid orders ETP innermost, then EP, then expert data parallelism
+    (parallel_state.py ``expert_decoder_rank_generator``)."""
+    return np.asarray(cfg.tp if cfg.etp is None else cfg.etp, dtype=float)
+
+
 def _passes(cfg: OpConfig) -> int:
     """Passes per micro-batch: forward, backward (+ recomputed forward)."""
     return 2 + (1 if cfg.rc == "full" else 0)
@@ -794,7 +804,7 @@ def _ep_exposed(
     dispatches and combines a second time in the forward (:func:`_block_rerun`)."""
     if not sizes:
         return []
-    gpn_ep = group_gpn(cfg.gpn, cfg.ep, cfg.tp * cfg.cp)
+    gpn_ep = group_gpn(cfg.gpn, cfg.ep, _etp(cfg))  # EP ranks strided by the expert TP degree
     ded = np.broadcast_to(np.asarray(cfg.epd) == 1, cfg.ep.shape)
     n_f = _passes(cfg) - 1 + again
     one = []

@@ -119,9 +119,9 @@ def _other_pace(totals: np.ndarray, best: np.ndarray, mult: np.ndarray) -> np.nd
 
 
 def stage_params(spec: ModelSpec, p: Plans) -> StageParams:
-    """Per row, the parameters on one device of the busiest stage (dense and expert, each divided by
-    tp; :func:`llmcost.training.memory.params_per_device` once per (pp, v, ep)) and the first
-    stage's dense-FFN / MoE-FFN layers."""
+    """Per row, the parameters on one device of the busiest stage (dense divided by tp, expert by the
+    expert TP degree, plan ``expert_tp``; :func:`llmcost.training.memory.params_per_device` once per
+    (pp, v, ep)) and the first stage's dense-FFN / MoE-FFN layers."""
     first, inv = key(p.pp, p.v, p.ep)
     trip = [(int(p.pp[i]), int(p.v[i]), int(p.ep[i])) for i in first]
     held = [params_per_device(spec, *t) for t in trip]
@@ -130,7 +130,7 @@ def stage_params(spec: ModelSpec, p: Plans) -> StageParams:
     expert = np.array([h.expert for h in held], dtype=float)[inv]
     n0 = np.array([n for _, _, n, _ in split], dtype=float)[inv]
     moe0 = np.array([m for _, _, _, m in split], dtype=float)[inv]
-    return StageParams(dense / p.tp, expert / p.tp, n0 - moe0, moe0)
+    return StageParams(dense / p.tp, expert / p.c["etp"], n0 - moe0, moe0)
 
 
 @lru_cache(maxsize=4096)

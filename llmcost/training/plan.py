@@ -101,6 +101,7 @@ PLAN_KEYS = (
     "recompute_modules",
     "mtp_layers",
     "pp_layout",
+    "expert_tp",
     "schedule",
     "virtual_stages",
     "precision",
@@ -210,6 +211,12 @@ class TrainPlan:
     DeepSeek-V3 §2.2 trains one): each is one more layer of the model's last layer's kind on the last
     pipeline stage, with its own embedding, projection, LM head and loss
     (:func:`llmcost.training.base.with_mtp`). 0: none, whatever MTP modules the checkpoint holds."""
+    expert_tp: int | None = None
+    """Tensor-parallel degree of the routed experts with expert parallelism (Megatron-Core
+    ``--expert-tensor-parallel-size``): ``tp`` (Megatron-Core's default, None) shards each expert over
+    the TP ranks, its EP groups strided by ``tp`` within data parallelism; 1 keeps experts whole, each
+    rank dispatching its own tokens, the EP groups over consecutive ranks of the TP x DP x CP grid
+    (Parallel Folding, Megatron-Core parallel_state.py's expert rank generator; Liu et al. 2025)."""
     pp_layout: str | None = None
     """The pipeline's layers per chunk as Megatron-Core's ``--pipeline-model-parallel-layout`` states
     them (e.g. ``Et*4|(t*4|)*14tmL``: ``E`` embedding, ``t`` a decoder layer, ``m`` an MTP module, ``L``
@@ -512,6 +519,11 @@ def _experts(spec: ModelSpec) -> int:
     return spec.moe.num_experts if spec.moe is not None else 0
 
 
+def _etp(p: RuleFields) -> Any:
+    """The plan's expert tensor-parallel degree (``expert_tp``; the search's plans: ``tp``)."""
+    return getattr(p, "etp", p.tp)
+
+
 def _too_few_layers(n: Any, pp: Any, v: Any) -> Any:
     return n < pp * v
 
@@ -583,9 +595,12 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "ep does not divide dp*cp",
-        lambda s, p: (p.dp * p.cp) % p.ep != 0,
+        lambda s, p: (p.tp * p.dp * p.cp) % (_etp(p) * p.ep) != 0,
         lambda s, p: (
-            f"ep {p.ep} must divide dp*cp = {p.dp}*{p.cp} = {p.dp * p.cp} (experts are sharded within data parallel)"
+            f"ep {p.ep} must divide dp*cp = {p.dp}*{p.cp} = {p.dp * p.cp} (experts sharded over the TP ranks:"
+            " expert_tp = tp); with expert_tp 1 (Parallel Folding) ep must divide tp*dp*cp"
+            if np.all(_etp(p) == p.tp)
+            else f"ep {p.ep} must divide tp*dp*cp = {p.tp * p.dp * p.cp} (expert_tp 1: EP over the TP x DP x CP ranks)"
         ),
         ("ep", "dp", "cp"),
     ),
@@ -837,6 +852,19 @@ def recompute_mask(plan: TrainPlan) -> int:
     return modules_mask(mods)
 
 
+def expert_tp_of(plan: TrainPlan, tp: int) -> int:
+    """The plan's expert tensor-parallel degree, checked: ``tp`` (None, Megatron-Core's default) or,
+    with expert parallelism, 1."""
+    e = plan.expert_tp
+    if e is None:
+        return tp
+    if isinstance(e, bool) or e not in (1, tp):
+        raise PlanError(f"expert_tp must be 1 (whole experts, Parallel Folding) or tp = {tp}, got {e!r}")
+    if e != tp and _int(plan.ep, "ep") == 1:
+        raise PlanError("expert_tp 1 needs expert parallelism (ep > 1); without it the experts follow tp")
+    return int(e)
+
+
 def mtp_of(spec: ModelSpec, plan: TrainPlan) -> int:
     """The plan's ``mtp_layers``, checked: an integer >= 0, on a decoder-only model."""
     n = plan.mtp_layers
@@ -990,6 +1018,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         raise PlanError(
             "tp_overlap and tp_fused_rs are two ways to hide the same reduce-scatter: set one of them"
         )
+    etp = expert_tp_of(plan, tp)
     bucket_column(plan.zero3_bucket)
     imbalance_column(plan.ep_imbalance)
     goodput_of(plan)
@@ -1026,6 +1055,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         rc=RECOMPUTE.index(plan.recompute),
         sync=plan.sync_interval,
         hw=hw,
+        etp=etp,
     )
 
 
@@ -1083,6 +1113,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "zmode": ZMODES.index((int(p.zero), bool(p.distributed_optimizer))),
         "rc": RECOMPUTE.index(p.recompute),
         "rcm": recompute_mask(p),
+        "etp": expert_tp_of(p, lay.tp),
         "prec": PRECISIONS.index(p.precision),
         "sp": int(lay.sp),
         "flash": int(lay.flash),
