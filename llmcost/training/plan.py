@@ -216,7 +216,7 @@ class TrainPlan:
     ``--expert-tensor-parallel-size``): ``tp`` (Megatron-Core's default, None) shards each expert over
     the TP ranks, its EP groups strided by ``tp`` within data parallelism; 1 keeps experts whole, each
     rank dispatching its own tokens, the EP groups over consecutive ranks of the TP x DP x CP grid
-    (Parallel Folding, Megatron-Core parallel_state.py's expert rank generator; Liu et al. 2025)."""
+    (Parallel Folding, the Megatron-Core MoE report's term; parallel_state.py's expert rank generator)."""
     pp_layout: str | None = None
     """The pipeline's layers per chunk as Megatron-Core's ``--pipeline-model-parallel-layout`` states
     them (e.g. ``Et*4|(t*4|)*14tmL``: ``E`` embedding, ``t`` a decoder layer, ``m`` an MTP module, ``L``
