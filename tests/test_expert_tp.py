@@ -88,3 +88,16 @@ def test_the_plan_echoes_and_emits_it() -> None:
     assert again.result.step_time == rep.result.step_time
     plain = api.train("qwen3-235b-a22b", "h100-sxm", None, gpus=256, **kw)
     assert "expert_tp" not in plain.as_dict()["plan"]
+
+
+def test_the_search_folds_the_experts_when_asked_as_train_does() -> None:
+    kw = {"gpus": 256, "global_batch": 2048, "seq_len": 4096, "tp": "2", "pp": "8", "precision": "bf16"}
+    found = api.search_train("qwen3-235b-a22b", "h100-sxm", expert_tp="1", ep="32", **kw)
+    top = found.plans[0]["plan"]
+    assert (top["ep"], top["expert_tp"]) == (32, 1)  # EP 32 over TP 2 x DP 16: folded only
+    one = api.train("qwen3-235b-a22b", "h100-sxm", None, **{k: v for k, v in top.items() if k != "stack"})
+    assert found.plans[0]["metrics"]["iteration_time_s"] == one.result.step_time
+    with pytest.raises(Exception, match="ep"):
+        api.search_train("qwen3-235b-a22b", "h100-sxm", ep="32", **kw)  # sharded experts: ep | dp*cp
+    with pytest.raises(Exception, match="--expert-tp must be 1"):
+        api.search_train("qwen3-235b-a22b", "h100-sxm", expert_tp="2", **kw)

@@ -160,6 +160,14 @@ def search_train(
             " Megatron-Core flex dispatcher). Default: the stack's, else NCCL all-to-all.",
         ),
     ] = None,
+    expert_tp: Annotated[
+        str | None,
+        Opt(
+            "--expert-tp",
+            help="MoE: 1 keeps every expert-parallel plan's experts whole, EP across the TP ranks (Parallel"
+            " Folding; Megatron-Core --expert-tensor-parallel-size 1); tp (default) shards them over TP.",
+        ),
+    ] = None,
     mtp_layers: Annotated[
         int | None,
         Opt(

@@ -23,7 +23,7 @@ TRAIN_KEYS = (
     *("zero", "recompute", "schedule", "precision", "sp", "tp_overlap", "gpus_per_node", "stack", "offload"),
     *("seq_len_dist", "packing", "dynamic_cp"),
     *("sync_interval", "sync_bytes", "sync_fragments", "sync_overlap", "power_cap", "ep_imbalance"),
-    *("ep_deepep", "ep_overlap", "mtp_layers", "recompute_modules"),
+    *("ep_deepep", "ep_overlap", "mtp_layers", "recompute_modules", "expert_tp"),
 )
 """The options of ``search train`` that declare its space."""
 INFER_KEYS = (
@@ -186,7 +186,18 @@ def train_space(spec: ModelSpec, hw: Hardware, k: Mapping[str, Any]) -> TrainSpa
         ep_overlap=_flag(k.get("ep_overlap"), "ep_overlap"),
         mtp_layers=_mtp(spec, k.get("mtp_layers")),
         recompute_modules=_modules(spec, k.get("recompute_modules")),
+        expert_tp=_expert_tp(k.get("expert_tp")),
     )
+
+
+def _expert_tp(v: Any) -> int | None:
+    """``search train --expert-tp``: ``1`` (every expert-parallel plan keeps its experts whole,
+    Parallel Folding) or ``tp`` (the default, Megatron-Core's)."""
+    if v is None or str(v).strip().lower() == "tp":
+        return None
+    if str(v).strip() == "1":
+        return 1
+    raise UserError(f"--expert-tp must be 1 (whole experts, Parallel Folding) or tp (the default), got {v!r}")
 
 
 def _modules(spec: Any, v: Any) -> tuple[str, ...] | None:

@@ -81,6 +81,7 @@ class TrainSpace:
     ep_overlap: bool | None = None  # expert all-to-all under another micro-batch's compute where it runs
     mtp_layers: int = 0  # MTP modules every plan trains (llmcost.training.base.with_mtp)
     recompute_modules: tuple[str, ...] | None = None  # what selective plans recompute (None: core_attn)
+    expert_tp: int | None = None  # 1: every EP plan keeps its experts whole (Parallel Folding); None: tp
 
 
 @dataclass
@@ -275,7 +276,14 @@ _Level = tuple[dict[str, np.ndarray], np.ndarray]
 def _fields(space: TrainSpace, hw: Hardware, cols: dict[str, np.ndarray], **more: Any) -> TR.RuleFields:
     """The rule fields of enumerated plans ``cols``: the space's sequence length and DiLoCo sync
     interval (the same for every plan) and ``more``."""
+    if space.expert_tp == 1 and "ep" in cols:  # whole experts wherever the plan has EP
+        more = {"etp": _folded(cols), **more}
     return TR.RuleFields(**cols, seq=space.seq_len, sync=space.sync_interval, hw=hw, **more)
+
+
+def _folded(cols: dict[str, np.ndarray]) -> np.ndarray:
+    """Expert TP 1 where a plan has expert parallelism, else its tp (``search train --expert-tp 1``)."""
+    return np.where(cols["ep"] > 1, 1, cols["tp"]).astype(np.int64)
 
 
 def _ep_level(
@@ -348,6 +356,8 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["z3b"] = np.zeros(n, dtype=np.int64)  # ZeRO-3: one collective per layer (the plan default)
     cols["epi"] = np.zeros(n, dtype=np.int64)  # EP load ratio: the plan default
     cols["etp"] = cols["tp"].astype(np.int64)  # experts sharded over the TP ranks (Megatron-Core's default)
+    if shared.get("etp_whole"):
+        cols["etp"] = _folded(cols)
     cols["frope"] = np.ones(n, dtype=np.int64)  # fused rotary embedding (the plan default)
     cols["fp8r"] = np.zeros(n, dtype=np.int64)  # fp8 recipe: delayed scaling (the plan default)
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
@@ -541,6 +551,7 @@ def build_space(spec: ModelSpec, hw: Hardware, space: TrainSpace) -> Enumerated:
         "epi": TR.imbalance_column(space.ep_imbalance),
         **{col: int(v) for col, v in (("epdd", space.ep_deepep), ("epo", space.ep_overlap)) if v is not None},
         **({"rcm_sel": modules_mask(space.recompute_modules)} if space.recompute_modules is not None else {}),
+        **({"etp_whole": 1} if space.expert_tp == 1 else {}),
     }
     return Enumerated(spec, space, hw, ch, parents, shared, declared, rej)
 
@@ -633,6 +644,7 @@ def plan_dict(
         "seq_len": seq,
         "recompute": RC[int(c["rc"][i])],
         "recompute_modules": _modules_of(c, i),
+        "expert_tp": 1 if c["etp"][i] == 1 and c["tp"][i] > 1 else None,
         "mtp_layers": mtp_layers or None,
         "schedule": sched,
         "virtual_stages": int(c["v"][i]) if sched == "interleaved" else None,
