@@ -86,6 +86,8 @@ def test_plan_echo_emit_and_search_agree() -> None:
     plan = rep.as_dict()["plan"]
     assert plan["mtp_layers"] == 1
     assert "--mtp-num-layers 1" in api.emit(rep, "megatron")
+    for other in ("nemo", "torchtitan"):  # no setting there: said, not dropped
+        assert "mtp_layers 1: a Megatron-Core setting with no" in api.emit(rep, other)
     again = api.train("deepseek-v3", "h100-sxm", None, **{k: v for k, v in plan.items() if k != "stack"})
     assert again.result.step_time == rep.result.step_time
     found = api.search_train(

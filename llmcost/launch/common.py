@@ -102,6 +102,23 @@ class Lines:
     def note(self, text: str) -> None:
         self.notes.append(text)
 
+    def megatron_keys(self, p: Mapping[str, Any], framework: str, has: tuple[str, ...] = ()) -> None:
+        """Comments for the plan's Megatron-Core-only keys the framework has no setting for (those
+        in ``has`` it sets itself): fine-grained recompute modules, MTP modules, a pipeline layout,
+        the experts' tensor-parallel degree."""
+        given = {
+            "recompute_modules": p.get("recompute_modules"),
+            "mtp_layers": p.get("mtp_layers") or None,
+            "pp_layout": p.get("pp_layout"),
+            "expert_tp": p.get("expert_tp"),
+        }
+        for key, value in given.items():
+            if value is not None and key not in has:
+                shown = ", ".join(value) if isinstance(value, list) else value
+                self.note(
+                    f"{key} {shown}: a Megatron-Core setting with no {framework} equivalent here; not set"
+                )
+
     def workload(self, p: Mapping[str, Any], framework: str) -> None:
         """The comment of a plan's sequence-length distribution (plan ``seq_len_dist``): packing and
         dynamic CP are the data pipeline's and scheduler's, not a launch setting written here."""

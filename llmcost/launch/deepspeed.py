@@ -62,6 +62,7 @@ def render(p: dict[str, Any], t: Target) -> str:
         w.note(
             f"recompute {p['recompute']}: checkpoint in the model code (deepspeed.checkpointing.checkpoint)"
         )
+    w.megatron_keys(p, "DeepSpeed")
     if p["offload_activations"]:
         w.add("activation_checkpointing.cpu_checkpointing", True)
     if p["seq_len"]:

@@ -76,7 +76,8 @@ def render(p: dict[str, Any], t: Target) -> str:
         w.add("model.ub_tp_comm_overlap", True)
     if p["seq_len"]:
         w.add("model.encoder_seq_length", p["seq_len"])
-    _recompute(w, p["recompute"], p.get("recompute_modules"))
+    _recompute(w, p["recompute"])
+    w.megatron_keys(p, "NeMo launcher")
     if p["precision"] == "fp8":
         w.add("model.fp8", True)
         w.add("model.fp8_hybrid", True)
@@ -94,14 +95,9 @@ def _value(v: Any) -> str:
     return ("true" if v else "false") if isinstance(v, bool) else str(v)
 
 
-def _recompute(w: Lines, recompute: str, modules: Any = None) -> None:
+def _recompute(w: Lines, recompute: str) -> None:
     if recompute == "selective":
         w.add("model.activations_checkpoint_granularity", "selective")
-        if modules is not None:
-            w.note(
-                f"recompute_modules {', '.join(modules)}: Megatron-Core's --recompute-modules, no NeMo"
-                " launcher key; not set"
-            )
     elif recompute == "full":
         w.add("model.activations_checkpoint_granularity", "full")
         w.add("model.activations_checkpoint_method", "uniform")

@@ -65,6 +65,7 @@ def render(p: dict[str, Any], t: Target) -> str:
     _parallelism(w, p)
     _batch(w, p)
     _recompute(w, p["recompute"])
+    w.megatron_keys(p, "torchtitan")
     w.add("training.mixed_precision_param", "bfloat16")
     _fp8(w, p)
     if p["offload"] == "cpu+params":
