@@ -374,14 +374,14 @@ def _given(args: dict[str, Any]) -> dict[str, Any]:
     """The plan keys of ``train``'s options (None where not given): ``zero`` as a stage or ``fsdp``,
     the distribution file as its path."""
     from llmcost.training.plan import PLAN_KEYS
+    from llmcost.training.recompute import parse_modules
 
     out = {k: args[k] for k in PLAN_KEYS if k in args and k != "tokens"}  # tokens: the run, not the plan
     out |= {key: args[k] for k, key in RENAMED.items()}
     out["zero"] = _zero(out["zero"])
     if out["seq_len_dist"] is not None:
         out["seq_len_dist"] = str(out["seq_len_dist"])
-    if out["recompute_modules"] is not None:
-        out["recompute_modules"] = [m.strip() for m in out["recompute_modules"].split(",") if m.strip()]
+    out["recompute_modules"] = parse_modules(out["recompute_modules"])
     return out
 
 

@@ -204,14 +204,13 @@ def _modules(spec: Any, v: Any) -> tuple[str, ...] | None:
     """``search train --recompute-modules``: what every selective plan recomputes (None: the attention
     core), checked as the plan key is (:func:`llmcost.training.plan.check_recompute_modules`)."""
     from llmcost.training import plan as TR
+    from llmcost.training.recompute import parse_modules
 
-    if v is None:
+    mods = parse_modules(v)
+    if mods is None:
         return None
-    mods = tuple(m.strip() for m in v.split(",") if m.strip()) if isinstance(v, str) else tuple(v)
-    TR.check_recompute_modules(
-        spec, TR.TrainPlan(gpus=1, recompute="selective", recompute_modules=list(mods))
-    )
-    return mods
+    TR.check_recompute_modules(spec, TR.TrainPlan(gpus=1, recompute="selective", recompute_modules=mods))
+    return tuple(mods)
 
 
 def _mtp(spec: Any, v: Any) -> int:

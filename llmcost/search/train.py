@@ -33,7 +33,7 @@ from llmcost.training import step as TS
 from llmcost.training.base import FP8_RECIPES, model_layers
 from llmcost.training.columns import ep_overlap_on
 from llmcost.training.layers import PREFILL_BATCH, ConfigMemo, config_tuples
-from llmcost.training.recompute import MODULE_BITS, mask_modules, modules_mask
+from llmcost.training.recompute import DEFAULT_MASK, mask_modules, modules_mask, selective_column
 
 ZMODES = TS.ZMODES
 """ZeRO modes searched: (zero stage, Megatron distributed optimizer)."""
@@ -375,8 +375,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     )  # backward TP collectives on the critical path (the plan default)
     for k, v in shared.items():
         cols[k] = np.full(n, v, dtype=np.int64)
-    sel = cols["rc"] == RC.index("selective")  # selective: the space's modules (default the attention core)
-    cols["rcm"] = np.where(sel, shared.get("rcm_sel", MODULE_BITS["core_attn"]), 0).astype(np.int64)
+    cols["rcm"] = selective_column(cols["rc"] == RC.index("selective"), shared.get("rcm_sel", DEFAULT_MASK))
     if shared.get("ppo") == -1:
         cols["ppo"] = (cols["sched"] == SCHED.index("interleaved")).astype(np.int64)
     return {k: cols[k][keep] for k in COLS}
@@ -664,7 +663,7 @@ def plan_dict(
 
 def _modules_of(c: dict[str, np.ndarray], i: int) -> list[str] | None:
     """Row ``i``'s ``recompute_modules`` where they are not selective recomputation's default."""
-    if RC[int(c["rc"][i])] != "selective" or int(c["rcm"][i]) == MODULE_BITS["core_attn"]:
+    if RC[int(c["rc"][i])] != "selective" or int(c["rcm"][i]) == DEFAULT_MASK:
         return None
     return list(mask_modules(int(c["rcm"][i])))
 

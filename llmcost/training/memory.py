@@ -196,9 +196,10 @@ def activations(spec: ModelSpec, p: Plans, sp: StageParams, k1: tuple[np.ndarray
         sel = p.c["rc"] == r
         if not sel.any():
             continue
-        d, e = act({"full": "full", "selective": "selective", "op": "op"}.get(name, "attn"))
         if name == "selective":
             d, e = _with_modules(spec, p, k1, act)
+        else:
+            d, e = act({"full": "full", "op": "op"}.get(name, "attn"))
         a_dense, a_moe = np.where(sel, d, a_dense), np.where(sel, e, a_moe)
         if name == "full":  # one layer's full activations live while it is recomputed
             d, e = act("attn")

@@ -64,7 +64,7 @@ from llmcost.training.base import (
     stage_layers,
     with_mtp,
 )
-from llmcost.training.recompute import DEFAULT_MODULES, RECOMPUTE_MODULES, modules_mask
+from llmcost.training.recompute import DEFAULT_MODULES, RECOMPUTE_MODULES, modules_mask, selective_column
 from llmcost.units import GIB
 
 if TYPE_CHECKING:
@@ -846,10 +846,8 @@ def recompute_mask(plan: TrainPlan) -> int:
     """The plan's ``rcm`` column: the bits of the modules selective recomputation recomputes
     (:mod:`llmcost.training.recompute`; the attention core when the plan names none), 0 for every
     other recompute mode."""
-    if plan.recompute != "selective":
-        return 0
     mods = DEFAULT_MODULES if plan.recompute_modules is None else plan.recompute_modules
-    return modules_mask(mods)
+    return int(selective_column(plan.recompute == "selective", modules_mask(mods)))
 
 
 def expert_tp_of(plan: TrainPlan, tp: int) -> int:

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 RECOMPUTE_MODULES = ("core_attn", "layernorm", "moe_act", "mla_up_proj", "mlp", "shared_experts", "moe")
 """Megatron-Core's recompute modules that llmcost prices (transformer_config.py): ``core_attn`` the
@@ -58,6 +61,25 @@ def modules_mask(names: Iterable[str]) -> int:
     for n in names:
         mask |= MODULE_BITS[n]
     return mask
+
+
+DEFAULT_MASK = modules_mask(DEFAULT_MODULES)
+"""The ``rcm`` bits of selective recomputation when the plan names no modules."""
+
+
+def selective_column(selective: Any, mask: int = DEFAULT_MASK) -> Any:
+    """The ``rcm`` column: ``mask`` where a plan recomputes selectively, 0 for every other mode (one
+    plan, :func:`llmcost.training.plan.recompute_mask`, or a search's rows)."""
+    return np.where(selective, mask, 0).astype(np.int64)
+
+
+def parse_modules(text: Any) -> list[str] | None:
+    """``--recompute-modules`` as the plan key takes it: comma-separated names (a list passes as
+    it is); None when not given. The names are checked by the plan
+    (:func:`llmcost.training.plan.check_recompute_modules`)."""
+    if text is None or not isinstance(text, str):
+        return None if text is None else list(text)
+    return [m.strip() for m in text.split(",") if m.strip()]
 
 
 def mask_modules(mask: int) -> tuple[str, ...]:
