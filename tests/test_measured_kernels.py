@@ -63,6 +63,68 @@ def test_attention_length_and_backward_figures_are_the_measured_fit(hw_id: str) 
     assert hw.attention_efficiency() == pytest.approx(np.mean([f[1] for f in fits["fwd"]]) / peak, abs=0.015)
 
 
+BLACKWELL_SDPA = "blackwell-cudnn-sdpa-nvidia.yaml"
+"""NVIDIA's cuDNN SDPA benchmark on GB200 / GB300 (not ours; the file names its source)."""
+
+
+def _nvidia_sdpa() -> dict[str, Any]:
+    return yaml.safe_load((MEASURED / BLACKWELL_SDPA).read_text())
+
+
+def _nvidia_rate(table: dict[str, Any], device: str, preset: str, pas: str, seq: int) -> float:
+    """TFLOP/s of one row of NVIDIA's table in llmcost's convention: the backward counted as 2.5x the
+    forward's FLOPs, where the table counts ``3·d_qk + 2·d_vo`` against the forward's ``d_qk + d_vo``."""
+    p = table["presets"][preset]
+    (rate,) = [r[5] for r in table["rows"] if r[:4] == [device, preset, pas, seq]]
+    if pas == "fwd":
+        return rate
+    return rate * 2.5 * (p["d_qk"] + p["d_vo"]) / (3 * p["d_qk"] + 2 * p["d_vo"])
+
+
+@pytest.mark.parametrize(
+    ("hw_id", "device"), [("gb200", "gb200"), ("b200", "gb200"), ("gb300", "gb300"), ("b300", "gb300")]
+)
+def test_blackwell_attention_figures_are_the_nvidia_sdpa_fit(hw_id: str, device: str) -> None:
+    """``efficiency.attention`` / ``attention_bwd`` and ``gemm.attention_s0`` of the Blackwell parts are
+    the fit of NVIDIA's cuDNN SDPA benchmark (head dim 128, causal, 2k-16k tokens) on that GPU (B200
+    and B300 take GB200's and GB300's fractions)."""
+    table = _nvidia_sdpa()
+    hw = get_hardware(hw_id)
+    assert hw.gemm_shape is not None and hw.gemm_shape.attention_s0 is not None
+    figures = (hw.attention_efficiency(), hw.attention_bwd_efficiency_value)
+    for i, pas in enumerate(("fwd", "bwd")):
+        pts = [(s, _nvidia_rate(table, device, "llama3.1", pas, s)) for s in (2048, 4096, 8192, 16384)]
+        s0, inf = _fit_length(pts)
+        assert hw.gemm_shape.attention_s0[i] == pytest.approx(s0, abs=10), pas
+        assert figures[i] == pytest.approx(inf / 2500.0, abs=0.002), pas
+
+
+def test_wide_head_attention_factor_is_the_measured_fit() -> None:
+    """Above d_qk + d_v = 256 the backward's ``(256/w)^γ`` is the log least-squares fit to the cuDNN
+    backward over the head-dim-128 backward at 4k-16k tokens (head dim 256 on H100 / H200, llmcost's
+    tables; DeepSeek-V3's 192 / 128 on GB200 / GB300, NVIDIA's), and the forward stays within 9% of
+    the head-dim-128 rate there (the factor is 1)."""
+    from llmcost.kernels.attention import WIDE_BACKWARD_EXPONENT
+
+    bwd, fwd = [], []
+    for hw in GH100:
+        rows = [a for a in _table(hw)["attention"] if a["backend"] == "cudnn" and a["causal"]]
+        rate = {(a["d"], a["s"]): a for a in rows}
+        for s in (4096, 8192, 16384):
+            bwd.append((512, rate[256, s]["bwd_tflops"] / rate[128, s]["bwd_tflops"]))
+            fwd.append(rate[256, s]["fwd_tflops"] / rate[128, s]["fwd_tflops"])
+    table = _nvidia_sdpa()
+    for device in ("gb200", "gb300"):
+        for s in (4096, 8192, 16384):
+            r = [_nvidia_rate(table, device, p, pas, s) for p in ("dsv3", "llama3.1") for pas in ("fwd", "bwd")]
+            bwd.append((320, r[1] / r[3]))
+            fwd.append(r[0] / r[2])
+    x = np.log([256 / w for w, _ in bwd])
+    y = np.log([ratio for _, ratio in bwd])
+    assert WIDE_BACKWARD_EXPONENT == pytest.approx(float((x * y).sum() / (x * x).sum()), abs=0.01)
+    assert max(abs(np.log(fwd))) < np.log(1.09)
+
+
 @pytest.mark.parametrize("hw_id", GH100)
 def test_gemm_shape_model_tracks_the_measured_sweeps(hw_id: str) -> None:
     """Tile / wave quantization and the per-tile fixed cost against the measured bf16 sweeps (square,

@@ -206,7 +206,12 @@ def _kernels(area: str, mod: ModuleType) -> list[Formula]:
     return [
         Formula(area, "roofline", mod.expression, lambda: [("T_op", mod.expression())]),
         Formula(area, "gemm_shape", gemm.expression, lambda: [("eta_shape", gemm.expression())]),
-        Formula(area, "attention_head", attention.expression, lambda: [("eta_head", attention.expression())]),
+        Formula(
+            area,
+            "attention_head",
+            attention.head_factor,
+            lambda: [("eta_head", attention.expression()), ("eta_head_bwd", attention.expression(True))],
+        ),
         Formula(
             area,
             "attention_length",
