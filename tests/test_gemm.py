@@ -135,7 +135,7 @@ def test_attention_head_factor_matches_its_sympy_form_and_measured_ratios() -> N
     assert float(A.head_factor(64, 64, None)) == 1.0
     for backward in (False, True):
         for d in ((64, 64), (96, 64), (192, 128), (256, 256)):
-            e = A.expression(backward).subs({sym("flops_per_exp"): r, sym("d_qk"): d[0], sym("d_v_head"): d[1]})
+            e = A.expression(backward).subs(
+                {sym("flops_per_exp"): r, sym("d_qk"): d[0], sym("d_v_head"): d[1]}
+            )
             assert float(e) == pytest.approx(float(A.head_factor(*d, r, backward)), rel=1e-12)
-
-
