@@ -18,7 +18,7 @@ from llmcost.errors import PlanError, UserError
 from llmcost.model.config import from_config
 from llmcost.training import _generated as G
 from llmcost.training import plan as TR
-from llmcost.training.base import node_limit
+from llmcost.training.base import DEDUP_DISPATCH_SMS, dedup_interference, node_limit
 from llmcost.training.columns import unpaired_column
 
 H100 = get_hardware("h100-sxm")
@@ -95,6 +95,17 @@ def test_overlap_is_never_slower(qwen, mb: int, v: int, deepep: bool) -> None:
     a, b = _res(qwen, **kw), _res(qwen, ep_overlap=True, **kw)
     assert b.step_time <= a.step_time
     assert 0 < a.mfu <= b.mfu <= 1
+
+
+def test_deepep_interference_is_the_measured_gemm_loss() -> None:
+    """An overlapped DeepEP dispatch costs the GEMMs under it 20% on an H100 (the MoE report's
+    measurement), more than the share of SMs it holds; on another device the loss scales with the
+    share of its SMs the 20 are; a device without an SM count prices none."""
+    h100, b200 = get_hardware("h100-sxm"), get_hardware("b200")
+    assert dedup_interference(h100) == pytest.approx(0.20)
+    assert dedup_interference(h100) > h100.sm_share(DEDUP_DISPATCH_SMS)
+    assert dedup_interference(b200) == pytest.approx(0.20 * 132 / 148)
+    assert dedup_interference(get_hardware("mi300x")) == 0.0
 
 
 def test_group_limited_routing_bounds_the_nodes() -> None:

@@ -282,6 +282,24 @@ DEDUP_DISPATCH_SMS = 20
 megatron/core/transformer/moe/token_dispatcher.py ``set_deepep_num_sms``)."""
 
 
+DEDUP_GEMM_LOSS = (0.20, 132)
+"""What an overlapped node-deduplicated dispatch or combine costs the compute under it, measured: "In
+our DeepSeek-V3 benchmark, DeepEP uses 20 SMs per GPU and introduces roughly 20% GEMM-efficiency
+overhead" (NVIDIA 2026, Scalable Training of Mixture-of-Experts Models with Megatron Core, arXiv
+2603.07685, §4.2.3; H100, 132 SMs): more than the 15% of the SMs it holds, its copies also taking
+memory bandwidth from the GEMMs. (loss, SMs of the device it was measured on);
+:func:`dedup_interference` carries it to another device by the share of its SMs the 20 are."""
+
+
+def dedup_interference(hw: Hardware) -> float:
+    """Share of the compute an overlapped deduplicated all-to-all's kernels cost while they run
+    (``s_comm`` of ``ep__overlap``): :data:`DEDUP_GEMM_LOSS` scaled by the share of this device's SMs
+    :data:`DEDUP_DISPATCH_SMS` are against the measured device's; 0 where the entry gives no SM
+    count."""
+    loss, units = DEDUP_GEMM_LOSS
+    return min(1.0, loss * hw.sm_share(DEDUP_DISPATCH_SMS) * units / DEDUP_DISPATCH_SMS)
+
+
 def node_limit(spec: ModelSpec) -> float:
     """Nodes one token's experts may sit on at most: the model's group-limited routing (DeepSeek-V2
     ``topk_group`` 3, V3 4 of ``n_group`` 8: §2.1.2 of the V3 report, node-limited routing with the

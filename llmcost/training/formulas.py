@@ -896,7 +896,9 @@ def ep_exposed_overlap() -> sp.Expr:
     microbatches", megatron/core/transformer/moe/README.md; DeepSeek-V3 §3.2.1 DualPipe pairs them
     the same way): each all-to-all ``a = (n_fpass + 1)·t_ep_a2a`` of a paired micro-batch adds what
     :func:`_overlapped` leaves of it over the compute ``t_hide`` it is paired with (its share of the
-    layer's forward, backward and recompute), its kernels holding ``s_comm`` of the SMs; the
+    layer's forward, backward and recompute), its kernels costing ``s_comm`` of the compute under
+    them (the SMs NCCL holds; DeepEP's measured GEMM-efficiency loss,
+    :func:`llmcost.training.base.dedup_interference`); the
     micro-batches the schedule runs unpaired (``u_ep`` of them: the pipeline's warm-up forwards and
     cool-down backwards) expose all of it: ``u·a + (1 − u)·max(a − t_hide, s_comm·a)`` [derived]."""
     a, u = ep_exposed(), S("u_ep")

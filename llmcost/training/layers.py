@@ -25,7 +25,6 @@ from llmcost.model.spec import ModelSpec
 from llmcost.training import _generated as G
 from llmcost.training import compute as TC
 from llmcost.training.base import (
-    DEDUP_DISPATCH_SMS,
     FP8_RECIPES,
     PRECISIONS,
     QUANTIZED,
@@ -33,6 +32,7 @@ from llmcost.training.base import (
     Machine,
     attention_dropout,
     comm_share,
+    dedup_interference,
     hidden_dropout,
     imbalance_value,
     machine,
@@ -799,8 +799,8 @@ def _ep_exposed(
     device, each token once per expert): ``ep__all_to_all``, or with EP overlap (``epu`` > 0, plan
     ``ep_overlap``) ``ep__overlap``, the layer's compute shared among them by their times. One
     all-to-all is NCCL's (:func:`collective_v`) or, node-deduplicated (``epd``, plan ``ep_deepep``),
-    :func:`deduplicated_v` of each token once, its kernels holding :data:`DEDUP_DISPATCH_SMS` SMs
-    while it overlaps compute (NCCL's: ``gemm.collective_sms``); ``again`` 1: a recomputed MoE block
+    :func:`deduplicated_v` of each token once, its kernels costing the compute under it
+    :func:`dedup_interference` (NCCL's: its ``gemm.collective_sms``); ``again`` 1: a recomputed MoE block
     dispatches and combines a second time in the forward (:func:`_block_rerun`)."""
     if not sizes:
         return []
@@ -820,7 +820,7 @@ def _ep_exposed(
         return full
     total = sum(full[1:], full[0])
     hide = lc.t_fwd + lc.t_bwd + lc.t_rc
-    s_comm = np.where(ded, hw.sm_share(DEDUP_DISPATCH_SMS), comm_share(hw))
+    s_comm = np.where(ded, dedup_interference(hw), comm_share(hw))
     out = []
     for t, x in zip(one, full, strict=True):
         share = np.where(total > 0, hide * x / np.where(total > 0, total, 1.0), 0.0)
