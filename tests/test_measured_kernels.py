@@ -103,7 +103,7 @@ def test_wide_head_attention_factor_is_the_measured_fit() -> None:
     """Above d_qk + d_v = 256 the backward's ``(256/w)^γ`` is the log least-squares fit to the cuDNN
     backward over the head-dim-128 backward at 4k-16k tokens (head dim 256 on H100 / H200, llmcost's
     tables; DeepSeek-V3's 192 / 128 on GB200 / GB300, NVIDIA's), and the forward stays within 9% of
-    the head-dim-128 rate there (the factor is 1)."""
+    the head-dim-128 rate there (the factor is 1; also head dim 256 on GB200 / GB300)."""
     from llmcost.kernels.attention import WIDE_BACKWARD_EXPONENT
 
     bwd, fwd = [], []
@@ -120,7 +120,7 @@ def test_wide_head_attention_factor_is_the_measured_fit() -> None:
                 _nvidia_rate(table, device, p, pas, s) for p in ("dsv3", "llama3.1") for pas in ("fwd", "bwd")
             ]
             bwd.append((320, r[1] / r[3]))
-            fwd.append(r[0] / r[2])
+            fwd += [r[0] / r[2], _nvidia_rate(table, device, "qwen35", "fwd", s) / r[2]]
     x = np.log([256 / w for w, _ in bwd])
     y = np.log([ratio for _, ratio in bwd])
     fitted = float((x * y).sum() / (x * x).sum())
