@@ -122,6 +122,20 @@ def test_a_layout_places_chunks_round_robin_and_an_even_one_changes_nothing() ->
     assert r.layout.stage_layers[0] == [0, 1, 2, 3, 16, 17, 18, 19]  # chunks 0 and 4 on stage 0
 
 
+def test_a_layout_may_give_the_embedding_and_the_loss_a_chunk_each() -> None:
+    """Megatron-Core's account_for_embedding / loss_in_pipeline_split: 16 layers over pp 2 x 9
+    virtual stages is refused as an even split, accepted when the layout gives the embedding and
+    the loss a chunk each (E|(t|)*16L: 18 chunks)."""
+    llama = from_config(get_model_config("llama-3.2-1b"), where="llama-3.2-1b")
+    assert llama.num_layers == 16
+    plan = {"gpus": 2, "pp": 2, "schedule": "interleaved", "virtual_stages": 9, "micro_batch": 1}
+    plan = {**plan, "global_batch": 18, "seq_len": 2048}
+    with pytest.raises(PlanError, match="cannot fill pp\\*v = 18 pipeline chunks"):
+        TR.evaluate(llama, TR.TrainPlan.from_mapping(plan), H100)
+    r = TR.evaluate(llama, TR.TrainPlan.from_mapping({**plan, "pp_layout": "E|(t|)*16L"}), H100)
+    assert [len(s) for s in r.layout.stage_layers] == [8, 8]
+
+
 def test_the_mtp_module_runs_its_head_where_the_layout_puts_it(dsv3) -> None:
     """Megatron-Core MoE report §9.2.2's H100 layout: the MTP layer alone on rank 6, the loss on 7."""
     kw = {

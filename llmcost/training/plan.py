@@ -528,6 +528,15 @@ def _too_few_layers(n: Any, pp: Any, v: Any) -> Any:
     return n < pp * v
 
 
+def _unfilled_chunks(spec: ModelSpec, pp: Any, v: Any) -> Any:
+    """Fewer layers than ``pp·v`` chunks, unless the plan's ``pp_layout`` states those chunks: a
+    stated layout may leave a chunk to the embedding or the loss alone (Megatron-Core's
+    ``account_for_embedding_in_pipeline_split`` / ``account_for_loss_in_pipeline_split``, e.g.
+    ``E|(t|)*126L``), which :func:`layout_chunks` has checked."""
+    stated = spec.pp_chunks is not None and np.asarray(pp * v) == len(spec.pp_chunks)
+    return _too_few_layers(n_layers(spec), pp, v) & ~np.asarray(stated)
+
+
 def _no_peak(hw: Hardware, prec: Any) -> Any:
     return np.array([d not in hw.peak for d in PRECISIONS])[prec]
 
@@ -636,7 +645,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "fewer layers than pp*v pipeline chunks",
-        lambda s, p: _too_few_layers(n_layers(s), p.pp, p.v),
+        lambda s, p: _unfilled_chunks(s, p.pp, p.v),
         lambda s, p: pipeline_split_error(n_layers(s), p.pp, p.v) or "",
         ("pp", "v"),
     ),
