@@ -111,3 +111,44 @@ def test_activation_offload_moves_the_checkpoints_to_the_host() -> None:
     assert on.memory["activations"] < off.memory["activations"] / 8
     assert on.row["memory_activations_host"] > 0 == off.row["memory_activations_host"]
     assert on.step_time >= off.step_time
+
+
+def _layer_offload(n: int, **keys: object) -> api.TrainReport:
+    plan = {"gpus": 8, "zero": 1, "recompute": "none", "global_batch": 16, "seq_len": 4096, "micro_batch": 2}
+    return api.train(MODEL, "gb200", {**plan, "offload_layers": n, **keys})
+
+
+def test_layer_offload_keeps_the_other_layers_and_one_in_flight() -> None:
+    """offload_layers N (Megatron-Core cpu_offloading_num_layers): N of the 32 layers' activations on
+    the host, 32 - N + 1 layers' worth on the device; more layers offloaded never hold more on the
+    device; the transfer beyond the compute is added to the step (never faster)."""
+    none, some, most = (_layer_offload(n).result for n in (0, 8, 30))
+    acts = none.memory["activations"]
+    assert some.memory["activations"] == pytest.approx(acts * 25 / 32)
+    assert most.memory["activations"] == pytest.approx(acts * 3 / 32)
+    assert some.row["memory_activations_host"] == pytest.approx(acts * 7 / 32)
+    assert none.step_time <= some.step_time <= most.step_time
+
+
+@pytest.mark.parametrize(
+    ("keys", "says"),
+    [
+        ({"offload_layers": 32}, "has 32 layers; offload fewer"),
+        ({"offload_layers": -1}, "layer count >= 0"),
+        ({"offload_layers": 4, "pp": 2}, "needs pp 1"),
+        ({"offload_layers": 4, "recompute": "selective"}, "needs recompute none"),
+        ({"offload_layers": 4, "offload_activations": True}, "set one"),
+    ],
+)
+def test_layer_offload_where_megatron_core_refuses_it_is_refused(keys: dict, says: str) -> None:
+    n = keys.pop("offload_layers")
+    with pytest.raises(PlanError, match=says):
+        _layer_offload(n, **keys)
+
+
+def test_layer_offload_launch_configs() -> None:
+    """NeMo sets model.cpu_offloading_num_layers; Megatron-LM, DeepSpeed and torchtitan say why not."""
+    rep = _layer_offload(8)
+    assert "cpu_offloading_num_layers" in api.emit(rep, "nemo")
+    for framework in ("megatron", "deepspeed", "torchtitan"):
+        assert "offload" in api.emit(rep, framework)

@@ -91,6 +91,14 @@ def train(
             " (e.g. 'Et*4|(t*4|)*14tmL'). Default: an even split.",
         ),
     ] = None,
+    offload_layers: Annotated[
+        int | None,
+        typer.Option(
+            "--offload-layers",
+            help="Megatron-Core CPU activation offloading (cpu_offloading_num_layers): this many layers'"
+            " activations go to host memory and back; needs pp 1 and --recompute none. Default 0.",
+        ),
+    ] = None,
     recompute_modules: Annotated[
         str | None,
         typer.Option(

@@ -40,7 +40,7 @@ def train_keys(plan: Any) -> dict[str, Any]:
     out: dict[str, Any] = {
         "tp": 1, "pp": 1, "cp": 1, "ep": 1, "zero": 0, "distributed_optimizer": False, "micro_batch": 1,
         "recompute": "none", "schedule": "1f1b", "virtual_stages": None, "precision": "bf16",
-        "overlap_dp": True, "tp_overlap": False, "offload": "none", "offload_activations": False,
+        "overlap_dp": True, "tp_overlap": False, "offload": "none", "offload_activations": False, "offload_layers": 0,
         "fp8_recipe": "delayed", "seq_len": None,
     }  # fmt: skip
     out.update({k: v for k, v in d.items() if v is not None})

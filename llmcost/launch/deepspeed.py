@@ -65,6 +65,10 @@ def render(p: dict[str, Any], t: Target) -> str:
     w.megatron_keys(p, "DeepSpeed")
     if p["offload_activations"]:
         w.add("activation_checkpointing.cpu_checkpointing", True)
+    if p["offload_layers"]:
+        w.note(
+            f"offload_layers {p['offload_layers']}: a Megatron-Core setting with no DeepSpeed equivalent here; not set"
+        )
     if p["seq_len"]:
         w.note(f"sequence length {p['seq_len']}: set in the data pipeline")
     config: dict[str, Any] = {}

@@ -150,3 +150,8 @@ def _offload(w: Lines, p: dict[str, Any]) -> None:
         w.note(f"offload {off}: no Megatron-LM argument (optimizer offload is to CPU only); not set")
     if p["offload_activations"]:
         w.note("offload_activations: no Megatron-LM core_v0.15.0 argument; not set")
+    if p["offload_layers"]:
+        w.note(
+            f"offload_layers {p['offload_layers']}: Megatron-Core TransformerConfig cpu_offloading /"
+            " cpu_offloading_num_layers, no core_v0.15.0 command-line argument; set it in the config"
+        )

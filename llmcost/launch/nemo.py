@@ -39,6 +39,7 @@ KEYS: dict[str, str] = {
             ("model.fp8_hybrid", 225),
             ("model.ub_tp_comm_overlap", 232),
             ("model.cpu_offloading", 244),
+            ("model.cpu_offloading_num_layers", 245),
             ("model.cpu_offloading_activations", 246),
             ("model.cpu_offloading_weights", 247),
             ("model.optim.name", 301),
@@ -115,7 +116,9 @@ def _zero(w: Lines, p: dict[str, Any]) -> None:
         w.add("model.fsdp_sharding_strategy", "grad" if zero == 2 else "full")
     if p["offload"] != "none":
         w.note(f"offload {p['offload']}: no optimizer offload in NeMo's megatron_gpt_config; not set")
-    if p["offload_activations"]:
+    if p["offload_activations"] or p["offload_layers"]:
         w.add("model.cpu_offloading", True)
+        if p["offload_layers"]:
+            w.add("model.cpu_offloading_num_layers", p["offload_layers"])
         w.add("model.cpu_offloading_activations", True)
         w.add("model.cpu_offloading_weights", False)

@@ -74,8 +74,8 @@ def render(p: dict[str, Any], t: Target) -> str:
         w.note(
             f"offload {p['offload']}: torchtitan offloads parameters, gradients and optimizer together (cpu+params); not set"
         )
-    if p["offload_activations"]:
-        w.note("offload_activations: no torchtitan v0.2.2 setting; not set")
+    if p["offload_activations"] or p["offload_layers"]:
+        w.note("activation offload: no torchtitan v0.2.2 setting; not set")
     sections: dict[str, dict[str, Any]] = {}
     for key, value in w.items:
         table, _, name = key.rpartition(".")

@@ -363,6 +363,7 @@ def _plan_cols(spec: ModelSpec, lv: _Level, shared: dict[str, int]) -> dict[str,
     cols["ppo"] = np.zeros(n, dtype=np.int64)  # blocking pipeline send/recv (the plan default)
     cols["fce"] = np.ones(n, dtype=np.int64)  # fused cross-entropy (the plan default)
     cols["aoff"] = np.zeros(n, dtype=np.int64)  # activations kept on the device (the plan default)
+    cols["aofl"] = np.zeros(n, dtype=np.int64)  # no layer's activations offloaded (the plan default)
     cols["sync"] = np.ones(n, dtype=np.int64)  # ordinary data parallelism (sync_interval 1)
     cols["syncb"] = np.full(n, TR.SYNC_BITS, dtype=np.int64)
     cols["sfrag"] = np.ones(n, dtype=np.int64)  # the outer sync at once, blocking (plain DiLoCo)

@@ -47,6 +47,7 @@ COLS = (
     "fce",
     "tpb",
     "aoff",
+    "aofl",
     "sync",
     "syncb",
     "sfrag",
@@ -77,7 +78,8 @@ one collective per layer), the busiest EP rank's routed tokens over the mean in 
 (plan ``fp8_recipe``, index into :data:`~llmcost.training.base.FP8_RECIPES`), pipeline send/recv
 overlapped (plan ``pp_overlap``), fused cross-entropy (plan ``fused_ce``), the backward's TP
 collectives overlapped with its GEMMs (plan ``tp_bwd_overlap``), activations offloaded to the host
-(plan ``offload_activations``), DiLoCo's inner steps per outer sync (plan ``sync_interval``; 1:
+(plan ``offload_activations``), how many layers' activations Megatron-Core offloads (plan
+``offload_layers``; 0: none), DiLoCo's inner steps per outer sync (plan ``sync_interval``; 1:
 ordinary data parallelism), bits per parameter of its outer all-reduce (plan ``sync_bytes``),
 Streaming DiLoCo's fragments and overlapped inner steps (plan ``sync_fragments``, ``sync_overlap``;
 1 and 0: the whole model at once, blocking), gradients accumulated and reduced in fp32 (plan

@@ -134,6 +134,7 @@ PLAN_KEYS = (
     "ep_overlap",
     "micro_batches",
     "offload_activations",
+    "offload_layers",
     "sync_interval",
     "sync_bytes",
     "sync_fragments",
@@ -259,6 +260,13 @@ class TrainPlan:
     memory in the forward and come back for the backward (ZeRO-Infinity §5 activation checkpoint
     offload; Megatron-Core's activation offloading), two layers' worth resident; needs the catalog's
     host link."""
+    offload_layers: int = 0
+    """Megatron-Core's CPU activation offloading (TransformerConfig ``cpu_offloading`` with
+    ``cpu_offloading_num_layers``, Transformer Engine's ``get_cpu_offload_context``): the activations
+    of this many of the model's layers go to host memory in the forward and come back for the
+    backward, the others stay; one more layer's worth is in flight. Megatron-Core allows it only
+    below the model's layer count, without pipeline parallelism and without activation
+    recomputation (transformer_config.py ``__post_init__``). 0: none."""
     fused_ce: bool = True
     """The loss is a fused vocabulary-parallel cross-entropy on fp32 logits (Megatron). False: the
     eager ``F.cross_entropy`` on an fp32 upcast, whose peak holds 10 bytes per logit
@@ -898,6 +906,31 @@ def training_spec(spec: ModelSpec, plan: TrainPlan) -> ModelSpec:
     return out if chunks == out.pp_chunks else replace(out, pp_chunks=chunks)
 
 
+def _check_offload_layers(spec: ModelSpec, plan: TrainPlan, pp: int) -> None:
+    """``offload_layers`` where Megatron-Core runs it (:attr:`TrainPlan.offload_layers`): a count below
+    the model's layers, with pp 1, no recomputation and not beside ``offload_activations``."""
+    n = plan.offload_layers
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise PlanError(f"offload_layers must be a layer count >= 0, got {n!r}")
+    if n == 0:
+        return
+    problems = [
+        (
+            n >= spec.num_layers,
+            f"offload_layers {n}: {spec.name} has {spec.num_layers} layers; offload fewer",
+        ),
+        (pp > 1, "offload_layers needs pp 1 (Megatron-Core offloads no pipeline-parallel model)"),
+        (plan.recompute != "none", "offload_layers needs recompute none (Megatron-Core refuses both)"),
+        (
+            plan.offload_activations,
+            "offload_layers and offload_activations both offload activations: set one",
+        ),
+    ]
+    for broken, message in problems:
+        if broken:
+            raise PlanError(message)
+
+
 def layout_chunks(spec: ModelSpec, plan: TrainPlan) -> tuple[int, ...] | None:
     """Layers (decoder layers and MTP modules) per chunk of the plan's ``pp_layout``, checked as
     Megatron-Core checks it (validate_layer_layout: the embedding first, the loss last, every decoder
@@ -1018,6 +1051,7 @@ def rule_fields(spec: ModelSpec, plan: TrainPlan, hw: Hardware) -> RuleFields:
         if not isinstance(getattr(plan, key), bool):
             raise PlanError(f"{key} must be true or false, got {getattr(plan, key)!r}")
     _check_ep_overlap(plan, ep, pp)
+    _check_offload_layers(spec, plan, pp)
     check_recompute_modules(spec, plan)
     mtp_of(spec, plan)
     layout_chunks(with_mtp(spec, plan.mtp_layers), plan)
@@ -1138,6 +1172,7 @@ def plan_columns(lay: Layout) -> dict[str, np.ndarray]:
         "fce": int(p.fused_ce),
         "fp8r": FP8_RECIPES.index(p.fp8_recipe),
         "aoff": int(p.offload_activations),
+        "aofl": int(p.offload_layers),
         **dict(zip(("sync", "syncb", "sfrag", "sovl"), sync_columns(p), strict=True)),
         "gf32": int(grad_fp32(p)),
         **{col: int(getattr(p, k)) for k, col in OPTION_COLUMNS.items()},

@@ -396,11 +396,12 @@ HBM_VALUES = {
 
 
 def _activation_offload(hw: Hardware, p: Plans, st: StageTimes, act_host: np.ndarray) -> np.ndarray:
-    """Exposed activation-offload transfer of each row (``offload__activations``; 0 where the plan keeps
-    its activations on the device)."""
+    """Exposed activation-offload transfer of each row (``offload__activations``: plan
+    ``offload_activations`` or ``offload_layers``; 0 where the plan keeps its activations on the
+    device)."""
     from llmcost.training.memory import inflight
 
-    off = p.c["aoff"] == 1
+    off = (p.c["aoff"] == 1) | (p.c["aofl"] > 0)
     if not off.any():
         return np.zeros(p.n)
     link, _, _ = hw.host_bandwidths(need_nvme=False)
