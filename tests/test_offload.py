@@ -128,6 +128,8 @@ def test_layer_offload_keeps_the_other_layers_and_one_in_flight() -> None:
     assert most.memory["activations"] == pytest.approx(acts * 3 / 32)
     assert some.row["memory_activations_host"] == pytest.approx(acts * 7 / 32)
     assert none.step_time <= some.step_time <= most.step_time
+    assert any(n.startswith("activation offload: 8 layers'") for n in some.notes)
+    assert not any(n.startswith("activation offload") for n in none.notes)
 
 
 @pytest.mark.parametrize(

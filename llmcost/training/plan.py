@@ -1641,6 +1641,13 @@ def _notes(spec: ModelSpec, hw: Hardware, res: TrainResult, check_memory: bool) 
     notes += [n for n in (hw.assumed_note(), wan_note(hw, lay)) if n]
     if plan.sync_interval > 1:
         notes.append(diloco_note(res))
+    host_acts = res.row.get("memory_activations_host", 0.0)
+    if host_acts:
+        what = f"{plan.offload_layers} layers'" if plan.offload_layers else "the stored"
+        notes.append(
+            f"activation offload: {what} activations on the host, {host_acts / GIB:.1f} GiB per GPU, over"
+            " the host link and back, the part longer than the step's compute exposed"
+        )
     sizes = [len(x) for x in lay.stage_layers]
     if len(set(sizes)) > 1:
         notes.append(
