@@ -4,10 +4,10 @@ Per feature key: (10th, 90th percentile of true/predicted - 1 of throughput, cas
 of one of them), from the leave-one-source-out residuals of the shipped training cases (llmcost.validation.bands)."""
 # ruff: noqa
 
-CASES_DIGEST = 'd5dbdb6a00a87200'
+CASES_DIGEST = '74b90cff1f88bb87'
 
 BANDS = {
-    '*': (-0.1583, 0.1044, 258, 16384),
+    '*': (-0.1577, 0.1058, 260, 16384),
     'Google tpu': (-0.136, 0.1462, 23, 8192),
     'Google tpu|moe=False': (-0.136, 0.1462, 23, 8192),
     'Google tpu|zero3=True|moe=False': (-0.136, 0.1462, 23, 8192),
@@ -16,11 +16,12 @@ BANDS = {
     'NVIDIA Ampere|zero3=False|moe=False': (-0.0805, 0.0621, 71, 12288),
     'NVIDIA Ampere|zero3=True|moe=False': (-0.0511, 0.0611, 15, 128),
     'NVIDIA Ampere|zero3=serial|moe=False': (-0.1113, 0.2565, 6, 2240),
-    'NVIDIA Blackwell': (-0.2073, 0.1178, 38, 512),
-    'NVIDIA Blackwell|moe=False': (-0.1264, 0.1713, 25, 512),
+    'NVIDIA Blackwell': (-0.1991, 0.1579, 40, 512),
+    'NVIDIA Blackwell|moe=False': (-0.1204, 0.183, 27, 512),
     'NVIDIA Blackwell|moe=True': (-0.4422, -0.1212, 13, 256),
     'NVIDIA Blackwell|zero3=False|moe=False': (-0.1327, 0.1793, 22, 512),
     'NVIDIA Blackwell|zero3=False|moe=True': (-0.4422, -0.1212, 13, 256),
+    'NVIDIA Blackwell|zero3=True|moe=False': (-0.1058, 0.111, 5, 64),
     'NVIDIA Hopper': (-0.1548, 0.1138, 103, 16384),
     'NVIDIA Hopper|moe=False': (-0.1004, 0.1133, 95, 16384),
     'NVIDIA Hopper|moe=True': (-0.4407, 0.0172, 8, 1024),
@@ -156,12 +157,14 @@ EVIDENCE = {
     'NVIDIA Blackwell': [
         (256, 0.5169, 'mbridge2604-gb300-llama3.1-405b-g256-fp8-cs'),
         (256, 0.4846, 'mbridge2604-gb300-llama3.1-405b-g256-mxfp8'),
+        (64, 0.4715, 'mbridge2604-gb300-llama3-70b-g64-fp8-cs'),
         (64, 0.437, 'mbridge2604-gb300-llama3-70b-g64-mxfp8'),
         (256, 0.4361, 'mbridge2604-gb200-llama3.1-405b-g256-fp8'),
         (256, 0.4104, 'mbridge2511-gb200-llama3.1-405b-g256-fp8-cs'),
         (256, 0.4038, 'mbridge2604-gb200-llama3.1-405b-g256-mxfp8'),
         (64, 0.3874, 'mbridge2511-gb200-llama3-70b-g64-fp8-cs'),
         (128, 0.3831, 'nemo2504-gb200-gpt3-175b-g128'),
+        (64, 0.3795, 'mbridge2604-gb200-llama3-70b-g64-fp8-cs'),
         (512, 0.3776, 'nemo2502-b200-gpt3-175b-g512'),
         (128, 0.3707, 'mbridge2511-b200-llama3.1-405b-g128-fp8-cs'),
         (64, 0.3653, 'nemo2507-gb200-llama3-70b-g64'),
