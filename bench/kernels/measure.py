@@ -10,6 +10,8 @@ on torch): ``python bench/kernels/measure.py OUT.json``. It writes one JSON obje
 * ``gemm_fp8``: e4m3 x e4m3 -> bf16 ``torch._scaled_mm`` with per-tensor scales (no cast pass);
 * ``attention``: ``scaled_dot_product_attention`` forward and forward+backward per backend, head dim,
   sequence length, causal or not (FLOPs: ``4·b·h·s²·d``, half of it causal; backward 2.5x);
+* ``attention_nvidia``: cuDNN at NVIDIA's cudnn-frontend benchmark shapes (64 query / 8 KV heads of
+  128, causal, batch 1), to compare its harness with ours on one device;
 * ``memory``: device-to-device copy and the elementwise passes of a layer, bytes read + written;
 * ``sustained``: one 8192³ bf16 product repeated for ``SUSTAIN_S`` seconds with the SM clock, power
   and temperature sampled by ``nvidia-smi`` every 250 ms, the rate per second.
@@ -185,6 +187,42 @@ def attention_section() -> list[dict[str, Any]]:
     return rows
 
 
+def _gqa_row(s: int) -> dict[str, Any]:
+    """One causal cuDNN SDPA of Llama 3.1's heads (64 query / 8 KV of 128, batch 1) at ``s`` tokens."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    q = torch.randn(1, 64, s, 128, device="cuda", dtype=BF16, requires_grad=True)
+    k, v = (torch.randn(1, 8, s, 128, device="cuda", dtype=BF16, requires_grad=True) for _ in range(2))
+    do = torch.randn(1, 64, s, 128, device="cuda", dtype=BF16)
+    fwd_flops = 4.0 * 64 * s * s * 128 / 2.0
+
+    def fwd() -> torch.Tensor:
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+
+    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+        fwd_ms = time_ms(fwd)
+        both_ms = time_ms(lambda: torch.autograd.grad(fwd(), (q, k, v), do))
+    bwd_ms = both_ms - fwd_ms
+    return {
+        "b": 1, "h": 64, "h_kv": 8, "s": s, "d": 128, "causal": True, "fwd_ms": fwd_ms, "bwd_ms": bwd_ms,
+        "fwd_tflops": fwd_flops / fwd_ms / 1e9, "bwd_tflops": 2.5 * fwd_flops / bwd_ms / 1e9,
+    }  # fmt: skip
+
+
+def attention_nvidia_section() -> list[dict[str, Any]]:
+    """cuDNN SDPA at the shapes of NVIDIA's cudnn-frontend benchmark (hardware/measured/
+    blackwell-cudnn-sdpa-nvidia.yaml: Llama 3.1's heads, causal, batch 1 as on its H200 rows), so its
+    harness and ours can be compared on one device: our 32 MHA heads read 8-15% below its H200 rows.
+    Through SDPA with ``enable_gqa`` (PyTorch >= 2.5); FLOPs as above, with the query heads."""
+    rows = []
+    for s in (2048, 4096, 8192, 16384, 32768):
+        try:
+            rows.append(_gqa_row(s))
+        except RuntimeError as exc:  # no cuDNN GQA path in this PyTorch
+            rows.append({"s": s, "error": str(exc)[:200]})
+    return rows
+
+
 def memory_section() -> list[dict[str, Any]]:
     """Bytes read + written per second: copy, add, RMSNorm-like, SwiGLU, fp8 cast, at 256 Mi elements."""
     n = 256 * 1024 * 1024
@@ -241,7 +279,8 @@ def main(path: str) -> None:
     except Exception as exc:  # noqa: BLE001 - the measurements still count
         info = {"error": str(exc)[:300], "name": torch.cuda.get_device_name(0)}
     sections = (("gemm", gemm_section), ("gemm_fp8", fp8_section), ("attention", attention_section),
-                ("memory", memory_section), ("sustained", sustained_section))  # fmt: skip
+                ("attention_nvidia", attention_nvidia_section), ("memory", memory_section),
+                ("sustained", sustained_section))  # fmt: skip
     run_sections(path, {"device": info}, sections)
 
 
