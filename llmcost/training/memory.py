@@ -250,16 +250,16 @@ def _removed_by_modules(
 
 
 def offloaded_activations(p: Plans, sp: StageParams, acts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(device, host) activation bytes where the plan offloads them: with ``offload_activations`` the
-    first stage's stored activations on the host, two layers' worth of each in-flight micro-batch on
-    the device (the one being written or read and the next); with ``offload_layers`` ``N`` (pp 1)
-    ``N`` of the ``L`` layers' on the host, the device keeping ``L − N`` and one more in flight
-    (Transformer Engine's double-buffered offload handler); unchanged elsewhere."""
-    off, n_off = p.c["aoff"] == 1, p.c["aofl"].astype(float)
-    if not (off.any() or (n_off > 0).any()):
+    """(device, host) activation bytes where the plan offloads them: ``N`` of the first stage's ``L``
+    layers' on the host, the device keeping ``L − N`` and one more in flight (Transformer Engine's
+    double-buffered offload handler). ``N`` is plan ``offload_layers`` (Megatron-Core, pp 1), or with
+    ``offload_activations`` all but one, so two layers' worth of each in-flight micro-batch stay (the
+    one being written or read and the next); unchanged elsewhere."""
+    layers = np.maximum(sp.n_dense0 + sp.n_moe0, 1).astype(float)
+    n_off = np.where(p.c["aoff"] == 1, layers - 1.0, p.c["aofl"].astype(float))
+    if not (n_off > 0).any():
         return acts, np.zeros(p.n)
-    layers = np.maximum(sp.n_dense0 + sp.n_moe0, 1)
-    keep = np.where(off, 2.0, np.where(n_off > 0, layers - n_off + 1.0, layers))
+    keep = np.where(n_off > 0, layers - n_off + 1.0, layers)
     device = acts * np.minimum(1.0, keep / layers)
     return device, acts - device
 

@@ -401,7 +401,7 @@ def _activation_offload(hw: Hardware, p: Plans, st: StageTimes, act_host: np.nda
     device)."""
     from llmcost.training.memory import inflight
 
-    off = (p.c["aoff"] == 1) | (p.c["aofl"] > 0)
+    off = act_host > 0  # what :func:`llmcost.training.memory.offloaded_activations` put on the host
     if not off.any():
         return np.zeros(p.n)
     link, _, _ = hw.host_bandwidths(need_nvme=False)
